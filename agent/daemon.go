@@ -1,0 +1,276 @@
+package agent
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hookd/hookd/history"
+)
+
+// ErrRunning reports that another agent holds the lock.
+var ErrRunning = errors.New("an agent is already running")
+
+// Options configure the daemon. Paths are absolute.
+type Options struct {
+	Version    string
+	SpoolDir   string        // where the shells write
+	PIDFile    string        // "pid version", read by the shell code
+	RuntimeDir string        // socket and lock; 0700
+	DBPath     string        // the history database
+	Interval   time.Duration // between ingestion passes
+	Rules      *Rules
+	Log        *slog.Logger
+	// Exe is the path of the running binary; the daemon exits when the file
+	// there changes (an upgrade), so that the next start runs the new one.
+	Exe string
+}
+
+// SocketPath and LockPath name the files in the runtime directory.
+func SocketPath(runtimeDir string) string { return filepath.Join(runtimeDir, "agent.sock") }
+func lockPath(runtimeDir string) string   { return filepath.Join(runtimeDir, "agent.lock") }
+
+type daemon struct {
+	opt   Options
+	store *history.Store
+	start time.Time
+
+	mu         sync.Mutex
+	lastIngest time.Time
+	total      Stats
+	lastErr    string
+	flush      chan chan struct{}
+}
+
+// Run runs the agent until ctx ends or a client asks it to stop. Only one
+// agent runs per runtime directory: a second one returns ErrRunning at once.
+func Run(ctx context.Context, opt Options) error {
+	if err := os.MkdirAll(opt.RuntimeDir, 0o700); err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	lock, err := os.OpenFile(lockPath(opt.RuntimeDir), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return ErrRunning
+		}
+		return fmt.Errorf("agent: lock: %w", err)
+	}
+	log := opt.Log
+	store, err := openStore(ctx, opt.DBPath, log)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	sock := SocketPath(opt.RuntimeDir)
+	os.Remove(sock) // stale: we hold the lock
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("agent: listen: %w", err)
+	}
+	defer os.Remove(sock)
+	defer ln.Close()
+	os.Chmod(sock, 0o600)
+
+	if err := os.MkdirAll(filepath.Dir(opt.PIDFile), 0o700); err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	if err := writeFileAtomic(opt.PIDFile, fmt.Sprintf("%d %s\n", os.Getpid(), opt.Version)); err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	defer removeIfOurs(opt.PIDFile)
+
+	d := &daemon{opt: opt, store: store, start: time.Now(), flush: make(chan chan struct{})}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go d.serve(ctx, ln, stop)
+	log.Info("agent started", "pid", os.Getpid(), "version", opt.Version, "db", opt.DBPath)
+
+	exeID := fileID(opt.Exe)
+	tick := time.NewTicker(opt.Interval)
+	defer tick.Stop()
+	upgrade := time.NewTicker(10 * time.Second)
+	defer upgrade.Stop()
+	d.ingest(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			d.ingest(context.Background()) // a last pass, so a clean stop leaves nothing behind
+			log.Info("agent stopped")
+			return nil
+		case <-tick.C:
+			d.ingest(ctx)
+		case done := <-d.flush:
+			d.ingest(ctx)
+			close(done)
+		case <-upgrade.C:
+			if id := fileID(opt.Exe); exeID != "" && id != exeID {
+				log.Info("binary changed on disk; exiting so that the new one starts", "exe", opt.Exe)
+				stop()
+			}
+		}
+	}
+}
+
+func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Store, error) {
+	store, err := history.Open(ctx, path, 10*time.Second)
+	if err == nil {
+		if err = store.Check(ctx); err != nil {
+			store.Close()
+		}
+	}
+	if errors.Is(err, history.ErrCorrupt) {
+		aside, rerr := history.Recover(path, time.Now())
+		if rerr != nil {
+			return nil, rerr
+		}
+		log.Error("history database was corrupt: moved aside, starting a new one", "moved_to", aside, "error", err)
+		store, err = history.Open(ctx, path, 10*time.Second)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	return store, nil
+}
+
+func (d *daemon) ingest(ctx context.Context) {
+	st, err := Ingest(ctx, d.store, d.opt.SpoolDir, d.opt.Rules, time.Now())
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lastIngest = time.Now()
+	d.total.Added += st.Added
+	d.total.Ignored += st.Ignored
+	d.total.Bad += st.Bad
+	for _, p := range st.Problems {
+		d.opt.Log.Warn("ingest", "problem", p)
+	}
+	if err != nil {
+		d.lastErr = err.Error()
+		d.opt.Log.Error("ingest failed", "error", err)
+	} else if st.Added > 0 || st.Removed > 0 {
+		d.opt.Log.Debug("ingested", "added", st.Added, "ignored", st.Ignored, "bad", st.Bad, "removed", st.Removed)
+	}
+}
+
+func (d *daemon) serve(ctx context.Context, ln net.Listener, stop func()) {
+	go func() { <-ctx.Done(); ln.Close() }()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go d.handle(ctx, conn.(*net.UnixConn), stop)
+	}
+}
+
+func (d *daemon) handle(ctx context.Context, conn *net.UnixConn, stop func()) {
+	defer conn.Close()
+	if err := checkPeer(conn); err != nil {
+		d.opt.Log.Warn("refused a connection", "error", err)
+		return
+	}
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	line, err := bufio.NewReader(io.LimitReader(conn, 4096)).ReadBytes('\n')
+	if err != nil {
+		return
+	}
+	var req Request
+	reply := d.status()
+	if err := json.Unmarshal(line, &req); err != nil {
+		reply = Status{Error: "bad request"}
+	} else {
+		switch req.Op {
+		case "status":
+		case "flush":
+			done := make(chan struct{})
+			select {
+			case d.flush <- done:
+				<-done
+			case <-ctx.Done():
+			}
+			reply = d.status()
+		case "stop":
+			defer stop()
+		default:
+			reply = Status{Error: fmt.Sprintf("unknown op %q", req.Op)}
+		}
+	}
+	json.NewEncoder(conn).Encode(reply)
+}
+
+func (d *daemon) status() Status {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := Status{OK: true, PID: os.Getpid(), Version: d.opt.Version, StartedAt: d.start.UTC().Format(time.RFC3339),
+		Ingested: int64(d.total.Added), Ignored: int64(d.total.Ignored), Bad: int64(d.total.Bad), LastError: d.lastErr}
+	if !d.lastIngest.IsZero() {
+		st.LastIngest = d.lastIngest.UTC().Format(time.RFC3339Nano)
+	}
+	return st
+}
+
+// checkPeer refuses a client that is not the agent's own user.
+func checkPeer(conn *net.UnixConn) error {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return err
+	}
+	if cerr != nil {
+		return cerr
+	}
+	if int(cred.Uid) != os.Getuid() {
+		return fmt.Errorf("peer uid %d is not %d", cred.Uid, os.Getuid())
+	}
+	return nil
+}
+
+func writeFileAtomic(path, content string) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// removeIfOurs removes the pid file unless another agent has written its own.
+func removeIfOurs(path string) {
+	b, err := os.ReadFile(path)
+	if err == nil && strings.HasPrefix(string(b), fmt.Sprintf("%d ", os.Getpid())) {
+		os.Remove(path)
+	}
+}
+
+// fileID identifies the file at path by device, inode, size and mtime.
+func fileID(path string) string {
+	if path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "gone"
+	}
+	s := fi.Sys().(*syscall.Stat_t)
+	return fmt.Sprintf("%d:%d:%d:%d", s.Dev, s.Ino, fi.Size(), fi.ModTime().UnixNano())
+}

@@ -1,0 +1,288 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/redact"
+	"github.com/hookd/hookd/spool"
+)
+
+// SpoolSuffix ends the name of every spool file; the rest is the session id.
+const SpoolSuffix = ".spool"
+
+// chunk is how much of a spool one transaction takes at most.
+const chunk = 4 << 20
+
+// Rules decide what is kept of a command and how.
+type Rules struct {
+	Redactor   *redact.Redactor // nil: the built-in rules
+	Ignore     []*regexp.Regexp // commands matching any of these are not recorded
+	IgnoreDirs []string         // nor commands started in or below these directories
+}
+
+// Filter decides whether a command is recorded and returns its text with
+// secrets redacted, and how many were. A leading space means "do not record
+// this", whatever the shell's own settings.
+func (r *Rules) Filter(text, cwd string) (kept string, ok bool, redacted int) {
+	if text == "" || text[0] == ' ' || text[0] == '\t' {
+		return "", false, 0
+	}
+	for _, re := range r.Ignore {
+		if re.MatchString(text) {
+			return "", false, 0
+		}
+	}
+	for _, d := range r.IgnoreDirs {
+		d = strings.TrimRight(d, "/")
+		if d == "" || cwd == d || strings.HasPrefix(cwd, d+"/") {
+			return "", false, 0
+		}
+	}
+	kept, redacted = r.Redactor.String(text)
+	return kept, true, redacted
+}
+
+// Stats counts what one ingestion pass did.
+type Stats struct {
+	Spools   int // spool files looked at
+	Added    int // commands added to the history
+	Ignored  int // commands left out by the rules
+	Redacted int // secrets replaced
+	Bad      int // malformed records skipped
+	Removed  int // spools of finished sessions removed
+	Problems []string
+}
+
+// Ingest moves every complete record from the spool files in dir into store,
+// exactly once: each spool's read offset is committed in the same
+// transaction as the rows read up to it. Ingested bytes are then punched out
+// of the file where the file system allows, so that raw command lines do not
+// linger on disk; spools of sessions that have ended are removed once read.
+// Several processes may ingest at once.
+func Ingest(ctx context.Context, store *history.Store, dir string, rules *Rules, now time.Time) (Stats, error) {
+	var st Stats
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("ingest: %w", err)
+	}
+	host, _ := os.Hostname()
+	var firstErr error
+	for _, ent := range ents {
+		name := ent.Name()
+		if !strings.HasSuffix(name, SpoolSuffix) || ent.IsDir() {
+			continue
+		}
+		st.Spools++
+		if err := ingestFile(ctx, store, filepath.Join(dir, name), rules, now, host, &st); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			st.Problems = append(st.Problems, err.Error())
+		}
+		if ctx.Err() != nil {
+			return st, ctx.Err()
+		}
+	}
+	return st, firstErr
+}
+
+func ingestFile(ctx context.Context, store *history.Store, path string, rules *Rules, now time.Time, host string, st *Stats) error {
+	name := filepath.Base(path)
+	session := strings.TrimSuffix(name, SpoolSuffix)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // removed by another ingester
+	}
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", name, err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		f.Chmod(0o600) // the shell's umask may have been loose when it made the file
+	}
+	inode := fi.Sys().(*syscall.Stat_t).Ino
+	// A spool is complete when its shell has ended: then a record cut short
+	// at the end will never be finished.
+	dead := sessionEnded(session)
+	for {
+		done, err := ingestChunk(ctx, store, f, name, session, inode, dead, rules, now, st)
+		if err != nil {
+			return fmt.Errorf("ingest %s: %w", name, err)
+		}
+		if done {
+			break
+		}
+	}
+	if dead {
+		return removeSpool(ctx, store, f, path, name, inode, host, st)
+	}
+	return nil
+}
+
+// ingestChunk reads up to one chunk of new records in one transaction.
+func ingestChunk(ctx context.Context, store *history.Store, f *os.File, name, session string, inode uint64,
+	atEOF bool, rules *Rules, now time.Time, st *Stats) (done bool, err error) {
+	tx, err := store.Begin(ctx)
+	if err != nil {
+		return true, err
+	}
+	defer tx.Rollback()
+	ino, off, err := tx.SpoolOffset(ctx, name)
+	if err != nil {
+		return true, err
+	}
+	if ino != inode {
+		off = 0 // a new file under an old name
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return true, err
+	}
+	size := fi.Size()
+	if size <= off {
+		return true, nil
+	}
+	n := size - off
+	last := true
+	if n > chunk {
+		n, last = chunk, false
+	}
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+		return true, err
+	}
+	recs, used, bad := spool.Decode(buf, atEOF && last)
+	if used == 0 && len(bad) == 0 {
+		if !last {
+			// A single record larger than a chunk: nothing a shell writes.
+			bad = append(bad, fmt.Errorf("offset %d: record longer than %d bytes", off, chunk))
+			used = len(buf)
+		} else {
+			return true, nil
+		}
+	}
+	var sess *spool.Session
+	for _, r := range recs {
+		switch {
+		case r.Session != nil:
+			sess = r.Session
+			if err := tx.AddSession(ctx, history.Session{ID: session, Shell: sess.Shell, Version: sess.Version,
+				PID: sess.PID, Host: sess.Host, User: sess.User, UID: sess.UID, TTY: ttyOf(sess.PID, atEOF),
+				StartedAt: sess.Start}); err != nil {
+				return true, err
+			}
+		case r.Command != nil:
+			c := r.Command
+			text, ok, k := rules.Filter(c.Text, c.Cwd)
+			if !ok {
+				st.Ignored++
+				continue
+			}
+			st.Redacted += k
+			added, err := tx.AddCommand(ctx, history.Entry{Session: session, Seq: c.Seq, Command: text,
+				ExitCode: c.Exit, Pipestatus: c.Pipestatus, Cwd: c.Cwd, StartedAt: c.Start,
+				DurationUS: max(c.End-c.Start, 0), Source: "hook"})
+			if err != nil {
+				return true, err
+			}
+			if added {
+				st.Added++
+			}
+		}
+	}
+	for _, b := range bad {
+		st.Problems = append(st.Problems, name+": "+b.Error())
+	}
+	st.Bad += len(bad)
+	if err := tx.SetSpoolOffset(ctx, name, inode, off+int64(used), len(bad), now.UnixMicro()); err != nil {
+		return true, err
+	}
+	if err := tx.Commit(); err != nil {
+		return true, err
+	}
+	punch(f, off+int64(used))
+	return last && off+int64(used) >= size, nil
+}
+
+// punch frees the file's blocks before end, so that what was ingested (raw,
+// unredacted command lines) does not stay on disk. The file keeps its size,
+// so offsets stay valid. File systems without hole punching keep the bytes
+// until the spool is removed.
+func punch(f *os.File, end int64) {
+	const punchHole, keepSize = 0x02, 0x01
+	syscall.Fallocate(int(f.Fd()), punchHole|keepSize, 0, end) // best effort
+}
+
+// removeSpool deletes the fully ingested spool of an ended session. The file
+// goes first: a crash in between leaves an offset row without a file, which
+// the next pass drops, never a file that would be read again from 0.
+func removeSpool(ctx context.Context, store *history.Store, f *os.File, path, name string, inode uint64, host string, st *Stats) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if sess, err := store.Session(ctx, strings.TrimSuffix(name, SpoolSuffix)); err == nil && sess.Host != "" && host != "" && sess.Host != host {
+		return nil // a shell of another machine sharing this directory
+	}
+	tx, err := store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, off, err := tx.SpoolOffset(ctx, name)
+	if err != nil || off < fi.Size() {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", name, err)
+	}
+	if err := tx.DeleteSpool(ctx, name); err != nil {
+		return err
+	}
+	st.Removed++
+	return tx.Commit()
+}
+
+// sessionEnded reports whether the shell of a session has exited. Session
+// ids are "<start µs>-<pid>-<random>".
+func sessionEnded(session string) bool {
+	parts := strings.Split(session, "-")
+	if len(parts) != 3 {
+		return false
+	}
+	pid, err := strconv.Atoi(parts[1])
+	if err != nil || pid <= 0 {
+		return false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// ttyOf names the terminal of a live shell, from /proc.
+func ttyOf(pid int, ended bool) string {
+	if ended || pid <= 0 {
+		return ""
+	}
+	t, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
+	if err != nil || !strings.HasPrefix(t, "/dev/") {
+		return ""
+	}
+	return t
+}

@@ -1,0 +1,535 @@
+package analyze
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Failure is an Input prepared for rules: the output cleaned of terminal
+// escapes, the command line split into simple commands, and Facts never nil.
+type Failure struct {
+	Input
+	// Output is Input.Output without terminal escape sequences, with
+	// carriage-return overwrites resolved, and capped in size.
+	Output string
+	// Calls are the simple commands of the command line, in source order.
+	Calls []Call
+	// Env is Input.Env, or a stand-in that knows nothing.
+	Env Facts
+
+	lower string // strings.ToLower(Output)
+}
+
+// Call is one simple command of a command line.
+type Call struct {
+	// Args are the command's words with quotes removed where the word is a
+	// literal; wrappers such as sudo, env, time and nohup are skipped.
+	Args []string
+	// Raw are the same words as typed.
+	Raw []string
+	// Sudo reports that the command runs through sudo or doas.
+	Sudo bool
+	// Nested reports a command inside a command or process substitution.
+	Nested bool
+	// Redirs are the command's redirections.
+	Redirs []Redir
+
+	start, end []int // byte offsets in the command line of each word
+	span       [2]int
+}
+
+// Redir is an output or input redirection of a command.
+type Redir struct {
+	Op     string // ">", ">>", "<", "&>", …
+	Target string // the file, unquoted where literal
+	FD     string // the file descriptor before the operator, if any ("2" in 2>err)
+
+	span [2]int // byte offsets of the whole redirection in the command line
+}
+
+// Name returns the base name of the command, or "".
+func (c *Call) Name() string {
+	if c == nil || len(c.Args) == 0 {
+		return ""
+	}
+	return filepath.Base(c.Args[0])
+}
+
+// Arg returns the i-th word, or "" when there is none.
+func (c *Call) Arg(i int) string {
+	if c == nil || i < 0 || i >= len(c.Args) {
+		return ""
+	}
+	return c.Args[i]
+}
+
+// maxOutput bounds the output that rules look at; the head and the tail of a
+// long output are kept, as errors are usually at one end or the other.
+const (
+	maxOutput  = 64 << 10
+	outputHead = 16 << 10
+)
+
+func newFailure(in Input) *Failure {
+	f := &Failure{Input: in, Env: in.Env}
+	if f.Env == nil {
+		f.Env = noFacts{}
+	}
+	if len(in.Command) > 16<<10 {
+		f.Input.Command = in.Command[:16<<10]
+	}
+	f.Output = cleanOutput(in.Output)
+	f.lower = strings.ToLower(f.Output)
+	f.Calls = parseCalls(f.Input.Command, in.Shell)
+	return f
+}
+
+var (
+	ansiCSI = regexp.MustCompile(`\x1b\[[0-9;?<>=!]*[ -/]*[@-~]`)
+	ansiOSC = regexp.MustCompile(`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`)
+	ansiESC = regexp.MustCompile(`\x1b[@-Z\\-_]`)
+)
+
+// cleanOutput removes terminal escapes, resolves carriage returns the way a
+// terminal shows them, and caps the size.
+func cleanOutput(s string) string {
+	if len(s) > maxOutput {
+		s = s[:outputHead] + "\n" + s[len(s)-(maxOutput-outputHead):]
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = ansiOSC.ReplaceAllString(s, "")
+		s = ansiCSI.ReplaceAllString(s, "")
+		s = ansiESC.ReplaceAllString(s, "")
+	}
+	s = strings.ToValidUTF8(s, "?")
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// parseCalls splits a command line into simple commands. A line the parser
+// rejects is split on blanks, as one command.
+func parseCalls(cmd, shell string) []Call {
+	lang := syntax.LangBash
+	if shell == "zsh" {
+		lang = syntax.LangZsh
+	}
+	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(cmd), "")
+	if err != nil && lang != syntax.LangBash {
+		file, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	}
+	if err != nil {
+		return fieldsCall(cmd)
+	}
+	var calls []Call
+	var stack []syntax.Node
+	nested := 0
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if n == nil {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch top.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				nested--
+			}
+			return true
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			nested++
+		case *syntax.Stmt:
+			switch x := n.Cmd.(type) {
+			case *syntax.CallExpr:
+				if len(x.Args) == 0 {
+					break
+				}
+				if c, ok := newCall(cmd, x, n.Redirs); ok {
+					c.Nested = nested > 0
+					calls = append(calls, c)
+				}
+			case *syntax.DeclClause, *syntax.TestClause, *syntax.LetClause:
+				// export, [[ ]] and let: their words as typed.
+				s, e := int(x.Pos().Offset()), int(x.End().Offset())
+				if s < 0 || e > len(cmd) || s >= e {
+					break
+				}
+				for _, c := range fieldsCall(cmd[s:e]) {
+					c.shift(s)
+					c.Nested = nested > 0
+					calls = append(calls, c)
+				}
+			}
+		}
+		return true
+	})
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].span[0] < calls[j].span[0] })
+	return calls
+}
+
+// shift moves a call's offsets by n bytes.
+func (c *Call) shift(n int) {
+	for i := range c.start {
+		c.start[i] += n
+		c.end[i] += n
+	}
+	c.span[0] += n
+	c.span[1] += n
+}
+
+// fieldsCall is the fallback for command lines that do not parse.
+func fieldsCall(cmd string) []Call {
+	var c Call
+	i := 0
+	for _, w := range strings.Fields(cmd) {
+		j := strings.Index(cmd[i:], w) + i
+		c.Args = append(c.Args, w)
+		c.Raw = append(c.Raw, w)
+		c.start = append(c.start, j)
+		c.end = append(c.end, j+len(w))
+		i = j + len(w)
+	}
+	if len(c.Args) == 0 {
+		return nil
+	}
+	c.span = [2]int{c.start[0], c.end[len(c.end)-1]}
+	return []Call{c}
+}
+
+func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, bool) {
+	var c Call
+	for _, w := range ce.Args {
+		s, e := int(w.Pos().Offset()), int(w.End().Offset())
+		if s < 0 || e > len(src) || s > e {
+			return Call{}, false
+		}
+		c.Raw = append(c.Raw, src[s:e])
+		c.Args = append(c.Args, wordValue(w, src[s:e]))
+		c.start = append(c.start, s)
+		c.end = append(c.end, e)
+	}
+	c.span = [2]int{c.start[0], c.end[len(c.end)-1]}
+	if len(ce.Assigns) > 0 {
+		if s := int(ce.Assigns[0].Pos().Offset()); s >= 0 && s < c.span[0] {
+			c.span[0] = s
+		}
+	}
+	for _, r := range redirs {
+		if r.Word == nil {
+			continue
+		}
+		s, e := int(r.Word.Pos().Offset()), int(r.Word.End().Offset())
+		if s < 0 || e > len(src) || s > e {
+			continue
+		}
+		rd := Redir{Op: r.Op.String(), Target: wordValue(r.Word, src[s:e]), span: [2]int{int(r.Pos().Offset()), e}}
+		if r.N != nil {
+			rd.FD = r.N.Value
+		}
+		c.Redirs = append(c.Redirs, rd)
+	}
+	c.stripWrappers()
+	return c, len(c.Args) > 0
+}
+
+// wordValue returns a word's value with quoting removed when it is made of
+// literals and quotes only, and the raw text otherwise.
+func wordValue(w *syntax.Word, raw string) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value))
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return raw
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return raw
+		}
+	}
+	return b.String()
+}
+
+// unescape removes the backslashes of an unquoted literal.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// stripWrappers drops leading words that only change how the real command
+// runs: sudo and its options, env and its assignments, time, nohup, …
+func (c *Call) stripWrappers() {
+	for len(c.Args) > 1 {
+		n := 0
+		switch filepath.Base(c.Args[0]) {
+		case "sudo", "doas":
+			c.Sudo = true
+			n = 1 + optionWords(c.Args[1:], "ugpChDrtUT")
+		case "env":
+			n = 1
+			for n < len(c.Args) && (strings.Contains(c.Args[n], "=") && !strings.HasPrefix(c.Args[n], "-") || c.Args[n] == "-i" || c.Args[n] == "-") {
+				n++
+			}
+		case "time", "nohup", "command", "exec", "builtin", "noglob", "nocorrect":
+			n = 1
+			if filepath.Base(c.Args[0]) == "time" && c.Args[1] == "-p" {
+				n = 2
+			}
+		case "nice", "ionice":
+			n = 1 + optionWords(c.Args[1:], "nc")
+		default:
+			return
+		}
+		if n >= len(c.Args) {
+			return
+		}
+		c.Args, c.Raw, c.start, c.end = c.Args[n:], c.Raw[n:], c.start[n:], c.end[n:]
+	}
+}
+
+// optionWords counts the leading option words of args, given the short
+// options that take a separate argument.
+func optionWords(args []string, withArg string) int {
+	n := 0
+	for n < len(args) && strings.HasPrefix(args[n], "-") && args[n] != "-" {
+		a := args[n]
+		n++
+		if a == "--" {
+			break
+		}
+		if len(a) == 2 && strings.ContainsRune(withArg, rune(a[1])) {
+			n++
+		}
+	}
+	return n
+}
+
+// main returns the command whose failure is most likely reported: the last
+// one at top level.
+func (f *Failure) main() *Call {
+	for i := len(f.Calls) - 1; i >= 0; i-- {
+		if !f.Calls[i].Nested {
+			return &f.Calls[i]
+		}
+	}
+	return nil
+}
+
+// call returns the last command named one of names, or nil.
+func (f *Failure) call(names ...string) *Call {
+	for i := len(f.Calls) - 1; i >= 0; i-- {
+		n := f.Calls[i].Name()
+		for _, want := range names {
+			if n == want {
+				return &f.Calls[i]
+			}
+		}
+	}
+	return nil
+}
+
+// callWith returns the last command named name whose first non-option
+// argument is sub, or nil.
+func (f *Failure) callWith(name, sub string) *Call {
+	for i := len(f.Calls) - 1; i >= 0; i-- {
+		c := &f.Calls[i]
+		if c.Name() == name && c.sub() == sub {
+			return c
+		}
+	}
+	return nil
+}
+
+// sub returns the first argument that is not an option (the subcommand of
+// git, npm, go, …), skipping the global options that take a value.
+func (c *Call) sub() string {
+	i := c.subIndex()
+	if i < 0 {
+		return ""
+	}
+	return c.Args[i]
+}
+
+func (c *Call) subIndex() int {
+	withArg := map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "-f": true, "--file": true, "-H": true, "--host": true, "--context": true, "--prefix": true, "--workspace": true, "-w": true, "--manifest-path": true}
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if strings.HasPrefix(a, "-") {
+			if withArg[a] && c.Name() != "make" {
+				i++
+			}
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// has reports whether the output contains any of subs, ignoring case.
+func (f *Failure) has(subs ...string) bool {
+	for _, s := range subs {
+		if strings.Contains(f.lower, strings.ToLower(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// find returns the submatches of re's first match in the output, or nil.
+func (f *Failure) find(re *regexp.Regexp) []string {
+	return re.FindStringSubmatch(f.Output)
+}
+
+// replaceWords returns the command line with words i to j-1 of c replaced
+// by text (i == j inserts text before word i; i == len(c.Args) appends).
+func (f *Failure) replaceWords(c *Call, i, j int, text string) string {
+	cmd := f.Input.Command
+	if c == nil || i < 0 || j < i || j > len(c.Args) || len(c.Args) == 0 {
+		return ""
+	}
+	switch {
+	case i == len(c.Args):
+		at := c.end[len(c.end)-1]
+		return cmd[:at] + " " + text + cmd[at:]
+	case i == j:
+		at := c.start[i]
+		return cmd[:at] + text + " " + cmd[at:]
+	}
+	s, e := c.start[i], c.end[j-1]
+	if text == "" {
+		// Drop the blank before the removed words as well.
+		for s > 0 && (cmd[s-1] == ' ' || cmd[s-1] == '\t') {
+			s--
+		}
+	}
+	return cmd[:s] + text + cmd[e:]
+}
+
+// replaceWord returns the command line with word i of c replaced by text.
+func (f *Failure) replaceWord(c *Call, i int, text string) string {
+	return f.replaceWords(c, i, i+1, text)
+}
+
+// withArgs returns the command line with c's words (not its wrappers)
+// replaced by args, each quoted as needed.
+func (f *Failure) withArgs(c *Call, args ...string) string {
+	if c == nil {
+		return ""
+	}
+	return f.replaceWords(c, 0, len(c.Args), quoteWords(args))
+}
+
+// prefixed returns the command line with text put before c, wrappers
+// included: prefixed(c, "sudo") turns "a | b" into "a | sudo b".
+func (f *Failure) prefixed(c *Call, text string) string {
+	if c == nil {
+		return ""
+	}
+	cmd := f.Input.Command
+	return cmd[:c.span[0]] + text + " " + cmd[c.span[0]:]
+}
+
+// callText returns the text of c as typed, wrappers included.
+func (f *Failure) callText(c *Call) string {
+	if c == nil {
+		return ""
+	}
+	cmd := f.Input.Command
+	e := c.end[len(c.end)-1]
+	return cmd[c.span[0]:e]
+}
+
+// argsText returns the text of c's words from i on, as typed.
+func (f *Failure) argsText(c *Call, i int) string {
+	if c == nil || i >= len(c.Args) {
+		return ""
+	}
+	return f.Input.Command[c.start[i]:c.end[len(c.end)-1]]
+}
+
+// quote quotes s for the shell when needed.
+func quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return s
+	}
+	return q
+}
+
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = quote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// path resolves p against the failure's directory.
+func (f *Failure) path(p string) string {
+	if filepath.IsAbs(p) || f.Cwd == "" {
+		return p
+	}
+	return filepath.Join(f.Cwd, p)
+}
+
+// exists reports whether p exists, according to the facts.
+func (f *Failure) exists(ctx context.Context, p string) bool {
+	_, err := f.Env.Stat(ctx, f.path(p))
+	return err == nil
+}
+
+// isDir reports whether p is a directory, according to the facts.
+func (f *Failure) isDir(ctx context.Context, p string) bool {
+	e, err := f.Env.Stat(ctx, f.path(p))
+	return err == nil && e.Dir
+}
+
+// isFile reports whether p is a file other than a directory.
+func (f *Failure) isFile(ctx context.Context, p string) bool {
+	e, err := f.Env.Stat(ctx, f.path(p))
+	return err == nil && !e.Dir
+}
+
+// sudo returns "sudo " unless the user is root.
+func (f *Failure) sudo(ctx context.Context) string {
+	if f.Env.IsRoot(ctx) {
+		return ""
+	}
+	return "sudo "
+}

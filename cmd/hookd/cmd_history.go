@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hookd/hookd/history"
+)
+
+func cmdHistory(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "history")
+	n := fs.IntP("n", "n", 0, "show at most N commands (the most recent)")
+	failed := fs.Bool("failed", false, "only commands that failed (non-zero exit status)")
+	session := fs.Bool("session", false, "only commands of this shell session")
+	cwd := fs.String("cwd", "", "only commands started in directory DIR")
+	since := fs.String("since", "", "only commands started since WHEN: a duration (90m, 2h, 3d) or a date (2026-11-01, RFC 3339)")
+	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(fs.Args(), " ")}
+	if *n < 0 {
+		return usagef("-n must be positive")
+	}
+	if *session {
+		if e.session == "" {
+			return errors.New("--session: HOOKD_SESSION is not set (this shell does not load hookd)")
+		}
+		q.Session = e.session
+	}
+	if *cwd != "" {
+		abs, err := filepath.Abs(*cwd)
+		if err != nil {
+			return err
+		}
+		q.Cwd = abs
+	}
+	if *since != "" {
+		t, err := parseSince(*since, time.Now())
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		q.Since = t.UnixMicro()
+	}
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	entries, err := s.List(ctx, q)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		for _, en := range entries {
+			if err := enc.Encode(jsonEntry(en, nil)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Oldest first, so that the newest is next to the prompt.
+	for i := len(entries) - 1; i >= 0; i-- {
+		printEntryLine(e, entries[i])
+	}
+	return nil
+}
+
+func printEntryLine(e *env, en history.Entry) {
+	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
+	status := fmt.Sprintf("%3d", en.ExitCode)
+	st := e.out.String(status)
+	if en.ExitCode != 0 {
+		st = st.Foreground(e.out.Color("1")).Bold()
+	} else {
+		st = st.Foreground(e.out.Color("2"))
+	}
+	id := e.out.String(fmt.Sprintf("%6d", en.ID)).Faint()
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s\n", id, when, formatDuration(en.DurationUS), st, sanitizeLine(en.Command))
+}
+
+// jsonEntry is the JSON shape of an entry (DESIGN.md's contract).
+func jsonEntry(en history.Entry, output *string) map[string]any {
+	m := map[string]any{
+		"id":           en.ID,
+		"session":      en.Session,
+		"seq":          en.Seq,
+		"command":      en.Command,
+		"exit_code":    en.ExitCode,
+		"pipestatus":   append([]int{}, en.Pipestatus...),
+		"cwd":          en.Cwd,
+		"started_at":   time.UnixMicro(en.StartedAt).UTC().Format(time.RFC3339Nano),
+		"duration_ms":  float64(en.DurationUS) / 1000,
+		"shell":        en.Shell,
+		"host":         en.Host,
+		"user":         en.User,
+		"tty":          en.TTY,
+		"output_bytes": en.OutputBytes,
+		"source":       en.Source,
+	}
+	if !utf8.ValidString(en.Command) {
+		// JSON strings cannot carry invalid UTF-8: the exact bytes go here.
+		m["command_base64"] = base64.StdEncoding.EncodeToString([]byte(en.Command))
+	}
+	if output != nil {
+		m["output"] = *output
+	}
+	return m
+}
+
+// parseSince reads a duration back from now (90m, 2h, 3d, 1w) or a date.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if len(s) > 1 {
+		unit := s[len(s)-1]
+		if v, err := strconv.Atoi(s[:len(s)-1]); err == nil && v >= 0 {
+			switch unit {
+			case 'd':
+				return now.AddDate(0, 0, -v), nil
+			case 'w':
+				return now.AddDate(0, 0, -7*v), nil
+			}
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d, 1w) or a date (2006-01-02, RFC 3339)", s)
+}
+
+// resolveRef finds the entry REF names: an id, or -N in this session.
+func resolveRef(ctx context.Context, e *env, s *history.Store, ref string) (history.Entry, error) {
+	if ref == "" {
+		ref = "-1"
+	}
+	if strings.HasPrefix(ref, "-") {
+		n, err := strconv.Atoi(ref[1:])
+		if err != nil || n < 1 {
+			return history.Entry{}, usagef("bad REF %q: want an id or -N", ref)
+		}
+		if e.session == "" {
+			return history.Entry{}, fmt.Errorf("REF %s needs a shell with hookd loaded (HOOKD_SESSION is not set); give an id instead (hookd history lists them)", ref)
+		}
+		return s.Recent(ctx, e.session, n)
+	}
+	id, err := strconv.ParseInt(ref, 10, 64)
+	if err != nil || id < 1 {
+		return history.Entry{}, usagef("bad REF %q: want an id or -N", ref)
+	}
+	return s.Get(ctx, id)
+}
+
+func cmdShow(ctx context.Context, e *env, args []string) error {
+	args, refs := splitRefs(args)
+	fs := flags(e, "show")
+	asJSON := fs.Bool("json", false, "print one JSON object, with the output")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	refs = append(refs, fs.Args()...)
+	if len(refs) > 1 {
+		return usagef("one REF at most")
+	}
+	ref := ""
+	if len(refs) == 1 {
+		ref = refs[0]
+	}
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	en, err := resolveRef(ctx, e, s, ref)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := ""
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(jsonEntry(en, &out))
+	}
+	printEntry(e.stdout, e, en)
+	return nil
+}
+
+func printEntry(w io.Writer, e *env, en history.Entry) {
+	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	cmd := en.Command
+	if e.stdoutTTY {
+		cmd = sanitizeText(cmd)
+	}
+	fmt.Fprintf(w, "%s %s\n", label("command"), strings.ReplaceAll(cmd, "\n", "\n"+strings.Repeat(" ", 10)))
+	status := strconv.Itoa(en.ExitCode)
+	if len(en.Pipestatus) > 1 {
+		status += fmt.Sprintf(" (pipestatus %s)", strings.Trim(fmt.Sprint(en.Pipestatus), "[]"))
+	}
+	fmt.Fprintf(w, "%s %s\n", label("status"), status)
+	fmt.Fprintf(w, "%s %s (took %s)\n", label("started"), time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05.000 MST"), formatDuration(en.DurationUS))
+	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitizeLine(en.Cwd))
+	who := strings.TrimSpace(fmt.Sprintf("%s %s@%s %s", en.Shell, en.User, en.Host, en.TTY))
+	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitizeLine(who))
+	fmt.Fprintf(w, "%s %d\n", label("id"), en.ID)
+}

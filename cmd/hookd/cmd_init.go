@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookd/hookd/shellinit"
+)
+
+func cmdInit(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "init")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("name one shell: %s", strings.Join(shellinit.Shells(), " or "))
+	}
+	bin, err := selfPath()
+	if err != nil {
+		return err
+	}
+	script, err := shellinit.Script(fs.Arg(0), bin)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	_, err = fmt.Fprint(e.stdout, script)
+	return err
+}
+
+// selfPath is the path under which the shell should run hookd: the one it
+// was started as (through PATH or a symlink, so that an upgrade that moves
+// the link is followed) when that is the same file as this executable.
+func selfPath() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the hookd binary: %w", err)
+	}
+	cand := os.Args[0]
+	if !strings.Contains(cand, "/") {
+		cand, _ = exec.LookPath(cand)
+	}
+	if cand != "" {
+		if abs, err := filepath.Abs(cand); err == nil {
+			a, errA := os.Stat(abs)
+			b, errB := os.Stat(exe)
+			if errA == nil && errB == nil && os.SameFile(a, b) {
+				return abs, nil
+			}
+		}
+	}
+	return exe, nil
+}

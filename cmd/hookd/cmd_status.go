@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookd/hookd/agent"
+)
+
+type statusReport struct {
+	Version  string        `json:"version"`
+	Agent    *agent.Status `json:"agent"`
+	Database struct {
+		Path      string `json:"path"`
+		SizeBytes int64  `json:"size_bytes"`
+		Commands  int64  `json:"commands"`
+		Sessions  int64  `json:"sessions"`
+		Failed    int64  `json:"failed"`
+		Bad       int64  `json:"bad_records"`
+		Error     string `json:"error,omitempty"`
+	} `json:"database"`
+	Spool struct {
+		Dir          string `json:"dir"`
+		Files        int    `json:"files"`
+		BacklogBytes int64  `json:"backlog_bytes"`
+		Writable     bool   `json:"writable"`
+		Error        string `json:"error,omitempty"`
+	} `json:"spool"`
+	Capture   string   `json:"capture"`
+	Session   string   `json:"session"`
+	Config    string   `json:"config"`
+	Log       string   `json:"log"`
+	LastError string   `json:"last_error,omitempty"`
+	Problems  []string `json:"problems"`
+}
+
+func cmdStatus(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "status")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("no arguments expected")
+	}
+	r := statusReport{Version: version, Session: e.session, Config: e.configFile, Log: e.logFile, Problems: []string{}}
+	cfg := e.config()
+	r.Capture = "off"
+	if cfg.Capture == "pty" {
+		r.Capture = "off (capture=pty is set, but output capture is not in this version yet)"
+	}
+
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	st, err := agent.Call(cctx, agent.SocketPath(e.runtimeDir), agent.Request{Op: "status"})
+	cancel()
+	if err == nil {
+		r.Agent = &st
+		if st.Version != version {
+			r.Problems = append(r.Problems, fmt.Sprintf("the agent runs version %s, this is %s: `hookd daemon --detach` restarts it", st.Version, version))
+		}
+		if st.LastError != "" {
+			r.LastError = st.LastError
+		}
+	} else {
+		r.Problems = append(r.Problems, "the agent is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
+	}
+
+	r.Database.Path = e.dbPath
+	offsets := map[string]int64{}
+	if s, err := e.openStore(ctx, 2*time.Second); err != nil {
+		r.Database.Error = err.Error()
+		r.Problems = append(r.Problems, "database: "+err.Error())
+	} else {
+		ds, err := s.Stats(ctx)
+		if err != nil {
+			r.Database.Error = err.Error()
+			r.Problems = append(r.Problems, "database: "+err.Error())
+		}
+		r.Database.SizeBytes, r.Database.Commands, r.Database.Sessions = ds.SizeBytes, ds.Commands, ds.Sessions
+		r.Database.Failed, r.Database.Bad = ds.Failed, ds.Bad
+		if r.LastError == "" {
+			r.LastError = ds.LastError
+		}
+		if o, err := s.SpoolOffsets(ctx); err == nil {
+			offsets = o
+		}
+		s.Close()
+	}
+	if r.Database.Bad > 0 {
+		r.Problems = append(r.Problems, fmt.Sprintf("%d malformed spool records were skipped (details in %s)", r.Database.Bad, e.logFile))
+	}
+
+	r.Spool.Dir = e.spoolDir
+	ents, _ := os.ReadDir(e.spoolDir)
+	for _, ent := range ents {
+		if !strings.HasSuffix(ent.Name(), agent.SpoolSuffix) {
+			continue
+		}
+		r.Spool.Files++
+		if fi, err := ent.Info(); err == nil {
+			r.Spool.BacklogBytes += max(fi.Size()-offsets[ent.Name()], 0)
+		}
+	}
+	if err := probeWritable(e.spoolDir); err != nil {
+		r.Spool.Error = err.Error()
+		r.Problems = append(r.Problems, fmt.Sprintf("the spool directory cannot be written (%v): shells cannot record commands", err))
+	} else {
+		r.Spool.Writable = true
+	}
+	if e.session == "" {
+		r.Problems = append(r.Problems, "HOOKD_SESSION is not set: this shell does not load hookd (see `hookd init --help`)")
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		return enc.Encode(r)
+	}
+	printStatus(e, &r)
+	return nil
+}
+
+// probeWritable checks that a shell can append to a spool in dir: it exists,
+// and a small write succeeds (a full disk fails here).
+func probeWritable(dir string) error {
+	var sfs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &sfs); err != nil {
+		if os.IsNotExist(err) {
+			return nil // made by the first shell
+		}
+		return err
+	}
+	if sfs.Bavail == 0 {
+		return syscall.ENOSPC
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return unwrapPath(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write(make([]byte, 512)); err != nil {
+		return unwrapPath(err)
+	}
+	return f.Sync()
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func printStatus(e *env, r *statusReport) {
+	w := e.stdout
+	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
+	if a := r.Agent; a != nil {
+		extra := ""
+		if t, err := time.Parse(time.RFC3339Nano, a.LastIngest); err == nil {
+			extra = fmt.Sprintf(", last ingest %s ago", time.Since(t).Round(time.Millisecond))
+		}
+		fmt.Fprintf(w, "%s running, pid %d, version %s, %d commands ingested since %s%s\n",
+			label("agent"), a.PID, a.Version, a.Ingested, a.StartedAt, extra)
+	} else {
+		fmt.Fprintf(w, "%s %s\n", label("agent"), e.out.String("not running").Foreground(e.out.Color("1")))
+	}
+	d := r.Database
+	if d.Error != "" {
+		fmt.Fprintf(w, "%s %s: %s\n", label("database"), d.Path, d.Error)
+	} else {
+		fmt.Fprintf(w, "%s %s (%s, %d commands, %d failed, %d sessions)\n", label("database"), d.Path,
+			humanBytes(d.SizeBytes), d.Commands, d.Failed, d.Sessions)
+	}
+	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, humanBytes(r.Spool.BacklogBytes))
+	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
+	session := r.Session
+	if session == "" {
+		session = "none (this shell does not load hookd)"
+	}
+	fmt.Fprintf(w, "%s %s\n", label("session"), session)
+	fmt.Fprintf(w, "%s %s\n", label("config"), r.Config)
+	fmt.Fprintf(w, "%s %s\n", label("log"), r.Log)
+	if r.LastError != "" {
+		fmt.Fprintf(w, "%s %s\n", label("error"), sanitizeLine(r.LastError))
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "%s %s\n", e.out.String("!").Foreground(e.out.Color("3")).String()+strings.Repeat(" ", 8), p)
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+var _ = filepath.Join

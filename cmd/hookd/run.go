@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// command is one subcommand.
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"init", "bash|zsh", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
+		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
+		{"show", "[REF] [--json]", "one command in full", cmdShow},
+		{"status", "[--json]", "agent, database and spool state: the first thing to run when something is off", cmdStatus},
+		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
+		{"forget", "ID… | --match REGEX", "delete entries for good", cmdForget},
+		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},
+		{"version", "", "print the version", cmdVersion},
+	}
+}
+
+// usageError is a mistake in how hookd was called: exit status 2.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" {
+			return run(ctx, []string{args[1], "--help"}, stdin, stdout, stderr)
+		}
+		w := stdout
+		if len(args) == 0 {
+			w = stderr
+		}
+		printUsage(w)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] == "--version" {
+		args[0] = "version"
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		e, err := newEnv(stdin, stdout, stderr)
+		if err == nil {
+			err = c.run(ctx, e, args[1:])
+		}
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, pflag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "hookd %s: %s\nusage: hookd %s %s\n", c.name, ue.msg, c.name, c.args)
+			return 2
+		default:
+			var ec exitCode
+			if errors.As(err, &ec) {
+				if ec.msg != "" {
+					fmt.Fprintf(stderr, "hookd: %s\n", ec.msg)
+				}
+				return ec.code
+			}
+			fmt.Fprintf(stderr, "hookd: %v\n", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "hookd: unknown command %q\n", args[0])
+	printUsage(stderr)
+	return 2
+}
+
+// exitCode ends hookd with a given status and an optional message.
+type exitCode struct {
+	code int
+	msg  string
+}
+
+func (e exitCode) Error() string { return e.msg }
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, `hookd %s: every command you type in bash and zsh, remembered.
+
+Setup: add this line to the end of ~/.bashrc or ~/.zshrc
+    eval "$(hookd init bash)"      # or: eval "$(hookd init zsh)"
+
+Usage: hookd COMMAND [ARGS]
+
+`, version)
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+REF is a history id, or -N: the N-th most recent command of this shell session
+(-1, the default, is the last one).
+Run 'hookd COMMAND --help' for a command's options.
+`)
+}
+
+// flags returns a flag set for the named command that prints its help.
+func flags(e *env, name string) *pflag.FlagSet {
+	var c command
+	for _, x := range commands {
+		if x.name == name {
+			c = x
+		}
+	}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stdout, "usage: hookd %s %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+		if fs.HasFlags() {
+			fmt.Fprintf(e.stdout, "\nOptions:\n%s", fs.FlagUsages())
+		}
+	}
+	return fs
+}
+
+// parse parses args; -h/--help prints the command's help.
+func parse(fs *pflag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fs.Usage()
+		return err
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// splitRefs takes "-N" references out of args, so that the flag parser does
+// not read them as options.
+func splitRefs(args []string) (rest, refs []string) {
+	for i, a := range args {
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "0123456789") == "" {
+			refs = append(refs, a)
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, refs
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func cmdVersion(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "version")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "hookd %s\n", version)
+	return nil
+}
+
+// sortedKeys returns m's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+var _ = os.Getenv

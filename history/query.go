@@ -1,0 +1,240 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Query selects entries. The zero Query selects everything, newest first.
+type Query struct {
+	Limit   int    // at most this many entries (0: no limit)
+	Failed  bool   // only commands with a non-zero exit status
+	Session string // only this session
+	Cwd     string // only commands started in this directory
+	Since   int64  // only commands started at or after this time (µs)
+	Text    string // every word must occur in the command, ignoring ASCII case
+}
+
+// ErrNotFound reports a reference to a command that is not in the history.
+var ErrNotFound = errors.New("no such command in the history")
+
+const entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
+	c.duration_us, c.output_bytes, c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''),
+	COALESCE(s.user, ''), COALESCE(s.tty, '')`
+
+const entryFrom = ` FROM commands c LEFT JOIN sessions s ON s.id = c.session`
+
+func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
+	var e Entry
+	var ps string
+	err := sc.Scan(&e.ID, &e.Session, &e.Seq, &e.Command, &e.ExitCode, &ps, &e.Cwd, &e.StartedAt,
+		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY)
+	e.Pipestatus = splitInts(ps)
+	return e, err
+}
+
+// List returns the entries q selects, newest first.
+func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
+	var where []string
+	var args []any
+	if q.Failed {
+		where = append(where, "c.exit_code <> 0")
+	}
+	if q.Session != "" {
+		where = append(where, "c.session = ?")
+		args = append(args, q.Session)
+	}
+	if q.Cwd != "" {
+		where = append(where, "c.cwd = ?")
+		args = append(args, q.Cwd)
+	}
+	if q.Since != 0 {
+		where = append(where, "c.started_at >= ?")
+		args = append(args, q.Since)
+	}
+	for _, w := range strings.Fields(q.Text) {
+		where = append(where, `c.command LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	query := "SELECT " + entryColumns + entryFrom
+	if len(where) > 0 {
+		query += " WHERE " + strings.Join(where, " AND ")
+	}
+	query += " ORDER BY c.started_at DESC, c.id DESC"
+	if q.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list history: %w", classify(err))
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list history: %w", classify(err))
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list history: %w", classify(err))
+	}
+	return out, nil
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Get returns the entry with the given id.
+func (s *Store) Get(ctx context.Context, id int64) (Entry, error) {
+	e, err := scanEntry(s.db.QueryRowContext(ctx, "SELECT "+entryColumns+entryFrom+" WHERE c.id = ?", id))
+	if err == sql.ErrNoRows {
+		return Entry{}, fmt.Errorf("command %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Entry{}, fmt.Errorf("get command %d: %w", id, classify(err))
+	}
+	return e, nil
+}
+
+// Recent returns the n-th most recent command of session (n = 1: the last).
+func (s *Store) Recent(ctx context.Context, session string, n int) (Entry, error) {
+	if n < 1 {
+		return Entry{}, fmt.Errorf("command -%d: %w", n, ErrNotFound)
+	}
+	e, err := scanEntry(s.db.QueryRowContext(ctx, "SELECT "+entryColumns+entryFrom+
+		" WHERE c.session = ? ORDER BY c.seq DESC LIMIT 1 OFFSET ?", session, n-1))
+	if err == sql.ErrNoRows {
+		return Entry{}, fmt.Errorf("command -%d of this session: %w", n, ErrNotFound)
+	}
+	if err != nil {
+		return Entry{}, fmt.Errorf("get command -%d: %w", n, classify(err))
+	}
+	return e, nil
+}
+
+// Forget deletes the given entries for good, and returns how many there were.
+func (s *Store) Forget(ctx context.Context, ids []int64) (int, error) {
+	return s.forget(ctx, func(tx *sql.Tx) ([]int64, error) { return ids, nil })
+}
+
+// ForgetMatch deletes for good every entry whose command re matches.
+func (s *Store) ForgetMatch(ctx context.Context, re *regexp.Regexp) (int, error) {
+	return s.forget(ctx, func(tx *sql.Tx) ([]int64, error) {
+		rows, err := tx.QueryContext(ctx, "SELECT id, command FROM commands")
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			var cmd string
+			if err := rows.Scan(&id, &cmd); err != nil {
+				return nil, err
+			}
+			if re.MatchString(cmd) {
+				ids = append(ids, id)
+			}
+		}
+		return ids, rows.Err()
+	})
+}
+
+func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error)) (int, error) {
+	// secure_delete overwrites the freed content; the checkpoint then
+	// empties the WAL, which still holds the old pages.
+	if _, err := s.db.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	defer tx.Rollback()
+	ids, err := pick(tx)
+	if err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	n := 0
+	for _, id := range ids {
+		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)
+		if err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
+	}
+	return n, nil
+}
+
+// Stats describes the database.
+type Stats struct {
+	Commands  int64
+	Sessions  int64
+	Failed    int64
+	Bad       int64 // spool records skipped as malformed, all time
+	SizeBytes int64 // database file plus WAL
+	LastError string
+}
+
+// Stats returns counts and sizes.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM commands), (SELECT COUNT(*) FROM sessions),
+		(SELECT COUNT(*) FROM commands WHERE exit_code <> 0),
+		(SELECT COALESCE(SUM(bad), 0) FROM spools) + COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'bad_forgotten'), 0),
+		COALESCE((SELECT value FROM meta WHERE key = 'last_error'), '')`).
+		Scan(&st.Commands, &st.Sessions, &st.Failed, &st.Bad, &st.LastError)
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", classify(err))
+	}
+	st.SizeBytes = fileSize(s.path) + fileSize(s.path+"-wal")
+	return st, nil
+}
+
+// SpoolOffsets returns every spool's recorded offset, by name.
+func (s *Store) SpoolOffsets(ctx context.Context) (map[string]int64, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT name, offset FROM spools")
+	if err != nil {
+		return nil, fmt.Errorf("spool offsets: %w", classify(err))
+	}
+	defer rows.Close()
+	m := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var off int64
+		if err := rows.Scan(&name, &off); err != nil {
+			return nil, fmt.Errorf("spool offsets: %w", classify(err))
+		}
+		m[name] = off
+	}
+	return m, rows.Err()
+}
+
+// Session returns what is known of a session.
+func (s *Store) Session(ctx context.Context, id string) (Session, error) {
+	se := Session{ID: id}
+	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at
+		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt)
+	if err == sql.ErrNoRows {
+		return se, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return se, fmt.Errorf("session %s: %w", id, classify(err))
+	}
+	return se, nil
+}

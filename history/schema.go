@@ -1,0 +1,84 @@
+package history
+
+import (
+	"context"
+	"fmt"
+)
+
+// migrations[i] moves the schema from version i to i+1. Never edit one that
+// has shipped: add a new one.
+var migrations = []string{
+	`CREATE TABLE sessions (
+		id TEXT PRIMARY KEY,
+		shell TEXT NOT NULL DEFAULT '',
+		version TEXT NOT NULL DEFAULT '',
+		pid INTEGER NOT NULL DEFAULT 0,
+		host TEXT NOT NULL DEFAULT '',
+		user TEXT NOT NULL DEFAULT '',
+		uid INTEGER NOT NULL DEFAULT 0,
+		tty TEXT NOT NULL DEFAULT '',
+		started_at INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE commands (
+		id INTEGER PRIMARY KEY,
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		command TEXT NOT NULL,
+		exit_code INTEGER NOT NULL,
+		pipestatus TEXT NOT NULL DEFAULT '',
+		cwd TEXT NOT NULL DEFAULT '',
+		started_at INTEGER NOT NULL,
+		duration_us INTEGER NOT NULL DEFAULT 0,
+		output_bytes INTEGER NOT NULL DEFAULT 0,
+		source TEXT NOT NULL DEFAULT 'hook',
+		UNIQUE (session, seq)
+	);
+	CREATE INDEX commands_started ON commands (started_at);
+	CREATE INDEX commands_failed ON commands (started_at) WHERE exit_code <> 0;
+	CREATE INDEX commands_cwd ON commands (cwd, started_at);
+	CREATE TABLE spools (
+		name TEXT PRIMARY KEY,
+		inode INTEGER NOT NULL,
+		offset INTEGER NOT NULL,
+		bad INTEGER NOT NULL DEFAULT 0,
+		updated_at INTEGER NOT NULL
+	);
+	CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+}
+
+// SchemaVersion is the schema version this build writes.
+var SchemaVersion = len(migrations)
+
+func (s *Store) migrate(ctx context.Context) error {
+	for {
+		// The version is read inside the write transaction, so that two
+		// processes opening a new database at once migrate it once.
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		var v int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if v >= len(migrations) {
+			tx.Rollback()
+			if v > len(migrations) {
+				return fmt.Errorf("schema version %d is newer than this hookd knows (%d): upgrade hookd", v, len(migrations))
+			}
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,271 @@
+// Package shelltest drives real interactive bash and zsh sessions through a
+// pseudo-terminal, each in a private HOME, for end-to-end tests.
+package shelltest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Shells lists the shells the end-to-end tests run under.
+var Shells = []string{"bash", "zsh"}
+
+// Need skips the test when shell is missing, or fails it when the
+// environment says shells are required (REQUIRE_SHELLS=1, as CI sets).
+func Need(t testing.TB, shell string) string {
+	t.Helper()
+	p, err := exec.LookPath(shell)
+	if err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatalf("%s is required (REQUIRE_SHELLS is set) but not found: %v", shell, err)
+		}
+		t.Skipf("%s not installed", shell)
+	}
+	return p
+}
+
+// Home is an isolated home directory with its XDG tree.
+type Home struct {
+	Dir string
+	Env []string // HOME, XDG_* and the rest of a minimal environment
+}
+
+// NewHome makes a home under t.TempDir. binDir, when set, is put first on PATH.
+func NewHome(t testing.TB, binDir string) *Home {
+	t.Helper()
+	dir := t.TempDir()
+	h := &Home{Dir: dir}
+	path := os.Getenv("PATH")
+	if binDir != "" {
+		path = binDir + string(os.PathListSeparator) + path
+	}
+	h.Env = []string{
+		"HOME=" + dir,
+		"PATH=" + path,
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"USER=tester",
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, ".local", "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, ".cache"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, ".run"),
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.StopAgent() })
+	return h
+}
+
+// Path returns a path inside the home.
+func (h *Home) Path(parts ...string) string { return filepath.Join(append([]string{h.Dir}, parts...)...) }
+
+// StopAgent ends the agent that a shell of this home started, if any, and
+// waits for it to go.
+func (h *Home) StopAgent() {
+	b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
+	if err != nil {
+		return
+	}
+	pid, err := strconv.Atoi(strings.Fields(string(b) + " x")[0])
+	if err != nil || pid <= 0 {
+		return
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	for i := 0; i < 200; i++ {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// Shell is a running interactive shell.
+type Shell struct {
+	t    testing.TB
+	Name string
+	cmd  *exec.Cmd
+	pty  *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{}
+	sync int
+}
+
+// Options adjust a shell.
+type Options struct {
+	RC      string   // rc file content (before nothing: this is the whole rc)
+	Env     []string // added to the home's environment
+	Dir     string   // working directory (default: the home)
+	Cols    int
+	Rows    int
+	Program string // run this instead of the shell (argv[0]); for nesting tests
+}
+
+// Start starts shell ("bash" or "zsh") interactively under a PTY in home.
+func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
+	t.Helper()
+	bin := Need(t, shell)
+	env := append(append([]string{}, home.Env...), o.Env...)
+	var args []string
+	switch shell {
+	case "bash":
+		rc := filepath.Join(home.Dir, ".bashrc")
+		if err := os.WriteFile(rc, []byte(o.RC), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = []string{"--noprofile", "--rcfile", rc, "-i"}
+	case "zsh":
+		zd := filepath.Join(home.Dir, ".zdot")
+		os.MkdirAll(zd, 0o700)
+		if err := os.WriteFile(filepath.Join(zd, ".zshrc"), []byte(o.RC), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "ZDOTDIR="+zd)
+		args = []string{"-d", "-i"}
+	default:
+		t.Fatalf("unknown shell %q", shell)
+	}
+	env = append(env, "SHELL="+bin)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Dir = home.Dir
+	if o.Dir != "" {
+		cmd.Dir = o.Dir
+	}
+	cols, rows := o.Cols, o.Rows
+	if cols == 0 {
+		cols, rows = 200, 50
+	}
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("open pty: %v", err)
+	}
+	pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", shell, err)
+	}
+	tty.Close()
+	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, done: make(chan struct{})}
+	go s.read()
+	t.Cleanup(s.Close)
+	s.Sync()
+	return s
+}
+
+func (s *Shell) read() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.pty.Read(buf)
+		if n > 0 {
+			s.mu.Lock()
+			s.out.Write(buf[:n])
+			s.mu.Unlock()
+		}
+		if err != nil {
+			close(s.done)
+			return
+		}
+	}
+}
+
+// Output returns everything the shell printed so far.
+func (s *Shell) Output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.String()
+}
+
+// Type sends raw keystrokes.
+func (s *Shell) Type(keys string) {
+	if _, err := s.pty.Write([]byte(keys)); err != nil {
+		s.t.Fatalf("%s: type %q: %v", s.Name, keys, err)
+	}
+}
+
+// Run types line and Enter, then waits until the shell is back at a prompt.
+func (s *Shell) Run(line string) {
+	s.t.Helper()
+	s.Type(line + "\r")
+	s.Sync()
+}
+
+// Sync waits until the shell has read and run everything typed so far. The
+// marker command starts with a space (never recorded) and prints a token
+// that its own echo cannot contain.
+func (s *Shell) Sync() {
+	s.t.Helper()
+	s.sync++
+	tok := fmt.Sprintf("SYNC_%d_OK", s.sync)
+	s.Type(fmt.Sprintf(" printf '%%s_%%s_OK\\n' SYNC %d\r", s.sync))
+	s.WaitFor(regexp.MustCompile(regexp.QuoteMeta(tok)), 20*time.Second)
+}
+
+// WaitFor waits until the output matches re.
+func (s *Shell) WaitFor(re *regexp.Regexp, timeout time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if re.MatchString(s.Output()) {
+			return
+		}
+		select {
+		case <-s.done:
+			if re.MatchString(s.Output()) {
+				return
+			}
+			s.t.Fatalf("%s exited before printing %q; output:\n%s", s.Name, re, s.Output())
+		default:
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: no %q within %v; output:\n%s", s.Name, re, timeout, s.Output())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Exit types exit and waits for the shell to end, returning its status.
+func (s *Shell) Exit() int {
+	s.Type("exit\r")
+	return s.Wait(20 * time.Second)
+}
+
+// Wait waits for the shell to end.
+func (s *Shell) Wait(timeout time.Duration) int {
+	s.t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(timeout):
+		s.t.Fatalf("%s did not exit; output:\n%s", s.Name, s.Output())
+	}
+	err := s.cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+// Close kills the shell if it still runs.
+func (s *Shell) Close() {
+	if s.cmd.ProcessState == nil {
+		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		s.cmd.Wait()
+	}
+	s.pty.Close()
+}

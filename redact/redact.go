@@ -1,0 +1,146 @@
+package redact
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Marker is the text that replaces every secret.
+const Marker = "[REDACTED]"
+
+// maxPasses bounds how often String re-runs the rules on its own output.
+// A second pass is needed only when a replacement changes what a neighbouring
+// rule sees (for example a word boundary next to the marker); the built-in
+// rules settle after two.
+const maxPasses = 4
+
+// Redactor replaces secrets in text. The zero value and a nil *Redactor
+// apply the built-in rules only. A Redactor is safe for concurrent use.
+type Redactor struct {
+	rules []rule // the built-in rules, then the extra ones
+}
+
+// std is the Redactor used by a nil or zero *Redactor.
+var std = &Redactor{rules: builtin}
+
+// builtinIndex finds the triggers of the built-in rules; extra rules have
+// none.
+var builtinIndex = newTriggerIndex(builtin)
+
+// New returns a Redactor with the built-in rules plus extra user regular
+// expressions in Go RE2 syntax. If an extra pattern has a capture group named
+// "secret", only that group is replaced; otherwise the whole match is. Extra
+// patterns run on the whole input (they may span lines) and are not subject
+// to the built-in filters for shell variables and placeholders. A pattern
+// that does not compile gives an error naming the pattern and its index.
+func New(extra []string) (*Redactor, error) {
+	rules := slices.Clip(builtin)
+	for i, p := range extra {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("redact: extra pattern %d (%q): %w", i, p, err)
+		}
+		rules = append(rules, rule{name: fmt.Sprintf("extra[%d]", i), line: newPattern(re), whole: true, user: true})
+	}
+	return &Redactor{rules: rules}, nil
+}
+
+// String returns s with every secret replaced by Marker, and how many
+// secrets were replaced. Overlapping or adjacent secrets count as one.
+func (r *Redactor) String(s string) (string, int) {
+	if r == nil || r.rules == nil {
+		r = std
+	}
+	total := 0
+	for range maxPasses {
+		out, n := r.pass(s)
+		if n == 0 {
+			break
+		}
+		s, total = out, total+n
+	}
+	return s, total
+}
+
+type span struct{ start, end int }
+
+// pass applies every rule once and replaces the union of the found spans.
+func (r *Redactor) pass(s string) (string, int) {
+	var buf [16]hit
+	hits := builtinIndex.find(s, buf[:0])
+	if len(hits) == 0 && len(r.rules) == len(builtin) {
+		return s, 0
+	}
+	// Group the hits by rule; positions stay sorted within a rule.
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.rule, b.rule) })
+	var spans, lines []span
+	var pos []int
+	for i := range r.rules {
+		ru := &r.rules[i]
+		pos = pos[:0]
+		for len(hits) > 0 && hits[0].rule == i {
+			if n := len(pos); n == 0 || pos[n-1] != hits[0].pos {
+				pos = append(pos, hits[0].pos)
+			}
+			hits = hits[1:]
+		}
+		switch {
+		case ru.user:
+			spans = ru.findLine(s, 0, spans, 0)
+		case len(pos) == 0:
+		case ru.whole:
+			spans = ru.findLine(s, 0, spans, 0)
+		case ru.at != nil:
+			spans = ru.findAnchored(s, pos, spans)
+		default:
+			lines = linesAt(s, pos, lines[:0])
+			for _, l := range lines {
+				spans = ru.findLine(s[l.start:l.end], l.start, spans, 0)
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return s, 0
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if sp.start <= last.end {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(merged)*len(Marker))
+	prev := 0
+	for _, sp := range merged {
+		b.WriteString(s[prev:sp.start])
+		b.WriteString(Marker)
+		prev = sp.end
+	}
+	b.WriteString(s[prev:])
+	return b.String(), len(merged)
+}
+
+// linesAt appends to dst the distinct lines of s that contain one of the
+// sorted positions pos. Line bounds exclude the terminator; "\r" and "\n"
+// both end a line.
+func linesAt(s string, pos []int, dst []span) []span {
+	for _, p := range pos {
+		if len(dst) > 0 && p < dst[len(dst)-1].end {
+			continue
+		}
+		ls := strings.LastIndexAny(s[:p], "\r\n") + 1
+		le := len(s)
+		if k := strings.IndexAny(s[p:], "\r\n"); k >= 0 {
+			le = p + k
+		}
+		dst = append(dst, span{ls, le})
+	}
+	return dst
+}

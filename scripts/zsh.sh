@@ -1,0 +1,87 @@
+# hookd shell integration for zsh (5.3 or newer).
+# Load it from ~/.zshrc with:   eval "$(hookd init zsh)"
+#
+# On every prompt this code appends one record to a spool file private to this
+# shell, using builtins only: no process is started while you work. The hookd
+# agent moves the records into the history database. `hookd init` fills in the
+# line marked @bin@ with the path of the binary; nothing else is generated.
+
+_hookd_init() {
+  emulate -L zsh
+  [[ -o interactive ]] || return 0
+  (( ${+_hookd_loaded} )) && return 0
+  autoload -Uz is-at-least add-zsh-hook
+  if ! is-at-least 5.3; then
+    print -ru2 -- "hookd: zsh $ZSH_VERSION is too old (5.3 or newer is needed); commands are not recorded in this shell"
+    return 0
+  fi
+  zmodload zsh/datetime 2>/dev/null || return 0
+  typeset -g _hookd_loaded=1
+
+  typeset -g _hookd_bin=hookd # @bin@
+  typeset -g _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
+  [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
+  _hookd_state+=/hookd
+
+  # A new session for every shell: HOOKD_SESSION is exported for the hookd
+  # CLI, but a child shell makes its own.
+  # Microseconds since the epoch: EPOCHREALTIME has nanoseconds.
+  typeset -g _hookd_t0=${${EPOCHREALTIME//[^0-9]/}[1,16]}
+  typeset -gx HOOKD_SESSION=$_hookd_t0-$$-$RANDOM
+  typeset -g _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
+  typeset -gi _hookd_seq=0
+  typeset -g _hookd_run= _hookd_cmd= _hookd_cwd=$PWD
+
+  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state/spool 2>/dev/null
+  # The session header; the subshell keeps umask 077 from leaking into this shell.
+  (
+    umask 077
+    print -rN -- $'\nS1' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" 2>/dev/null >>$_hookd_spool
+  ) 2>/dev/null
+
+  add-zsh-hook preexec _hookd_preexec
+  add-zsh-hook precmd _hookd_precmd
+  _hookd_agent
+}
+
+# _hookd_preexec notes the command line as typed and its start. $1 is empty
+# when the history mechanism is off; a line with a leading space is kept out
+# whatever HIST_IGNORE_SPACE says.
+_hookd_preexec() {
+  emulate -L zsh
+  _hookd_run=
+  [[ -n $1 && $1 != [[:space:]]* ]] || return 0
+  _hookd_cmd=$1
+  _hookd_t0=${${EPOCHREALTIME//[^0-9]/}[1,16]}
+  _hookd_run=1
+}
+
+# _hookd_precmd writes the record of the command that just finished. zsh
+# restores $? and $pipestatus for the next hook and for the prompt.
+_hookd_precmd() {
+  local _hookd_s=$? _hookd_ps="${pipestatus[*]}"
+  emulate -L zsh
+  if [[ -n $_hookd_run ]]; then
+    _hookd_run=
+    _hookd_seq+=1
+    print -rN -- $'\nC1' "$_hookd_seq" "$_hookd_t0" "${${EPOCHREALTIME//[^0-9]/}[1,16]}" "$_hookd_s" "$_hookd_ps" \
+      "$_hookd_cwd" r "${_hookd_cmd//$'\0'/^@}" 2>/dev/null >>$_hookd_spool
+    _hookd_cmd=
+  fi
+  _hookd_cwd=$PWD
+  return $_hookd_s
+}
+
+# _hookd_agent starts the hookd agent when it is not running. It is quiet when
+# the binary is missing: the records then wait in the spool.
+_hookd_agent() {
+  local _hookd_pid= _hookd_rest
+  { read -r _hookd_pid _hookd_rest <$_hookd_state/agent.pid } 2>/dev/null
+  if [[ -z $_hookd_pid ]] || ! kill -0 $_hookd_pid 2>/dev/null; then
+    command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
+  fi
+  return 0
+}
+
+_hookd_init
+unfunction _hookd_init

@@ -1,0 +1,45 @@
+package spool
+
+import (
+	"strconv"
+	"strings"
+)
+
+// AppendSession appends s as a header record, as the shell code writes it.
+func AppendSession(buf []byte, s Session) []byte {
+	return appendFields(buf, tagSession, s.Shell, s.Version, strconv.Itoa(s.PID), s.Host, s.User,
+		strconv.Itoa(s.UID), strconv.FormatInt(s.Start, 10))
+}
+
+// AppendCommand appends c as a command record in zsh's form (the text as
+// typed). c.Text must not contain a NUL byte.
+func AppendCommand(buf []byte, c Command) []byte {
+	return appendCommand(buf, c, FormatRaw, c.Text)
+}
+
+// AppendHistoryCommand appends c as bash writes it: the text as `history 1`
+// prints it, under history number num.
+func AppendHistoryCommand(buf []byte, c Command, num int) []byte {
+	n := strconv.Itoa(num)
+	if len(n) < 5 {
+		n = strings.Repeat(" ", 5-len(n)) + n
+	}
+	return appendCommand(buf, c, FormatHistory, n+"  "+c.Text+"\n")
+}
+
+func appendCommand(buf []byte, c Command, format byte, text string) []byte {
+	ps := make([]string, len(c.Pipestatus))
+	for i, v := range c.Pipestatus {
+		ps[i] = strconv.Itoa(v)
+	}
+	return appendFields(buf, tagCommand, strconv.FormatInt(c.Seq, 10), strconv.FormatInt(c.Start, 10),
+		strconv.FormatInt(c.End, 10), strconv.Itoa(c.Exit), strings.Join(ps, " "), c.Cwd, string(format), text)
+}
+
+func appendFields(buf []byte, fields ...string) []byte {
+	for _, f := range fields {
+		buf = append(buf, f...)
+		buf = append(buf, 0)
+	}
+	return buf
+}

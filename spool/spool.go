@@ -1,0 +1,258 @@
+// Package spool reads and writes the records that the shell hooks append to
+// their per-session spool files.
+//
+// A spool is a stream of fields, each ended by a NUL byte (a shell string
+// cannot hold one, so no escaping is needed). A record starts with a field
+// that is exactly "\nS1" (a session header) or "\nC1" (a finished command) and
+// has a fixed number of fields after it. No other field can be one of those
+// tags, so a reader that meets garbage or a record cut short by a crash finds
+// the next record again.
+package spool
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Tags that open a record.
+const (
+	tagSession = "\nS1"
+	tagCommand = "\nC1"
+)
+
+const (
+	sessionFields = 7 // after the tag
+	commandFields = 8
+)
+
+// Text formats of a command record.
+const (
+	// FormatRaw is the command line as typed (zsh's preexec argument).
+	FormatRaw = 'r'
+	// FormatHistory is the output of bash's `history 1`: a number, a
+	// modification mark, and the line.
+	FormatHistory = 'h'
+)
+
+// Session is the header a shell writes once when hookd is loaded.
+type Session struct {
+	Shell   string
+	Version string
+	PID     int
+	Host    string
+	User    string
+	UID     int
+	Start   int64 // microseconds since the epoch
+}
+
+// Command is one finished command.
+type Command struct {
+	Seq        int64 // 1, 2, … within the session
+	Start      int64 // microseconds since the epoch
+	End        int64
+	Exit       int
+	Pipestatus []int
+	Cwd        string // the working directory when the command started
+	Text       string // the command line, exactly as typed
+}
+
+// Record is one decoded record: exactly one of its fields is set.
+type Record struct {
+	Session *Session
+	Command *Command
+}
+
+// Decode decodes the complete records at the start of buf. It returns them,
+// the number of bytes they (and any garbage between them) took, and one error
+// per stretch of garbage or malformed record skipped. A record cut off by the
+// end of buf is left for a later call, unless atEOF says no more bytes will
+// come, in which case the rest is reported as garbage and consumed.
+func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
+	pos := 0 // start of the next unread field
+	for pos < len(buf) {
+		start := pos
+		tag, next, ok := field(buf, pos)
+		if !ok {
+			break // incomplete field at the end
+		}
+		want := 0
+		switch tag {
+		case tagSession:
+			want = sessionFields
+		case tagCommand:
+			want = commandFields
+		default:
+			// Garbage: skip whole fields up to the next tag. What follows
+			// the last NUL may be a tag still being written: it is left for
+			// a later call unless no more bytes will come.
+			p := next
+			for {
+				f, nx, ok := field(buf, p)
+				if !ok || f == tagSession || f == tagCommand {
+					break
+				}
+				p = nx
+			}
+			if _, _, ok := field(buf, p); !ok && atEOF {
+				p = len(buf)
+			}
+			bad = append(bad, fmt.Errorf("offset %d: %d bytes that are not a record", start, p-start))
+			pos, n = p, p
+			continue
+		}
+		fields := make([]string, 0, want)
+		ends := make([]int, 0, want) // where each field's NUL is
+		cut := false
+		p := next
+		for len(fields) < want {
+			f, nx, ok := field(buf, p)
+			if !ok {
+				cut = true
+				break
+			}
+			if f == tagSession || f == tagCommand {
+				break // a record cut short by a crash: the next one starts here
+			}
+			fields = append(fields, f)
+			ends = append(ends, nx-1)
+			p = nx
+		}
+		if cut && !atEOF {
+			return recs, start, bad
+		}
+		var rec Record
+		err := errShort
+		if len(fields) == want {
+			rec, err = parse(tag, fields)
+		}
+		if err == nil {
+			recs = append(recs, rec)
+			pos, n = p, p
+			continue
+		}
+		// A write cut off in the middle of a field glues the next record's
+		// tag onto that field: start again at such a tag if there is one.
+		resync := -1
+		for i, f := range fields {
+			if strings.HasSuffix(f, tagCommand) || strings.HasSuffix(f, tagSession) {
+				resync = ends[i] - len(tagCommand)
+				break
+			}
+		}
+		switch {
+		case resync >= 0:
+			p = resync
+		case cut:
+			p = len(buf)
+		}
+		bad = append(bad, fmt.Errorf("offset %d: %w", start, err))
+		pos, n = p, p
+	}
+	if atEOF && n < len(buf) {
+		bad = append(bad, fmt.Errorf("offset %d: %d bytes without an end", n, len(buf)-n))
+		n = len(buf)
+	}
+	return recs, n, bad
+}
+
+// field returns the field at pos and the position after its NUL.
+func field(buf []byte, pos int) (string, int, bool) {
+	if pos >= len(buf) {
+		return "", pos, false
+	}
+	i := bytes.IndexByte(buf[pos:], 0)
+	if i < 0 {
+		return "", pos, false
+	}
+	return string(buf[pos : pos+i]), pos + i + 1, true
+}
+
+func parse(tag string, f []string) (Record, error) {
+	switch tag {
+	case tagSession:
+		s := &Session{Shell: f[0], Version: f[1], Host: f[3], User: f[4]}
+		var err error
+		if s.PID, err = strconv.Atoi(f[2]); err != nil {
+			return Record{}, fmt.Errorf("session header: bad pid %q", f[2])
+		}
+		if f[5] != "" {
+			if s.UID, err = strconv.Atoi(f[5]); err != nil {
+				return Record{}, fmt.Errorf("session header: bad uid %q", f[5])
+			}
+		}
+		if s.Start, err = strconv.ParseInt(f[6], 10, 64); err != nil {
+			return Record{}, fmt.Errorf("session header: bad start time %q", f[6])
+		}
+		return Record{Session: s}, nil
+	default:
+		c, err := parseCommand(f)
+		if err != nil {
+			return Record{}, fmt.Errorf("command record: %w", err)
+		}
+		return Record{Command: c}, nil
+	}
+}
+
+func parseCommand(f []string) (*Command, error) {
+	c := &Command{Cwd: f[5]}
+	var err error
+	if c.Seq, err = strconv.ParseInt(f[0], 10, 64); err != nil || c.Seq < 1 {
+		return nil, fmt.Errorf("bad sequence number %q", f[0])
+	}
+	if c.Start, err = strconv.ParseInt(f[1], 10, 64); err != nil {
+		return nil, fmt.Errorf("bad start time %q", f[1])
+	}
+	if c.End, err = strconv.ParseInt(f[2], 10, 64); err != nil {
+		return nil, fmt.Errorf("bad end time %q", f[2])
+	}
+	if c.Exit, err = strconv.Atoi(f[3]); err != nil {
+		return nil, fmt.Errorf("bad exit status %q", f[3])
+	}
+	for _, w := range strings.Fields(f[4]) {
+		v, err := strconv.Atoi(w)
+		if err != nil {
+			return nil, fmt.Errorf("bad pipestatus %q", f[4])
+		}
+		c.Pipestatus = append(c.Pipestatus, v)
+	}
+	switch f[6] {
+	case string(FormatRaw):
+		c.Text = f[7]
+	case string(FormatHistory):
+		text, err := historyLine(f[7])
+		if err != nil {
+			return nil, err
+		}
+		c.Text = text
+	default:
+		return nil, fmt.Errorf("unknown text format %q", f[6])
+	}
+	return c, nil
+}
+
+// errShort reports a record with fewer fields than its kind has.
+var errShort = errors.New("record cut short")
+
+// errHistory reports a `history 1` output that does not have bash's shape.
+var errHistory = errors.New("text is not the output of `history 1`")
+
+// historyLine extracts the command line from bash's `history 1` output, which
+// bash prints as "%5d%c %s\n": the number, '*' for an edited entry or a
+// space, a space, and the line (which may span several lines).
+func historyLine(out string) (string, error) {
+	i := 0
+	for i < len(out) && out[i] == ' ' {
+		i++
+	}
+	d := i
+	for i < len(out) && out[i] >= '0' && out[i] <= '9' {
+		i++
+	}
+	if i == d || i+2 > len(out) || (out[i] != ' ' && out[i] != '*') || out[i+1] != ' ' {
+		return "", errHistory
+	}
+	return strings.TrimSuffix(out[i+2:], "\n"), nil
+}

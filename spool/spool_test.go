@@ -1,0 +1,136 @@
+package spool
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sampleCommand(seq int64, text string) Command {
+	return Command{Seq: seq, Start: 1700000000000000 + seq, End: 1700000000500000 + seq, Exit: 1,
+		Pipestatus: []int{0, 1}, Cwd: "/home/u/src", Text: text}
+}
+
+func TestDecodeRoundTrip(t *testing.T) {
+	texts := []string{
+		"ls -la",
+		"echo 'a b'\n  && echo \"c\"",
+		"printf '\\e[31mred\\e[0m'\t# tab",
+		"echo \x1b[2J \xff\xfe invalid",
+		"日本語 ✓",
+		" leading space",
+		"",
+	}
+	var buf []byte
+	sess := Session{Shell: "zsh", Version: "5.9", PID: 42, Host: "h", User: "u", UID: 1000, Start: 1700000000000000}
+	buf = AppendSession(buf, sess)
+	want := []Record{{Session: &sess}}
+	for i, text := range texts {
+		c := sampleCommand(int64(i+1), text)
+		if i%2 == 0 {
+			buf = AppendCommand(buf, c)
+		} else {
+			buf = AppendHistoryCommand(buf, c, 100000+i)
+		}
+		want = append(want, Record{Command: &c})
+	}
+	got, n, bad := Decode(buf, true)
+	if n != len(buf) || len(bad) != 0 {
+		t.Fatalf("Decode consumed %d of %d bytes, bad=%v", n, len(buf), bad)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range got {
+			t.Logf("got[%d]=%+v %+v", i, got[i].Session, got[i].Command)
+		}
+		t.Fatalf("Decode round trip mismatch")
+	}
+}
+
+func TestDecodeIncompleteWaits(t *testing.T) {
+	full := AppendCommand(nil, sampleCommand(1, "make test"))
+	for cut := 0; cut < len(full); cut++ {
+		recs, n, bad := Decode(full[:cut], false)
+		if len(recs) != 0 || n != 0 || len(bad) != 0 {
+			t.Fatalf("Decode(first %d bytes, more to come) = %d records, n=%d, bad=%v; want nothing", cut, len(recs), n, bad)
+		}
+	}
+}
+
+func TestDecodeSkipsGarbage(t *testing.T) {
+	good1 := AppendCommand(nil, sampleCommand(1, "one"))
+	good2 := AppendCommand(nil, sampleCommand(2, "two"))
+	partial := good2[:len(good2)-9] // a record cut short by a crash
+	tests := []struct {
+		name    string
+		buf     []byte
+		want    []string
+		wantBad int
+	}{
+		{"garbage between", cat(good1, []byte("junk\x00more junk\x00"), good2), []string{"one", "two"}, 1},
+		{"cut short", cat(good1, partial, good2), []string{"one", "two"}, 1},
+		{"bad number", cat([]byte("\nC1\x00x\x001\x002\x000\x000\x00/\x00r\x00ls\x00"), good2), []string{"two"}, 1},
+		{"bad format", cat([]byte("\nC1\x001\x001\x002\x000\x000\x00/\x00q\x00ls\x00"), good2), []string{"two"}, 1},
+		{"bad history line", cat([]byte("\nC1\x001\x001\x002\x000\x000\x00/\x00h\x00ls\x00"), good2), []string{"two"}, 1},
+		{"trailing garbage", cat(good1, []byte("zzz")), []string{"one"}, 1},
+		{"no NUL at all", []byte("\xff\xfe binary"), nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, n, bad := Decode(tt.buf, true)
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.Command.Text)
+			}
+			if !reflect.DeepEqual(got, tt.want) || len(bad) != tt.wantBad || n != len(tt.buf) {
+				t.Errorf("Decode(%q) = %q, %d bad (%v), n=%d/%d; want %q, %d bad", tt.buf, got, len(bad), bad, n, len(tt.buf), tt.want, tt.wantBad)
+			}
+		})
+	}
+}
+
+func TestHistoryLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"    1  ls\n", "ls"},
+		{"   12* edited\n", "edited"},
+		{"123456  big number\n", "big number"},
+		{"    3    two leading spaces\n", "  two leading spaces"},
+		{"    4  multi\nline\n", "multi\nline"},
+	}
+	for _, tt := range tests {
+		got, err := historyLine(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("historyLine(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{"", "ls\n", "  x  ls\n", "   1ls\n"} {
+		if got, err := historyLine(in); err == nil {
+			t.Errorf("historyLine(%q) = %q, nil; want an error", in, got)
+		}
+	}
+}
+
+func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+func FuzzDecode(f *testing.F) {
+	f.Add(AppendCommand(nil, sampleCommand(1, "ls")), "echo hi")
+	f.Add([]byte("\nC1\x00"), "a\nb")
+	f.Add([]byte{}, "\x1b[31m")
+	f.Fuzz(func(t *testing.T, prefix []byte, text string) {
+		// Never panics, always consumes everything at EOF.
+		_, n, _ := Decode(prefix, true)
+		if n != len(prefix) {
+			t.Fatalf("Decode(%q, atEOF) consumed %d of %d", prefix, n, len(prefix))
+		}
+		// A well-formed record after any garbage round-trips.
+		if strings.IndexByte(text, 0) >= 0 {
+			return
+		}
+		c := sampleCommand(7, text)
+		buf := AppendCommand(append(bytes.Clone(prefix), 0), c)
+		recs, _, _ := Decode(buf, true)
+		if len(recs) == 0 || recs[len(recs)-1].Command == nil || !reflect.DeepEqual(*recs[len(recs)-1].Command, c) {
+			t.Fatalf("record after %q not decoded back: %+v", prefix, recs)
+		}
+	})
+}
