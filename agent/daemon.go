@@ -71,6 +71,12 @@ func Run(ctx context.Context, opt Options) error {
 		return fmt.Errorf("agent: lock: %w", err)
 	}
 	log := opt.Log
+	// Directories an older version or a loose umask made open to others.
+	for _, dir := range []string{opt.SpoolDir, filepath.Dir(opt.SpoolDir), filepath.Dir(opt.DBPath)} {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() && fi.Mode().Perm()&0o077 != 0 {
+			os.Chmod(dir, 0o700)
+		}
+	}
 	store, err := openStore(ctx, opt.DBPath, log)
 	if err != nil {
 		return err

@@ -45,7 +45,7 @@ _hookd_init() {
   _hookd_hc=${HISTCMD-0}
   _hookd_e=()
 
-  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state/spool" 2>/dev/null
+  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_state/spool" 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     builtin umask 077

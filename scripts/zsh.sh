@@ -32,7 +32,7 @@ _hookd_init() {
   typeset -gi _hookd_seq=0
   typeset -g _hookd_run= _hookd_cmd= _hookd_cwd=$PWD
 
-  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state/spool 2>/dev/null
+  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_state/spool 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     umask 077

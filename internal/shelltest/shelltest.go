@@ -71,7 +71,9 @@ func NewHome(t testing.TB, binDir string) *Home {
 }
 
 // Path returns a path inside the home.
-func (h *Home) Path(parts ...string) string { return filepath.Join(append([]string{h.Dir}, parts...)...) }
+func (h *Home) Path(parts ...string) string {
+	return filepath.Join(append([]string{h.Dir}, parts...)...)
+}
 
 // StopAgent ends the agent that a shell of this home started, if any, and
 // waits for it to go.
@@ -113,7 +115,9 @@ type Options struct {
 	Dir     string   // working directory (default: the home)
 	Cols    int
 	Rows    int
-	Program string // run this instead of the shell (argv[0]); for nesting tests
+	// FirstPrompt, when set, is waited for before anything is typed, so
+	// that the output up to it is the shell's alone.
+	FirstPrompt string
 }
 
 // Start starts shell ("bash" or "zsh") interactively under a PTY in home.
@@ -165,6 +169,9 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, done: make(chan struct{})}
 	go s.read()
 	t.Cleanup(s.Close)
+	if o.FirstPrompt != "" {
+		s.WaitFor(regexp.MustCompile(regexp.QuoteMeta(o.FirstPrompt)), 20*time.Second)
+	}
 	s.Sync()
 	return s
 }
@@ -190,6 +197,24 @@ func (s *Shell) Output() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.out.String()
+}
+
+var escapes = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?|\r`)
+
+// Plain returns the output without terminal control sequences and carriage
+// returns.
+func (s *Shell) Plain() string { return escapes.ReplaceAllString(s.Output(), "") }
+
+// WaitForPlain waits until the output, without control sequences, matches re.
+func (s *Shell) WaitForPlain(re *regexp.Regexp, timeout time.Duration) {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !re.MatchString(s.Plain()) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: no %q within %v; output:\n%s", s.Name, re, timeout, s.Plain())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // Type sends raw keystrokes.
