@@ -44,10 +44,14 @@ _hookd_init() {
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   _hookd_e=()
+  # How to put back the XFSZ trap after each write.
+  _hookd_xfsz=$(builtin trap -p XFSZ)
+  _hookd_xfsz=${_hookd_xfsz:-builtin trap - XFSZ}
 
   [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_state/spool" 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
+    builtin trap '' XFSZ
     builtin umask 077
     builtin printf '%s\0' $'\nS1' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
       "$_hookd_t0" 2>/dev/null >>"$_hookd_spool"
@@ -88,11 +92,15 @@ _hookd_precmd() {
       { ((${HISTCMD-0} != _hookd_hc)) ||
         [[ ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* && -z ${HISTIGNORE-} ]]; }; then
       _hookd_seq=$((_hookd_seq + 1))
+      # Under `ulimit -f`, a write past the limit would kill the shell with
+      # SIGXFSZ: ignore it for this write only (the write then just fails).
+      builtin trap '' XFSZ
       {
         builtin printf '%s\0' $'\nC1' "$_hookd_seq" "$_hookd_t0" "$_hookd_t1" "$_hookd_s" "${_hookd_ps[*]}" "$_hookd_cwd" h
         HISTTIMEFORMAT='' builtin history 1
         builtin printf '\0'
       } 2>/dev/null >>"$_hookd_spool"
+      builtin eval "$_hookd_xfsz"
     fi
   fi
   _hookd_hc=${HISTCMD-0}

@@ -35,6 +35,7 @@ _hookd_init() {
   [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_state/spool 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
+    trap '' XFSZ
     umask 077
     print -rN -- $'\nS1' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" 2>/dev/null >>$_hookd_spool
   ) 2>/dev/null
@@ -61,6 +62,10 @@ _hookd_preexec() {
 _hookd_precmd() {
   local _hookd_s=$? _hookd_ps="${pipestatus[*]}"
   emulate -L zsh
+  # Under `ulimit -f`, a write past the limit would kill the shell with
+  # SIGXFSZ: ignore it here (local_traps puts the user's trap back).
+  setopt local_traps
+  trap '' XFSZ
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -113,6 +114,9 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	} else {
 		r.Spool.Writable = true
 	}
+	if msg := fileSizeLimitProblem(e); msg != "" {
+		r.Problems = append(r.Problems, msg)
+	}
 	if e.session == "" {
 		r.Problems = append(r.Problems, "HOOKD_SESSION is not set: this shell does not load hookd (see `hookd init --help`)")
 	}
@@ -207,4 +211,34 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-var _ = filepath.Join
+// fileSizeLimitProblem explains when this shell's `ulimit -f` is below the
+// size of its spool: its writes then fail (hookd keeps them from killing the
+// shell) and commands go unrecorded.
+func fileSizeLimitProblem(e *env) string {
+	parts := strings.Split(e.session, "-")
+	if len(parts) != 3 {
+		return ""
+	}
+	b, err := os.ReadFile("/proc/" + parts[1] + "/limits")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "Max file size") {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(line, "Max file size"))
+		if len(f) == 0 || f[0] == "unlimited" {
+			return ""
+		}
+		limit, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return ""
+		}
+		fi, err := os.Stat(filepath.Join(e.spoolDir, e.session+agent.SpoolSuffix))
+		if err == nil && fi.Size()+4096 > limit {
+			return fmt.Sprintf("this shell's file size limit (ulimit -f: %s) is too small for its spool (%s): commands are not being recorded", humanBytes(limit), humanBytes(fi.Size()))
+		}
+	}
+	return ""
+}

@@ -110,11 +110,11 @@ type Shell struct {
 
 // Options adjust a shell.
 type Options struct {
-	RC      string   // rc file content (before nothing: this is the whole rc)
-	Env     []string // added to the home's environment
-	Dir     string   // working directory (default: the home)
-	Cols    int
-	Rows    int
+	RC   string   // rc file content (before nothing: this is the whole rc)
+	Env  []string // added to the home's environment
+	Dir  string   // working directory (default: the home)
+	Cols int
+	Rows int
 	// FirstPrompt, when set, is waited for before anything is typed, so
 	// that the output up to it is the shell's alone.
 	FirstPrompt string

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// agentPID reads the running agent's pid, waiting for it to appear.
+func agentPID(t *testing.T, h *shelltest.Home) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
+		if err == nil {
+			if pid, err := strconv.Atoi(strings.Fields(string(b) + " x")[0]); err == nil && syscall.Kill(pid, 0) == nil {
+				return pid
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no agent running")
+	return 0
+}
+
+// TestManyShellsAgentKilled types 1,000 commands in each of 8 shells while
+// the agent is killed twice (and restarted in between): after recovery every
+// command is in the history exactly once.
+func TestManyShellsAgentKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long test")
+	}
+	const shells, per = 8, 1000
+	h := newHome(t)
+	var ss []*shelltest.Shell
+	for i := 0; i < shells; i++ {
+		sh := shelltest.Shells[i%len(shelltest.Shells)]
+		ss = append(ss, shelltest.Start(t, h, sh, shelltest.Options{RC: initLine(sh)}))
+	}
+	var wg sync.WaitGroup
+	progress := make(chan int, shells*per)
+	for i, s := range ss {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < per; j += 50 {
+				var b strings.Builder
+				for k := j; k < j+50; k++ {
+					fmt.Fprintf(&b, ": shell%d cmd%d\r", i, k)
+				}
+				s.Type(b.String())
+				s.Sync()
+				progress <- 50
+			}
+		}()
+	}
+	done := 0
+	kills := 0
+	for done < shells*per {
+		done += <-progress
+		if kills == 0 && done >= shells*per/4 || kills == 1 && done >= shells*per*3/5 {
+			pid := agentPID(t, h)
+			syscall.Kill(pid, syscall.SIGKILL)
+			kills++
+			if kills == 1 {
+				// Start a new one at once: it ingests while shells write.
+				hookd(t, h, "daemon", "--detach")
+			}
+		}
+	}
+	wg.Wait()
+	es := entries(t, h)
+	seen := map[string]int{}
+	for _, e := range es {
+		seen[e.Command]++
+	}
+	missing, dups := 0, 0
+	for i := 0; i < shells; i++ {
+		for k := 0; k < per; k++ {
+			switch n := seen[fmt.Sprintf(": shell%d cmd%d", i, k)]; {
+			case n == 0:
+				missing++
+			case n > 1:
+				dups++
+			}
+		}
+	}
+	if len(es) != shells*per || missing != 0 || dups != 0 {
+		t.Fatalf("%d rows, %d missing, %d duplicated; want exactly %d", len(es), missing, dups, shells*per)
+	}
+}
