@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
-		"path/filepath"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"

@@ -1,0 +1,99 @@
+package shellinit
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestScriptGolden(t *testing.T) {
+	for _, sh := range Shells() {
+		t.Run(sh, func(t *testing.T) {
+			got, err := Script(sh, "/opt/hook d/it's/hookd")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", sh+".golden")
+			if *update {
+				os.WriteFile(golden, []byte(got), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("Script(%q) differs from %s (run with -update if intended)", sh, golden)
+			}
+			if !strings.Contains(got, `_hookd_bin='/opt/hook d/it'\''s/hookd'`) {
+				t.Errorf("Script(%q) does not quote the binary path", sh)
+			}
+		})
+	}
+}
+
+func TestScriptUnknownShell(t *testing.T) {
+	_, err := Script("fish", "/bin/hookd")
+	if err == nil || !strings.Contains(err.Error(), "bash, zsh") {
+		t.Errorf("Script(fish) error = %v; want one listing the supported shells", err)
+	}
+}
+
+// TestScriptsParse runs each shell's own syntax check on the real script.
+func TestScriptsParse(t *testing.T) {
+	for _, sh := range Shells() {
+		t.Run(sh, func(t *testing.T) {
+			shelltest.Need(t, sh)
+			src, _ := Script(sh, "/usr/bin/hookd")
+			cmd := exec.Command(sh, "-n")
+			cmd.Stdin = strings.NewReader(src)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n: %v\n%s", sh, err, out)
+			}
+		})
+	}
+}
+
+func TestShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("shellcheck is required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("shellcheck not installed")
+	}
+	out, err := exec.Command("shellcheck", "-s", "bash", "../scripts/bash.sh").CombinedOutput()
+	if err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// FuzzQuote checks Quote against the real shells: each must read the quoted
+// word back as exactly the input.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "plain", "it's", `a"b`, "$(rm -rf /)", "`x`", "a\nb", "\\", "日本", "\x1b[31m", "\xff"} {
+		f.Add(s)
+	}
+	var shells []string
+	for _, sh := range Shells() {
+		if _, err := exec.LookPath(sh); err == nil {
+			shells = append(shells, sh)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return
+		}
+		for _, sh := range shells {
+			out, err := exec.Command(sh, "-c", "printf %s "+Quote(s)).Output()
+			if err != nil || string(out) != s {
+				t.Fatalf("%s: printf %%s %s = %q, %v; want %q", sh, Quote(s), out, err, s)
+			}
+		}
+	})
+}
