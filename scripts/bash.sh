@@ -24,29 +24,31 @@ _hookd_init() {
   # Time in microseconds since the epoch, as an arithmetic expression, without
   # a fork: EPOCHREALTIME (bash 5) with its decimal point removed, whatever the
   # locale; before bash 5, whole seconds from SECONDS and the start time.
+  builtin printf -v _hookd_epoch0 '%(%s)T' -1
+  _hookd_epoch0=$((_hookd_epoch0 - SECONDS))
   if [[ -n ${EPOCHREALTIME-} ]]; then
-    # shellcheck disable=SC2016 # expanded later, by eval and in PS0
+    # shellcheck disable=SC2016 # expanded in PS0
     _hookd_now='${EPOCHREALTIME//[!0-9]/}'
+    _hookd_t0=${EPOCHREALTIME//[!0-9]/}
   else
-    builtin printf -v _hookd_epoch0 '%(%s)T' -1
-    _hookd_epoch0=$((_hookd_epoch0 - SECONDS))
     _hookd_now='((_hookd_epoch0+SECONDS)*1000000)'
+    _hookd_t0=$(((_hookd_epoch0 + SECONDS) * 1000000))
   fi
-  _hookd_t0=0
-  builtin eval "_hookd_t0=\$(( $_hookd_now ))"
   # A new session for every shell: HOOKD_SESSION is exported for the hookd
   # CLI, but a child shell makes its own.
   HOOKD_SESSION=$_hookd_t0-$$-$RANDOM
   builtin export HOOKD_SESSION
   _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
-  _hookd_seq=0
+  _hookd_seq=0 _hookd_s=0 _hookd_ps=
   _hookd_run=
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   _hookd_e=()
-  # How to put back the XFSZ trap after each write.
-  _hookd_xfsz=$(builtin trap -p XFSZ)
-  _hookd_xfsz=${_hookd_xfsz:-builtin trap - XFSZ}
+  # Under `ulimit -f`, a spool write past the limit would kill the shell
+  # with SIGXFSZ. A trap that does nothing makes the write fail instead;
+  # unlike ignoring the signal, it is not passed on to the commands you run.
+  # A trap of your own is left alone.
+  [[ -n $(builtin trap -p XFSZ) ]] || builtin trap ':' XFSZ
 
   [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_state/spool" 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
@@ -77,34 +79,35 @@ _hookd_init() {
   _hookd_agent
 }
 
-# _hookd_precmd writes the record of the command that just finished.
+# _hookd_precmd writes the record of the command that just finished. It is
+# on every prompt's path, so it is written for bash's speed: builtins only,
+# no eval, no subshell, no `local`, one printf format.
 _hookd_precmd() {
-  local _hookd_s=$? _hookd_ps=("${PIPESTATUS[@]}")
+  _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}"
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
-    local _hookd_t1 IFS=' '
-    builtin eval "_hookd_t1=\$(( $_hookd_now ))"
     # Record only what bash put in its history list: that honours
     # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
     # left out may still be a repeat (ignoredups): recorded unless an ignore
     # rule could have been the reason.
-    if builtin shopt -oq history &&
+    if [[ -o history ]] &&
       { ((${HISTCMD-0} != _hookd_hc)) ||
         [[ ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* && -z ${HISTIGNORE-} ]]; }; then
-      _hookd_seq=$((_hookd_seq + 1))
-      # Under `ulimit -f`, a write past the limit would kill the shell with
-      # SIGXFSZ: ignore it for this write only (the write then just fails).
-      builtin trap '' XFSZ
+      ((_hookd_seq += 1))
+      # The numbers share a field; the end time is EPOCHREALTIME as it is.
       {
-        builtin printf '%s\0' $'\nC1' "$_hookd_seq" "$_hookd_t0" "$_hookd_t1" "$_hookd_s" "${_hookd_ps[*]}" "$_hookd_cwd" h
-        HISTTIMEFORMAT='' builtin history 1
+        builtin printf '\nC1\0%s\0%s\0h\0' \
+          "$_hookd_seq $_hookd_t0 ${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0} $_hookd_s $_hookd_ps" "$_hookd_cwd"
+        if [[ -z ${HISTTIMEFORMAT-} ]]; then
+          builtin history 1
+        else
+          HISTTIMEFORMAT='' builtin history 1
+        fi
         builtin printf '\0'
       } 2>/dev/null >>"$_hookd_spool"
-      builtin eval "$_hookd_xfsz"
     fi
   fi
-  _hookd_hc=${HISTCMD-0}
-  _hookd_cwd=$PWD
+  _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   return $_hookd_s
 }

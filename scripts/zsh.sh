@@ -40,6 +40,15 @@ _hookd_init() {
     print -rN -- $'\nS1' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" 2>/dev/null >>$_hookd_spool
   ) 2>/dev/null
 
+  # Under `ulimit -f`, a spool write past the limit would kill the shell
+  # with SIGXFSZ. A trap that does nothing makes the write fail instead;
+  # unlike ignoring the signal, it is not passed on to the commands you run.
+  # A trap of your own is left alone.
+  if [[ -z $(trap 2>/dev/null) ]] || [[ $(trap) != *XFSZ* ]]; then
+    unsetopt local_traps # set inside this function, the trap must outlive it
+    trap ':' XFSZ
+  fi
+
   add-zsh-hook preexec _hookd_preexec
   add-zsh-hook precmd _hookd_precmd
   _hookd_agent
@@ -62,14 +71,10 @@ _hookd_preexec() {
 _hookd_precmd() {
   local _hookd_s=$? _hookd_ps="${pipestatus[*]}"
   emulate -L zsh
-  # Under `ulimit -f`, a write past the limit would kill the shell with
-  # SIGXFSZ: ignore it here (local_traps puts the user's trap back).
-  setopt local_traps
-  trap '' XFSZ
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
-    print -rN -- $'\nC1' "$_hookd_seq" "$_hookd_t0" "${${EPOCHREALTIME//[^0-9]/}[1,16]}" "$_hookd_s" "$_hookd_ps" \
+    print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 ${${EPOCHREALTIME//[^0-9]/}[1,16]} $_hookd_s $_hookd_ps" \
       "$_hookd_cwd" r "${_hookd_cmd//$'\0'/^@}" 2>/dev/null >>$_hookd_spool
     _hookd_cmd=
   fi

@@ -32,8 +32,9 @@ func appendCommand(buf []byte, c Command, format byte, text string) []byte {
 	for i, v := range c.Pipestatus {
 		ps[i] = strconv.Itoa(v)
 	}
-	return appendFields(buf, tagCommand, strconv.FormatInt(c.Seq, 10), strconv.FormatInt(c.Start, 10),
-		strconv.FormatInt(c.End, 10), strconv.Itoa(c.Exit), strings.Join(ps, " "), c.Cwd, string(format), text)
+	nums := strings.Join(append([]string{strconv.FormatInt(c.Seq, 10), strconv.FormatInt(c.Start, 10),
+		strconv.FormatInt(c.End, 10), strconv.Itoa(c.Exit)}, ps...), " ")
+	return appendFields(buf, tagCommand, nums, c.Cwd, string(format), text)
 }
 
 func appendFields(buf []byte, fields ...string) []byte {

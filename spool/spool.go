@@ -25,7 +25,7 @@ const (
 
 const (
 	sessionFields = 7 // after the tag
-	commandFields = 8
+	commandFields = 4 // numbers, cwd, text format, text
 )
 
 // Text formats of a command record.
@@ -197,38 +197,46 @@ func parse(tag string, f []string) (Record, error) {
 }
 
 func parseCommand(f []string) (*Command, error) {
-	c := &Command{Cwd: f[5]}
+	// The numbers share one field, separated by spaces: sequence number,
+	// start, end, exit status, then the pipestatus, which the shell joined
+	// with the first character of its IFS (anything but a digit separates).
+	nums := strings.Fields(f[0])
+	if len(nums) < 4 {
+		return nil, fmt.Errorf("bad numbers %q", f[0])
+	}
+	c := &Command{Cwd: f[1]}
 	var err error
-	if c.Seq, err = strconv.ParseInt(f[0], 10, 64); err != nil || c.Seq < 1 {
-		return nil, fmt.Errorf("bad sequence number %q", f[0])
+	if c.Seq, err = strconv.ParseInt(nums[0], 10, 64); err != nil || c.Seq < 1 {
+		return nil, fmt.Errorf("bad sequence number %q", nums[0])
 	}
-	if c.Start, err = strconv.ParseInt(f[1], 10, 64); err != nil {
-		return nil, fmt.Errorf("bad start time %q", f[1])
+	if c.Start, err = parseTime(nums[1]); err != nil {
+		return nil, fmt.Errorf("bad start time %q", nums[1])
 	}
-	if c.End, err = strconv.ParseInt(f[2], 10, 64); err != nil {
-		return nil, fmt.Errorf("bad end time %q", f[2])
+	if c.End, err = parseTime(nums[2]); err != nil {
+		return nil, fmt.Errorf("bad end time %q", nums[2])
 	}
-	if c.Exit, err = strconv.Atoi(f[3]); err != nil {
-		return nil, fmt.Errorf("bad exit status %q", f[3])
+	if c.Exit, err = strconv.Atoi(nums[3]); err != nil {
+		return nil, fmt.Errorf("bad exit status %q", nums[3])
 	}
-	for _, w := range strings.Fields(f[4]) {
+	ps := strings.Join(nums[4:], " ")
+	for _, w := range strings.FieldsFunc(ps, func(r rune) bool { return r < '0' || r > '9' }) {
 		v, err := strconv.Atoi(w)
 		if err != nil {
-			return nil, fmt.Errorf("bad pipestatus %q", f[4])
+			return nil, fmt.Errorf("bad pipestatus %q", ps)
 		}
 		c.Pipestatus = append(c.Pipestatus, v)
 	}
-	switch f[6] {
+	switch f[2] {
 	case string(FormatRaw):
-		c.Text = f[7]
+		c.Text = f[3]
 	case string(FormatHistory):
-		text, err := historyLine(f[7])
+		text, err := historyLine(f[3])
 		if err != nil {
 			return nil, err
 		}
 		c.Text = text
 	default:
-		return nil, fmt.Errorf("unknown text format %q", f[6])
+		return nil, fmt.Errorf("unknown text format %q", f[2])
 	}
 	return c, nil
 }
@@ -255,4 +263,24 @@ func historyLine(out string) (string, error) {
 		return "", errHistory
 	}
 	return strings.TrimSuffix(out[i+2:], "\n"), nil
+}
+
+// parseTime reads a time as microseconds since the epoch, or as bash's
+// EPOCHREALTIME prints it: seconds, a decimal point (a comma in some
+// locales) and up to six digits of fraction.
+func parseTime(s string) (int64, error) {
+	i := strings.IndexAny(s, ".,")
+	if i < 0 {
+		return strconv.ParseInt(s, 10, 64)
+	}
+	sec, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	frac := s[i+1:]
+	if len(frac) > 6 || strings.Trim(frac, "0123456789") != "" {
+		return 0, errors.New("bad fraction")
+	}
+	us, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)
+	return sec*1e6 + us, nil
 }

@@ -69,9 +69,10 @@ func TestDecodeSkipsGarbage(t *testing.T) {
 	}{
 		{"garbage between", cat(good1, []byte("junk\x00more junk\x00"), good2), []string{"one", "two"}, 1},
 		{"cut short", cat(good1, partial, good2), []string{"one", "two"}, 1},
-		{"bad number", cat([]byte("\nC1\x00x\x001\x002\x000\x000\x00/\x00r\x00ls\x00"), good2), []string{"two"}, 1},
-		{"bad format", cat([]byte("\nC1\x001\x001\x002\x000\x000\x00/\x00q\x00ls\x00"), good2), []string{"two"}, 1},
-		{"bad history line", cat([]byte("\nC1\x001\x001\x002\x000\x000\x00/\x00h\x00ls\x00"), good2), []string{"two"}, 1},
+		{"bad number", cat([]byte("\nC1\x00x 1 2 0 0\x00/\x00r\x00ls\x00"), good2), []string{"two"}, 1},
+		{"too few numbers", cat([]byte("\nC1\x001 1 2\x00/\x00r\x00ls\x00"), good2), []string{"two"}, 1},
+		{"bad format", cat([]byte("\nC1\x001 1 2 0 0\x00/\x00q\x00ls\x00"), good2), []string{"two"}, 1},
+		{"bad history line", cat([]byte("\nC1\x001 1 2 0 0\x00/\x00h\x00ls\x00"), good2), []string{"two"}, 1},
 		{"trailing garbage", cat(good1, []byte("zzz")), []string{"one"}, 1},
 		{"no NUL at all", []byte("\xff\xfe binary"), nil, 1},
 	}
@@ -133,4 +134,36 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("record after %q not decoded back: %+v", prefix, recs)
 		}
 	})
+}
+
+func TestParseTime(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"1700000000123456", 1700000000123456, true},
+		{"1700000000.123456", 1700000000123456, true},
+		{"1700000000,5", 1700000000500000, true},
+		{"1700000000.0", 1700000000000000, true},
+		{"1700000000.1234567", 0, false},
+		{"x", 0, false},
+		{"1.2.3", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parseTime(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
+			t.Errorf("parseTime(%q) = %d, %v; want %d (ok=%v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestDecodeShellForms(t *testing.T) {
+	// What bash writes: EPOCHREALTIME as it is, pipestatus joined by IFS.
+	buf := []byte("\nC1\x003 1700000000123456 1700000001.5 1 0,1\x00/tmp\x00h\x00   12  make\n\x00")
+	recs, n, bad := Decode(buf, true)
+	want := Command{Seq: 3, Start: 1700000000123456, End: 1700000001500000, Exit: 1, Pipestatus: []int{0, 1}, Cwd: "/tmp", Text: "make"}
+	if len(recs) != 1 || n != len(buf) || len(bad) != 0 || !reflect.DeepEqual(*recs[0].Command, want) {
+		t.Fatalf("Decode(%q) = %+v, %d, %v; want %+v", buf, recs, n, bad, want)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/history"
 )
 
 type statusReport struct {
@@ -73,7 +74,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	}
 
 	r.Database.Path = e.dbPath
-	offsets := map[string]int64{}
+	offsets := map[string]history.SpoolState{}
 	if s, err := e.openStore(ctx, 2*time.Second); err != nil {
 		r.Database.Error = err.Error()
 		r.Problems = append(r.Problems, "database: "+err.Error())
@@ -105,7 +106,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		}
 		r.Spool.Files++
 		if fi, err := ent.Info(); err == nil {
-			r.Spool.BacklogBytes += max(fi.Size()-offsets[ent.Name()], 0)
+			r.Spool.BacklogBytes += max(fi.Size()-offsets[ent.Name()].Offset, 0)
 		}
 	}
 	if err := probeWritable(e.spoolDir); err != nil {
