@@ -80,30 +80,81 @@ func Ingest(ctx context.Context, store *history.Store, dir string, rules *Rules,
 		return st, fmt.Errorf("ingest: %w", err)
 	}
 	host, _ := os.Hostname()
+	// A read, no lock: most passes find nothing new, and need no write
+	// transaction at all.
+	known, err := store.SpoolOffsets(ctx)
+	if err != nil {
+		return st, fmt.Errorf("ingest: %w", err)
+	}
 	var firstErr error
+	present := map[string]bool{}
 	for _, ent := range ents {
 		name := ent.Name()
 		if !strings.HasSuffix(name, SpoolSuffix) || ent.IsDir() {
 			continue
 		}
+		present[name] = true
 		st.Spools++
-		if err := ingestFile(ctx, store, filepath.Join(dir, name), rules, now, host, &st); err != nil {
+		if err := ingestFile(ctx, store, filepath.Join(dir, name), known[name], rules, now, host, &st); err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
 			st.Problems = append(st.Problems, err.Error())
+			if history.IsBusy(err) {
+				// Another process holds the database: every other spool
+				// would wait as long. The next pass tries again.
+				return st, firstErr
+			}
 		}
 		if ctx.Err() != nil {
 			return st, ctx.Err()
 		}
 	}
+	// Offsets of spools whose file is gone (removed after a crash between
+	// the file and its row) are dropped.
+	var gone []string
+	for name := range known {
+		if !present[name] {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 && firstErr == nil {
+		if err := dropOffsets(ctx, store, dir, gone); err != nil {
+			firstErr = err
+		}
+	}
 	return st, firstErr
 }
 
-func ingestFile(ctx context.Context, store *history.Store, path string, rules *Rules, now time.Time, host string, st *Stats) error {
+// dropOffsets forgets the offsets of spools that no longer exist.
+func dropOffsets(ctx context.Context, store *history.Store, dir string, names []string) error {
+	tx, err := store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, name := range names {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			continue // made again since the directory was read
+		}
+		if err := tx.DeleteSpool(ctx, name); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+
+
+func ingestFile(ctx context.Context, store *history.Store, path string, known history.SpoolState, rules *Rules, now time.Time, host string, st *Stats) error {
 	name := filepath.Base(path)
 	session := strings.TrimSuffix(name, SpoolSuffix)
-	f, err := os.Open(path)
+	// Read-write, so that punch can free what was read (fallocate needs a
+	// descriptor open for writing); read-only where that is not allowed.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		f, err = os.Open(path)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // removed by another ingester
 	}
@@ -122,6 +173,9 @@ func ingestFile(ctx context.Context, store *history.Store, path string, rules *R
 	// A spool is complete when its shell has ended: then a record cut short
 	// at the end will never be finished.
 	dead := sessionEnded(session)
+	if known.Inode == inode && known.Offset == fi.Size() && !dead {
+		return nil // nothing new
+	}
 	for {
 		done, err := ingestChunk(ctx, store, f, name, session, inode, dead, rules, now, st)
 		if err != nil {
@@ -149,14 +203,23 @@ func ingestChunk(ctx context.Context, store *history.Store, f *os.File, name, se
 	if err != nil {
 		return true, err
 	}
-	if ino != inode {
-		off = 0 // a new file under an old name
-	}
 	fi, err := f.Stat()
 	if err != nil {
 		return true, err
 	}
+	if ino != inode && fi.Sys().(*syscall.Stat_t).Nlink == 0 {
+		// Removed, after it was read to the end, by another ingester that
+		// has also dropped its offset: reading it again from 0 would count
+		// its records, or the holes punched in it, a second time.
+		return true, nil
+	}
 	size := fi.Size()
+	if ino != inode || size < off {
+		// A new file under an old name. A spool never shrinks (punching
+		// keeps its size), so a shorter one is new even when the file
+		// system gave it the old file's inode number.
+		off = 0
+	}
 	if size <= off {
 		return true, nil
 	}
@@ -236,8 +299,8 @@ func punch(f *os.File, end int64) {
 // the next pass drops, never a file that would be read again from 0.
 func removeSpool(ctx context.Context, store *history.Store, f *os.File, path, name string, inode uint64, host string, st *Stats) error {
 	fi, err := f.Stat()
-	if err != nil {
-		return err
+	if err != nil || fi.Sys().(*syscall.Stat_t).Nlink == 0 {
+		return err // already removed by another ingester
 	}
 	if sess, err := store.Session(ctx, strings.TrimSuffix(name, SpoolSuffix)); err == nil && sess.Host != "" && host != "" && sess.Host != host {
 		return nil // a shell of another machine sharing this directory
@@ -281,7 +344,7 @@ func ttyOf(pid int, ended bool) string {
 		return ""
 	}
 	t, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
-	if err != nil || !strings.HasPrefix(t, "/dev/") {
+	if err != nil || !(strings.HasPrefix(t, "/dev/pts/") || strings.HasPrefix(t, "/dev/tty")) {
 		return ""
 	}
 	return t

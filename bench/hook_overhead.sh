@@ -23,5 +23,5 @@ trap 'env "${env[@]}" bash -c "kill \$(cut -d\" \" -f1 \$XDG_STATE_HOME/hookd/ag
 tools=$("$shared/build_tools.sh" "$tmp/tools" 2>/dev/null | tail -1)
 HOOKD="$tmp/hookd" HOOKD_HOME="$H" "$shared/run_hook_baselines.sh" -t "$tools" -n "$N" -r "$REPS" \
   -s "$SHELLS" -v "null spool hookd" -o "$tmp/out"
-echo "rows recorded by hookd: $(env "${env[@]}" "$tmp/hookd" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["database"]["commands"])')"
+echo "rows recorded by hookd: $(env "${env[@]}" "$tmp/hookd" history --json | wc -l)"
 echo "raw results: $tmp/out"

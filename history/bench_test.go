@@ -75,9 +75,12 @@ func bigEntry(r *rand.Rand, i int, rare map[int]bool) history.Entry {
 	if r.IntN(10) == 0 {
 		exit = 1 + r.IntN(127)
 	}
+	// Four shells at a time, each running 500 commands.
+	const perSession, open = bigRows / bigSessions, 4
+	k := i/(perSession*open)*open + i%open
 	return history.Entry{
-		Session:    fmt.Sprintf("%d-%d-%04x", 1_600_000_000_000_000+int64(i%bigSessions)*1000, 10000+i%bigSessions, i%bigSessions),
-		Seq:        int64(i/bigSessions + 1),
+		Session:    bigSession(k),
+		Seq:        int64(i%(perSession*open)/open + 1),
 		Command:    text,
 		ExitCode:   exit,
 		Cwd:        "/home/u/src/" + w() + "/" + w(),
@@ -85,6 +88,11 @@ func bigEntry(r *rand.Rand, i int, rare map[int]bool) history.Entry {
 		DurationUS: int64(r.IntN(5_000_000)),
 		Source:     "hook",
 	}
+}
+
+// bigSession names the k-th session of the big history.
+func bigSession(k int) string {
+	return fmt.Sprintf("%d-%d-%04x", 1_600_000_000_000_000+int64(k)*15_000_000_000, 10000+k, k)
 }
 
 // buildBig fills a new database at path with bigRows commands.
@@ -106,10 +114,10 @@ func buildBig(ctx context.Context, path string) error {
 			return err
 		}
 		if start == 0 {
-			for i := range bigSessions {
-				e := bigEntry(r, i, nil)
-				if err := tx.AddSession(ctx, history.Session{ID: e.Session, Shell: []string{"bash", "zsh"}[i%2],
-					Version: "5.9", PID: 10000 + i, Host: "laptop", User: "u", UID: 1000, StartedAt: e.StartedAt}); err != nil {
+			for k := range bigSessions {
+				if err := tx.AddSession(ctx, history.Session{ID: bigSession(k), Shell: []string{"bash", "zsh"}[k%2],
+					Version: "5.9", PID: 10000 + k, Host: "laptop", User: "u", UID: 1000,
+					StartedAt: 1_600_000_000_000_000 + int64(k)*15_000_000_000}); err != nil {
 					tx.Rollback()
 					return err
 				}
@@ -160,7 +168,7 @@ func BenchmarkList(b *testing.B) {
 	if err != nil || st.Commands != bigRows {
 		b.Fatalf("Stats = %+v, %v; want %d commands", st, err, bigRows)
 	}
-	session := bigEntry(rand.New(rand.NewPCG(9, 9)), 1234, nil).Session
+	session := bigSession(1234)
 	queries := []struct {
 		name string
 		q    history.Query

@@ -206,21 +206,27 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	return st, nil
 }
 
-// SpoolOffsets returns every spool's recorded offset, by name.
-func (s *Store) SpoolOffsets(ctx context.Context) (map[string]int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT name, offset FROM spools")
+// SpoolState is how far a spool has been read.
+type SpoolState struct {
+	Inode  uint64
+	Offset int64
+}
+
+// SpoolOffsets returns every spool's state, by name.
+func (s *Store) SpoolOffsets(ctx context.Context) (map[string]SpoolState, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT name, inode, offset FROM spools")
 	if err != nil {
 		return nil, fmt.Errorf("spool offsets: %w", classify(err))
 	}
 	defer rows.Close()
-	m := map[string]int64{}
+	m := map[string]SpoolState{}
 	for rows.Next() {
 		var name string
-		var off int64
-		if err := rows.Scan(&name, &off); err != nil {
+		var ino, off int64
+		if err := rows.Scan(&name, &ino, &off); err != nil {
 			return nil, fmt.Errorf("spool offsets: %w", classify(err))
 		}
-		m[name] = off
+		m[name] = SpoolState{Inode: uint64(ino), Offset: off}
 	}
 	return m, rows.Err()
 }

@@ -294,7 +294,7 @@ func TestSpoolOffsets(t *testing.T) {
 	mustDo(t, tx.Commit())
 
 	got, err := s.SpoolOffsets(ctx)
-	if want := map[string]int64{"a.spool": 30, "b.spool": 20}; err != nil || !reflect.DeepEqual(got, want) {
+	if want := map[string]history.SpoolState{"a.spool": {Inode: 1<<63 + 5, Offset: 30}, "b.spool": {Inode: 5, Offset: 20}}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("SpoolOffsets = %v, %v; want %v", got, err, want)
 	}
 
@@ -306,7 +306,7 @@ func TestSpoolOffsets(t *testing.T) {
 	mustDo(t, tx.SetSpoolOffset(ctx, "a.spool", 1, 999, 50, t0))
 	mustDo(t, tx.DeleteSpool(ctx, "b.spool"))
 	tx.Rollback()
-	if got, err := s.SpoolOffsets(ctx); err != nil || got["a.spool"] != 30 || got["b.spool"] != 20 {
+	if got, err := s.SpoolOffsets(ctx); err != nil || got["a.spool"].Offset != 30 || got["b.spool"].Offset != 20 {
 		t.Errorf("SpoolOffsets after a rollback = %v, %v", got, err)
 	}
 
@@ -325,7 +325,7 @@ func TestSpoolOffsets(t *testing.T) {
 	mustDo(t, tx.SetSpoolOffset(ctx, "c.spool", 9, 1, 4, t0))
 	mustDo(t, tx.DeleteSpool(ctx, "c.spool"))
 	mustDo(t, tx.Commit())
-	if got, err := s.SpoolOffsets(ctx); err != nil || !reflect.DeepEqual(got, map[string]int64{"b.spool": 20}) {
+	if got, err := s.SpoolOffsets(ctx); err != nil || !reflect.DeepEqual(got, map[string]history.SpoolState{"b.spool": {Inode: 5, Offset: 20}}) {
 		t.Errorf("SpoolOffsets after DeleteSpool = %v, %v; want only b.spool", got, err)
 	}
 	if st, err := s.Stats(ctx); err != nil || st.Bad != 7 {

@@ -80,7 +80,22 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	}
 	db.SetMaxOpenConns(1) // one connection: no surprise locks between our own statements
 	s := &Store{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
+	// Processes opening a new database at once race to switch it to WAL
+	// mode, and SQLite does not wait for the lock that takes: the loser's
+	// connection fails at once with SQLITE_BUSY. Try again until busy.
+	deadline := time.Now().Add(busy)
+	for {
+		err = s.migrate(ctx)
+		var se sqlite3.Error
+		if err == nil || !errors.As(err, &se) || se.Code != sqlite3.ErrBusy || !time.Now().Before(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: %w", path, classify(err))
 	}
@@ -101,6 +116,12 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return err
+}
+
+// IsBusy reports an error caused by another process holding the database.
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // Recover moves a corrupt database (and its WAL files) aside, so that a new

@@ -133,8 +133,11 @@ func TestOpenMigrates(t *testing.T) {
 	}
 }
 
+// TestOpenConcurrent opens a new database from several connections at
+// once: SQLite does not wait for the lock that switching to WAL mode takes,
+// so Open must retry.
 func TestOpenConcurrent(t *testing.T) {
-	for round := range 10 {
+	for round := range 30 {
 		path := filepath.Join(t.TempDir(), "history.db")
 		const n = 4
 		var wg sync.WaitGroup
@@ -287,5 +290,40 @@ func TestRecoverMissing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history.db")
 	if _, err := history.Recover(path, time.Now()); err == nil {
 		t.Errorf("Recover(%s) of a missing file succeeded; want an error", path)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{
+		filepath.Join(file, "history.db"), // a file where a directory should be
+		dir,                               // a directory where the file should be
+	} {
+		s, err := history.Open(t.Context(), path, time.Second)
+		if err == nil {
+			s.Close()
+			t.Errorf("Open(%s) succeeded; want an error", path)
+			continue
+		}
+		if errors.Is(err, history.ErrCorrupt) || !strings.Contains(err.Error(), "open history") {
+			t.Errorf("Open(%s) = %v; want an 'open history' error that is not ErrCorrupt", path, err)
+		}
+	}
+}
+
+func TestOpenOddPath(t *testing.T) {
+	// Characters that mean something in a SQLite URI.
+	path := filepath.Join(t.TempDir(), "a?b#c%d 'e'", "history.db")
+	s := openAt(t, path)
+	add(t, s, nil, history.Entry{Session: "s", Seq: 1, Command: "ls", StartedAt: t0})
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("database not at %s: %v", path, err)
+	}
+	if got, err := s.List(t.Context(), history.Query{}); err != nil || len(got) != 1 {
+		t.Errorf("List = %d entries, %v; want 1", len(got), err)
 	}
 }

@@ -24,26 +24,22 @@ _hookd_init() {
   # Time in microseconds since the epoch, as an arithmetic expression, without
   # a fork: EPOCHREALTIME (bash 5) with its decimal point removed, whatever the
   # locale; before bash 5, whole seconds from SECONDS and the start time.
+  # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
+  # seconds from SECONDS and the shell's start.
   builtin printf -v _hookd_epoch0 '%(%s)T' -1
   _hookd_epoch0=$((_hookd_epoch0 - SECONDS))
-  if [[ -n ${EPOCHREALTIME-} ]]; then
-    # shellcheck disable=SC2016 # expanded in PS0
-    _hookd_now='${EPOCHREALTIME//[!0-9]/}'
-    _hookd_t0=${EPOCHREALTIME//[!0-9]/}
-  else
-    _hookd_now='((_hookd_epoch0+SECONDS)*1000000)'
-    _hookd_t0=$(((_hookd_epoch0 + SECONDS) * 1000000))
-  fi
+  # shellcheck disable=SC2016 # expanded in PS0 and precmd
+  _hookd_now='${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}'
+  _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
   # A new session for every shell: HOOKD_SESSION is exported for the hookd
   # CLI, but a child shell makes its own.
-  HOOKD_SESSION=$_hookd_t0-$$-$RANDOM
+  HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
   _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
   _hookd_seq=0 _hookd_s=0 _hookd_ps=
-  _hookd_run=
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
-  _hookd_e=()
+  builtin declare -gA _hookd_e
   # Under `ulimit -f`, a spool write past the limit would kill the shell
   # with SIGXFSZ. A trap that does nothing makes the write fail instead;
   # unlike ignoring the signal, it is not passed on to the commands you run.
@@ -60,10 +56,12 @@ _hookd_init() {
   ) 2>/dev/null
 
   # PS0 is expanded after a command line is read and before it runs, and not
-  # for an empty line: an arithmetic subscript notes the start time there
-  # without printing anything or starting a process.
-  # shellcheck disable=SC2016
-  _hookd_ps0='${_hookd_e[_hookd_t0='"$_hookd_now"',_hookd_run=1,0]-}'
+  # for an empty line. There, looking up a key in an empty array sets the
+  # start time, without printing anything or starting a process; precmd
+  # empties it again once the command is recorded.
+  _hookd_t0=
+  # shellcheck disable=SC2016 # expanded in PS0
+  _hookd_ps0='${_hookd_e[${_hookd_t0:='"$_hookd_now"'}]-}'
   PS0=${PS0-}$_hookd_ps0
 
   # Run first in PROMPT_COMMAND, so that $? and PIPESTATUS are the command's.
@@ -84,8 +82,7 @@ _hookd_init() {
 # no eval, no subshell, no `local`, one printf format.
 _hookd_precmd() {
   _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}"
-  if [[ -n $_hookd_run ]]; then
-    _hookd_run=
+  if [[ -n $_hookd_t0 ]]; then
     # Record only what bash put in its history list: that honours
     # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
     # left out may still be a repeat (ignoredups): recorded unless an ignore
@@ -107,7 +104,7 @@ _hookd_precmd() {
       } 2>/dev/null >>"$_hookd_spool"
     fi
   fi
-  _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
+  _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   return $_hookd_s
 }

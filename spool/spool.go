@@ -183,7 +183,7 @@ func parse(tag string, f []string) (Record, error) {
 				return Record{}, fmt.Errorf("session header: bad uid %q", f[5])
 			}
 		}
-		if s.Start, err = strconv.ParseInt(f[6], 10, 64); err != nil {
+		if s.Start, err = parseTime(f[6]); err != nil {
 			return Record{}, fmt.Errorf("session header: bad start time %q", f[6])
 		}
 		return Record{Session: s}, nil

@@ -10,7 +10,7 @@ import (
 
 func cmdForget(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "forget")
-	match := fs.String("match", "", "forget every command matching this regular expression")
+	match := fs.String("match", "", "forget every command matching the regular expression `REGEX`")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -18,11 +18,11 @@ import (
 
 func cmdHistory(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "history")
-	n := fs.IntP("n", "n", 0, "show at most N commands (the most recent)")
+	n := fs.IntP("limit", "n", 0, "show at most `N` commands (the most recent)")
 	failed := fs.Bool("failed", false, "only commands that failed (non-zero exit status)")
 	session := fs.Bool("session", false, "only commands of this shell session")
-	cwd := fs.String("cwd", "", "only commands started in directory DIR")
-	since := fs.String("since", "", "only commands started since WHEN: a duration (90m, 2h, 3d) or a date (2026-11-01, RFC 3339)")
+	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
+	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
 	if err := parse(fs, args); err != nil {
 		return err

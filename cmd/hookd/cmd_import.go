@@ -15,7 +15,7 @@ import (
 
 func cmdImport(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "import")
-	file := fs.String("file", "", "the history file (default: ~/.bash_history or ~/.zsh_history)")
+	file := fs.String("file", "", "the history file `F` (default: ~/.bash_history, or ~/.zsh_history, $ZDOTDIR's if set)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

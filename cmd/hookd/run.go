@@ -140,19 +140,48 @@ func flags(e *env, name string) *pflag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stdout, "usage: hookd %s %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+		if strings.Contains(c.args, "REF") {
+			fmt.Fprint(e.stdout, "\nREF is a history id, or -N: the N-th most recent command of this shell\nsession (-1, the default, is the last one).\n")
+		}
 		if fs.HasFlags() {
-			fmt.Fprintf(e.stdout, "\nOptions:\n%s", fs.FlagUsages())
+			fmt.Fprintf(e.stdout, "\nOptions:\n%s", flagUsages(fs))
 		}
 	}
 	return fs
+}
+
+// flagUsages lists the flags, one a line: "-n, --limit N  text".
+func flagUsages(fs *pflag.FlagSet) string {
+	type row struct{ left, usage string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		left := "    --" + f.Name
+		if f.Shorthand != "" {
+			left = "-" + f.Shorthand + ", --" + f.Name
+		}
+		arg, usage := pflag.UnquoteUsage(f) // a `NAME` in the usage names the argument
+		if f.Value.Type() != "bool" {
+			if arg == "" || arg == "string" || arg == "int" {
+				arg = strings.ToUpper(f.Name)
+			}
+			left += " " + arg
+		}
+		width = max(width, len(left))
+		rows = append(rows, row{left, usage})
+	})
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.left, r.usage)
+	}
+	return b.String()
 }
 
 // parse parses args; -h/--help prints the command's help.
 func parse(fs *pflag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
-		fs.Usage()
-		return err
+		return err // pflag has printed the help
 	}
 	if err != nil {
 		return usageError{err.Error()}

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadMissingIsDefault(t *testing.T) {
+	c, warns := Load(filepath.Join(t.TempDir(), "none.yaml"), "/home/u")
+	if len(warns) != 0 || c.Capture != "" || len(c.IgnoreRE) != 0 {
+		t.Errorf("Load(missing) = %+v, %q; want defaults, no warnings", c, warns)
+	}
+}
+
+func TestLoadGood(t *testing.T) {
+	p := write(t, Example)
+	c, warns := Load(p, "/home/u")
+	if len(warns) != 0 {
+		t.Fatalf("Load(Example) warnings: %q", warns)
+	}
+	if c.Capture != "pty" || len(c.IgnoreRE) != 1 || c.History.IgnoreDirs[0] != "/home/u/private" || len(c.Redact.Patterns) != 1 {
+		t.Errorf("Load(Example) = %+v", c)
+	}
+	if !c.IgnoreRE[0].MatchString("ls") || c.IgnoreRE[0].MatchString("ls -la") {
+		t.Errorf("ignore pattern compiled wrong")
+	}
+}
+
+func TestLoadBad(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []string // substrings of the one warning
+		defaults      bool     // the whole file is dropped
+	}{
+		{"unknown key", "capture: pty\nhistory:\n  ignre: [x]\n", []string{"config.yaml", "line 3", "ignre"}, true},
+		{"syntax", "capture: [\n", []string{"config.yaml", "line 1"}, true},
+		{"bad regex", "history:\n  ignore:\n    - 'a('\n    - '^ok$'\n", []string{"config.yaml:3", "history.ignore", "pattern skipped"}, false},
+		{"bad capture", "capture: sometimes\n", []string{"config.yaml:1", "capture must be pty or off"}, false},
+		{"bad redact regex", "redact:\n  patterns: ['(?P<secret>x']\n", []string{"config.yaml:2", "redact.patterns"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, warns := Load(write(t, tt.content), "/home/u")
+			if len(warns) != 1 {
+				t.Fatalf("Load(%q) warnings = %q; want one", tt.content, warns)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(warns[0], w) {
+					t.Errorf("Load(%q) warning %q lacks %q", tt.content, warns[0], w)
+				}
+			}
+			if tt.name == "bad regex" && len(c.IgnoreRE) != 1 {
+				t.Errorf("the good pattern was not kept: %+v", c.History.Ignore)
+			}
+			if tt.defaults && (c.Capture != "" || len(c.IgnoreRE) != 0) {
+				t.Errorf("want defaults, got %+v", c)
+			}
+		})
+	}
+}
