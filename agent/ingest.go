@@ -144,8 +144,6 @@ func dropOffsets(ctx context.Context, store *history.Store, dir string, names []
 	return tx.Commit()
 }
 
-
-
 func ingestFile(ctx context.Context, store *history.Store, path string, known history.SpoolState, rules *Rules, now time.Time, host string, st *Stats) error {
 	name := filepath.Base(path)
 	session := strings.TrimSuffix(name, SpoolSuffix)
