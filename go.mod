@@ -3,16 +3,19 @@ module github.com/hookd/hookd
 go 1.26.8
 
 require (
-	github.com/adrg/xdg v0.5.3 // indirect
+	github.com/adrg/xdg v0.5.3
+	github.com/creack/pty v1.1.24
+	github.com/goccy/go-yaml v1.19.2
+	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/muesli/termenv v0.16.0
+	github.com/spf13/pflag v1.1.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
-	github.com/creack/pty v1.1.24 // indirect
-	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/lucasb-eyer/go-colorful v1.2.0 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/mattn/go-sqlite3 v1.14.53 // indirect
-	github.com/muesli/termenv v0.16.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/spf13/pflag v1.1.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -36,6 +36,10 @@ const MethodHeuristic = "heuristic"
 // MaxFixes is the largest number of fixes a Result holds.
 const MaxFixes = 3
 
+// fixMargin is how much less confident than the best fix another may be and
+// still be shown.
+const fixMargin = 0.35
+
 // Input is everything known about one failed command.
 type Input struct {
 	Command  string // the command line as typed
@@ -138,14 +142,20 @@ func (a *Analyzer) Analyze(ctx context.Context, in Input) Result {
 	return combine(f, findings)
 }
 
-// safeCheck runs one rule; a rule that panics is treated as not applying, so
-// that one broken rule never breaks the shell.
+// strict makes a panicking rule crash, for tests; normally a rule that
+// panics is treated as not applying, so that one broken rule never breaks
+// the shell.
+var strict bool
+
+// safeCheck runs one rule, containing its panics unless strict.
 func safeCheck(ctx context.Context, r Rule, f *Failure) (fd *Finding) {
-	defer func() {
-		if recover() != nil {
-			fd = nil
-		}
-	}()
+	if !strict {
+		defer func() {
+			if recover() != nil {
+				fd = nil
+			}
+		}()
+	}
 	return r.Check(ctx, f)
 }
 
@@ -219,6 +229,13 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 	})
 	if len(fixes) > MaxFixes {
 		fixes = fixes[:MaxFixes]
+	}
+	// A fix far less likely than the best one is noise before a prompt.
+	for i := 1; i < len(fixes); i++ {
+		if fixes[i].Confidence < fixes[0].Confidence-fixMargin {
+			fixes = fixes[:i]
+			break
+		}
 	}
 	if len(fixes) == 0 {
 		return nil

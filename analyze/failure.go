@@ -3,7 +3,6 @@ package analyze
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -71,8 +70,8 @@ func (c *Call) Arg(i int) string {
 // maxOutput bounds the output that rules look at; the head and the tail of a
 // long output are kept, as errors are usually at one end or the other.
 const (
-	maxOutput  = 64 << 10
-	outputHead = 16 << 10
+	maxOutput  = 16 << 10
+	outputHead = 4 << 10
 )
 
 func newFailure(in Input) *Failure {
@@ -90,9 +89,9 @@ func newFailure(in Input) *Failure {
 }
 
 var (
-	ansiCSI = regexp.MustCompile(`\x1b\[[0-9;?<>=!]*[ -/]*[@-~]`)
-	ansiOSC = regexp.MustCompile(`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`)
-	ansiESC = regexp.MustCompile(`\x1b[@-Z\\-_]`)
+	ansiCSI = lazy(`\x1b\[[0-9;?<>=!]*[ -/]*[@-~]`)
+	ansiOSC = lazy(`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`)
+	ansiESC = lazy(`\x1b[@-Z\\-_]`)
 )
 
 // cleanOutput removes terminal escapes, resolves carriage returns the way a
@@ -300,8 +299,15 @@ func (c *Call) stripWrappers() {
 			n = 1 + optionWords(c.Args[1:], "ugpChDrtUT")
 		case "env":
 			n = 1
-			for n < len(c.Args) && (strings.Contains(c.Args[n], "=") && !strings.HasPrefix(c.Args[n], "-") || c.Args[n] == "-i" || c.Args[n] == "-") {
-				n++
+			for n < len(c.Args) {
+				a := c.Args[n]
+				if a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-S" {
+					n += 2
+				} else if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+					n++
+				} else {
+					break
+				}
 			}
 		case "time", "nohup", "command", "exec", "builtin", "noglob", "nocorrect":
 			n = 1
@@ -409,7 +415,7 @@ func (f *Failure) has(subs ...string) bool {
 }
 
 // find returns the submatches of re's first match in the output, or nil.
-func (f *Failure) find(re *regexp.Regexp) []string {
+func (f *Failure) find(re *lazyRegexp) []string {
 	return re.FindStringSubmatch(f.Output)
 }
 

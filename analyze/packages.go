@@ -41,6 +41,28 @@ var debianPackages = pairs(`
 	lynx w3m aria2c:aria2 yt-dlp duf fdupes jc yq httpie:httpie hyperfine ranger cowsay
 	figlet lolcat mkisofs:genisoimage genisoimage xorriso cpio rpm alien autoconf automake
 	libtool m4 gettext nasm yasm upx:upx-ucl swig protoc:protobuf-compiler
+	pytest:python3-pytest black flake8 mypy pylint isort poetry:python3-poetry pipenv tox
+	django-admin:python3-django flask:python3-flask gunicorn uvicorn pre-commit twine mkdocs
+	sphinx-build:python3-sphinx ruff cc:gcc c++:g++ locate:plocate snap:snapd
+	add-apt-repository:software-properties-common mysql_config:default-libmysqlclient-dev
+`)
+
+// nodeTools are command-line programs installed with npm, mapped to their
+// package.
+var nodeTools = pairs(`
+	yarn pnpm tsc:typescript ts-node nodemon eslint prettier ng:@angular/cli vue:@vue/cli
+	vite next nuxt:nuxi jest mocha pm2 serve http-server webpack rollup esbuild tsx
+	firebase:firebase-tools vercel netlify:netlify-cli wrangler expo:expo-cli
+`)
+
+// pythonTools are command-line programs installed with pip, mapped to
+// their PyPI distribution.
+var pythonTools = pairs(`
+	pytest black flake8 mypy pylint isort ruff poetry pipenv tox jupyter ipython
+	django-admin:django flask uvicorn gunicorn celery pre-commit twine cookiecutter mkdocs
+	sphinx-build:sphinx http:httpie yt-dlp streamlit jupyter-lab:jupyterlab autopep8 yapf
+	bandit coverage nox hatch pdm virtualenv pipx awscli:awscli aws:awscli ansible
+	dbt:dbt-core alembic locust scrapy
 `)
 
 // headerPackages maps C headers to the Debian development package that

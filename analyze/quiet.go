@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -38,6 +37,14 @@ func isQuiet(f *Failure) (bool, string) {
 			return true, "git " + c.sub() + " answered no (exit 1)"
 		case name == "systemctl" && strings.HasPrefix(c.sub(), "is-"):
 			return true, "systemctl " + c.sub() + " answered no"
+		case name == "git" && c.sub() == "config" && strings.TrimSpace(f.Output) == "" && len(c.Args) <= 4:
+			return true, "git config answered no: the key is not set"
+		case name == "crontab" && f.has("no crontab for"):
+			return true, "there is no crontab yet"
+		case (name == "dpkg" || name == "dpkg-query") && f.has("no packages found matching"):
+			return true, "dpkg knows no such package"
+		case name == "pkill" && strings.TrimSpace(f.Output) == "":
+			return true, "pkill matched no process"
 		}
 	}
 	return false, ""
@@ -57,7 +64,7 @@ func answerMeaning(name string) string {
 	return "nothing matched"
 }
 
-var errorShownRe = regexp.MustCompile(`(?im)(^|: )(error|fatal|usage|invalid|unrecognized|illegal|missing|unknown|cannot|can't|no such file|permission denied|not found|syntax error|unmatched|unbalanced|too many arguments|binary operator expected|unary operator expected|integer expression expected)\b`)
+var errorShownRe = lazy(`(?im)(^|: )(error|fatal|usage|invalid|unrecognized|illegal|missing|unknown|cannot|can't|no such file|permission denied|not found|syntax error|unmatched|unbalanced|too many arguments|binary operator expected|unary operator expected|integer expression expected)\b`)
 
 // errorShown reports whether the output carries an error message rather
 // than an answer (grep's matches, diff's differences).
@@ -95,8 +102,6 @@ var signalNames = map[int]string{
 	143: "terminated (SIGTERM)",
 }
 
-var keyLineRe = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|denied|not found|no such|invalid|unknown|unrecognized|missing|refused|exception|panic|not allowed|not permitted|timed out|illegal|abort)`)
-
 // keyLine returns the line of the output that best states the error.
 func (f *Failure) keyLine() string {
 	lines := strings.Split(strings.TrimSpace(f.Output), "\n")
@@ -108,11 +113,15 @@ func (f *Failure) keyLine() string {
 			}
 		}
 	}
+	best, bestScore := "", 0
 	for _, l := range lines {
 		l = strings.TrimSpace(l)
-		if keyLineRe.MatchString(l) && len(l) > 3 {
-			return l
+		if s := lineScore(l); s > bestScore {
+			best, bestScore = l, s
 		}
+	}
+	if best != "" {
+		return best
 	}
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
@@ -122,17 +131,53 @@ func (f *Failure) keyLine() string {
 	return ""
 }
 
+var (
+	strongErrRe = lazy(`(?i)\b(?:error|fatal|failed|exception)\b`)
+	weakErrRe   = lazy(`(?i)\b(?:cannot|can't|could not|couldn't|unable|denied|not found|no such|invalid|unknown|unrecognized|missing|refused|panic|not allowed|not permitted|timed out|illegal|abort)`)
+)
+
+// lineScore rates how well a line states an error: error words count, and
+// separators, headers ending in a colon and very long lines count against.
+func lineScore(l string) int {
+	if len(l) < 4 || strings.Trim(l, "=-_*#~+ ") == "" {
+		return 0
+	}
+	s := 0
+	if strongErrRe.MatchString(l) {
+		s += 3
+	}
+	if weakErrRe.MatchString(l) {
+		s += 2
+	}
+	if s == 0 {
+		return 0
+	}
+	if strings.HasSuffix(l, ":") {
+		s -= 2
+	}
+	if strings.Count(l, "=") > 10 || strings.Count(l, "-") > 20 {
+		s -= 2
+	}
+	if len(l) > 200 {
+		s--
+	}
+	if strings.Contains(strings.ToLower(l), "warning") {
+		s -= 2
+	}
+	return max(s, 1)
+}
+
 var fallbackTypes = []struct {
-	re  *regexp.Regexp
+	re  *lazyRegexp
 	typ string
 }{
-	{regexp.MustCompile(`(?i)permission denied|not permitted|are you root|must be root|eacces|access denied|superuser`), PermissionDenied},
-	{regexp.MustCompile(`(?i)command not found|: not found|no such command|unknown command|is not a .* command`), CommandNotFound},
-	{regexp.MustCompile(`(?i)no module named|cannot find module|could not find package|missing dependency|not installed|unresolved import`), MissingDependency},
-	{regexp.MustCompile(`(?i)syntax error|syntaxerror|unexpected token|parse error|unexpected eof|invalid syntax`), SyntaxError},
-	{regexp.MustCompile(`(?i)connection refused|could not resolve|name or service not known|network is unreachable|timed out|no route to host|temporary failure in name resolution|couldn't connect`), NetworkError},
-	{regexp.MustCompile(`(?i)no such file or directory|does not exist|not found|cannot find|can't open`), FileNotFound},
-	{regexp.MustCompile(`(?i)invalid option|unknown option|unrecognized option|usage:|config|invalid argument`), ConfigurationError},
+	{lazy(`(?i)permission denied|not permitted|are you root|must be root|eacces|access denied|superuser`), PermissionDenied},
+	{lazy(`(?i)command not found|: not found|no such command|unknown command|is not a .* command`), CommandNotFound},
+	{lazy(`(?i)no module named|cannot find module|could not find package|missing dependency|not installed|unresolved import`), MissingDependency},
+	{lazy(`(?i)syntax error|syntaxerror|unexpected token|parse error|unexpected eof|invalid syntax`), SyntaxError},
+	{lazy(`(?i)connection refused|could not resolve|name or service not known|network is unreachable|timed out|no route to host|temporary failure in name resolution|couldn't connect`), NetworkError},
+	{lazy(`(?i)no such file or directory|does not exist|not found|cannot find|can't open`), FileNotFound},
+	{lazy(`(?i)invalid option|unknown option|unrecognized option|usage:|config|invalid argument`), ConfigurationError},
 }
 
 // fallback explains a failure no rule recognised.

@@ -12,7 +12,7 @@ type ruleFunc struct {
 	check func(ctx context.Context, f *Failure) *Finding
 }
 
-func (r ruleFunc) Name() string                                    { return r.name }
+func (r ruleFunc) Name() string                                   { return r.name }
 func (r ruleFunc) Check(ctx context.Context, f *Failure) *Finding { return r.check(ctx, f) }
 
 // DefaultRules returns the built-in rules, in a fixed order (on equal
@@ -27,6 +27,8 @@ func DefaultRules() []Rule {
 		ruleFunc{"history", ruleHistory},
 		ruleFunc{"tool-suggestion", ruleToolSuggestion},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand},
+		ruleFunc{"run-hint", ruleRunHint},
+		ruleFunc{"exit-status", ruleExitStatus},
 		// Files.
 		ruleFunc{"missing-parent", ruleMissingParent},
 		ruleFunc{"missing-file", ruleMissingFile},
@@ -34,6 +36,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"file-exists", ruleFileExists},
 		ruleFunc{"cd", ruleCd},
 		ruleFunc{"find", ruleFind},
+		ruleFunc{"grep-sed", ruleGrepSed},
 		ruleFunc{"fs-explain", ruleFSExplain},
 		// Permissions and system.
 		ruleFunc{"permission", rulePermission},
@@ -53,6 +56,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"network", ruleNetwork},
 		ruleFunc{"port-in-use", rulePortInUse},
 		ruleFunc{"archive", ruleArchive},
+		ruleFunc{"tests", ruleTests},
 	}
 }
 

@@ -10,6 +10,11 @@ import (
 	"strings"
 )
 
+var (
+	tarExecRe         = lazy(`(?:tar(?: \(child\))?: )?([a-z0-9]+): Cannot exec: No such file or directory`)
+	tarNotInArchiveRe = lazy(`(?m)^tar: ([^:\n]+): Not found in archive`)
+)
+
 // archiveFormat tells what a file really is, from its first bytes, falling
 // back to its name: "tar", "tar.gz", "tar.bz2", "tar.xz", "tar.zst", "zip",
 // "gz", "bz2", "xz", "zst", "7z", "rar", or "".
@@ -48,7 +53,7 @@ func sniff(head []byte, name string) string {
 		return "gz"
 	case bytes.HasPrefix(head, []byte("BZh")):
 		buf := make([]byte, 512)
-		n, _ := io.ReadFull(bzip2.NewReader(bytes.NewReader(head)), buf)
+		n, _ := io.ReadFull(bzip2.NewReader(bytes.NewReader(head)), buf) // likewise
 		if isTar(buf[:n]) || strings.Contains(name, ".tar") || strings.HasSuffix(name, ".tbz2") {
 			return "tar.bz2"
 		}
@@ -187,7 +192,19 @@ func ruleArchive(ctx context.Context, f *Failure) *Finding {
 
 // tarFailure handles mistaken tar flags.
 func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
-	if f.has("refusing to read archive contents from terminal", "refusing to write archive contents to terminal") {
+	noF := tarFile(c) < 0
+	for _, a := range c.Args[1:] {
+		if a == "--file" || strings.HasPrefix(a, "--file=") {
+			noF = false
+		}
+	}
+	fileArg := false
+	for _, a := range c.Args[1:] {
+		if !strings.HasPrefix(a, "-") && f.isFile(ctx, a) {
+			fileArg = true
+		}
+	}
+	if f.has("refusing to read archive contents from terminal", "refusing to write archive contents to terminal") || noF && fileArg && f.has("unexpected end of file", "not in gzip format", "error is not recoverable", "is not a bzip2 file") {
 		for j := 1; j < len(c.Args); j++ {
 			a := c.Args[j]
 			if (j == 1 || strings.HasPrefix(a, "-")) && isLetters(strings.TrimPrefix(a, "-")) && !strings.Contains(a, "f") {
@@ -211,6 +228,16 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 			}
 		}
 		return explain(SyntaxError, 0.85, "tar needs to be told what to do: -x extracts, -c creates, -t lists, with -f naming the archive.")
+	}
+	if m := f.find(tarExecRe); m != nil {
+		prog := m[1]
+		if pkg, ok := debianPackages[prog]; ok {
+			return found(MissingDependency, 0.9, fmt.Sprintf("tar needs %s to handle this compression, and it is not installed.", prog),
+				fix(f.installCommand(ctx, pkg), 0.9, "Install %s.", pkg))
+		}
+	}
+	if m := f.find(tarNotInArchiveRe); m != nil {
+		return explain(FileNotFound, 0.85, "The archive holds no member named %s; tar -tf lists what it holds (paths are stored with their directories).", m[1])
 	}
 	j := tarFile(c)
 	if j < 0 {

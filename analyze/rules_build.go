@@ -3,29 +3,31 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	makeNoRuleRe     = regexp.MustCompile("No rule to make target [`'‘]([^'’]+)['’](, needed by [`'‘]([^'’]+)['’])?")
-	makeSeparatorRe  = regexp.MustCompile(`(?m)^(\S+):(\d+): \*\*\* missing separator`)
-	makeRecipeRe     = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* \[([^:\]]+):(\d+): ([^\]]+)\] Error (\d+)`)
-	makeCmdMissingRe = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: ([^\s:]+): (?:Command not found|No such file or directory)`)
-	mvnPhaseRe       = regexp.MustCompile(`Unknown lifecycle phase "([^"]+)"`)
-	mvnPhasesRe      = regexp.MustCompile(`Available lifecycle phases are: ([^.]+(?:\.[^ ][^.]*)*)\.`)
-	javacClassRe     = regexp.MustCompile(`Class names, '([^']+)', are only accepted if annotation processing is explicitly requested`)
-	javaMainClassRe  = regexp.MustCompile(`Could not find or load main class (\S+)`)
-	javaErrRe        = regexp.MustCompile(`(?m)^(\S+\.java):(\d+): error: (.+)$`)
-	javaVersionRe    = regexp.MustCompile(`UnsupportedClassVersionError|class file version (\d+\.\d+)`)
-	javaPublicRe     = regexp.MustCompile(`class (\S+) is public, should be declared in a file named (\S+\.java)`)
-	rustErrRe        = regexp.MustCompile(`(?m)^error(?:\[(E\d+)\])?: (.+)\n\s*--> ([^\s:]+):(\d+)`)
-	rustFoundRe      = regexp.MustCompile("(?m)(expected `?[^,\n]+`?, found `?[^\n]+`?)")
-	rustCrateRe      = regexp.MustCompile("(?:unresolved import|use of undeclared (?:crate or module|type or module)|can't find crate for) `([a-zA-Z0-9_]+)")
-	cHeaderRe        = regexp.MustCompile(`fatal error: ([^:\s]+\.h(?:pp)?|[A-Za-z0-9_/]+/[A-Za-z]+): No such file or directory`)
-	cLibRe           = regexp.MustCompile(`cannot find -l([A-Za-z0-9_.+-]+)`)
-	cUndefRe         = regexp.MustCompile("undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_:]*)")
-	cErrRe           = regexp.MustCompile(`(?m)^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$`)
+	makeNoRuleRe     = lazy("No rule to make target [`'‘]([^'’]+)['’](, needed by [`'‘]([^'’]+)['’])?")
+	makeSeparatorRe  = lazy(`(?m)^(\S+):(\d+): \*\*\* missing separator`)
+	makeRecipeRe     = lazy(`(?m)^make(?:\[\d+\])?: \*\*\* \[([^:\]]+):(\d+): ([^\]]+)\] Error (\d+)`)
+	makeCmdMissingRe = lazy(`(?m)^make(?:\[\d+\])?: ([^\s:]+): (?:Command not found|No such file or directory)`)
+	mvnPhaseRe       = lazy(`Unknown lifecycle phase "([^"]+)"`)
+	mvnPhasesRe      = lazy(`Available lifecycle phases are: ([^.]+(?:\.[^ ][^.]*)*)\.`)
+	javacClassRe     = lazy(`Class names, '([^']+)', are only accepted if annotation processing is explicitly requested`)
+	javaMainClassRe  = lazy(`Could not find or load main class (\S+)`)
+	javaErrRe        = lazy(`(?m)^(\S+\.java):(\d+): error: (.+)$`)
+	javaVersionRe    = lazy(`UnsupportedClassVersionError|class file version (\d+\.\d+)`)
+	javaPublicRe     = lazy(`class (\S+) is public, should be declared in a file named (\S+\.java)`)
+	rustErrRe        = lazy(`(?m)^error(?:\[(E\d+)\])?: (.+)\n\s*--> ([^\s:]+):(\d+)`)
+	rustFoundRe      = lazy("(?m)(expected `?[^,\n]+`?, found `?[^\n]+`?)")
+	rustCrateRe      = lazy("(?:unresolved import|use of undeclared (?:crate or module|type or module)|can't find crate for) `([a-zA-Z0-9_]+)")
+	cHeaderRe        = lazy(`fatal error: ([^:\s]+\.h(?:pp)?|[A-Za-z0-9_/]+/[A-Za-z]+): No such file or directory`)
+	cLibRe           = lazy(`cannot find -l([A-Za-z0-9_.+-]+)`)
+	cUndefRe         = lazy("undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_:]*)")
+	mvnJavaLineRe    = lazy(`\.java:\[\d+`)
+	javaExceptionRe  = lazy(`Exception in thread`)
+	rustPanicRe      = lazy(`panicked at`)
+	cErrRe           = lazy(`(?m)^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$`)
 )
 
 func ruleMake(ctx context.Context, f *Failure) *Finding {
@@ -156,7 +158,7 @@ func ruleJava(ctx context.Context, f *Failure) *Finding {
 			return explain(MissingDependency, 0.8, "Maven could not download a dependency: check its coordinates, your network, and the repositories configured.")
 		}
 		if f.has("compilation failure") {
-			line := f.keyLineMatching(regexp.MustCompile(`\.java:\[\d+`))
+			line := f.keyLineMatching(mvnJavaLineRe)
 			return explain(SyntaxError, 0.8, "The Java code does not compile: %s", strings.TrimPrefix(line, "[ERROR] "))
 		}
 	}
@@ -198,8 +200,11 @@ func ruleJava(ctx context.Context, f *Failure) *Finding {
 			return explain(ConfigurationError, 0.88, "The class was compiled for a newer Java than the one running it; run a newer java, or compile with --release for this one.")
 		}
 	}
+	if f.has("no main manifest attribute") {
+		return explain(ConfigurationError, 0.88, "The jar's manifest names no Main-Class, so java -jar cannot start it; run a class with java -cp JAR CLASS, or build the jar with a Main-Class.")
+	}
 	if f.has("exception in thread \"main\"") {
-		line := f.keyLineMatching(regexp.MustCompile(`Exception in thread`))
+		line := f.keyLineMatching(javaExceptionRe)
 		return &Finding{ErrorType: Unknown, Confidence: 0.6, RootCause: "The program threw an exception: " + strings.TrimPrefix(line, "Exception in thread \"main\" ")}
 	}
 	return nil
@@ -233,15 +238,15 @@ func ruleRust(ctx context.Context, f *Failure) *Finding {
 		return explain(ConfigurationError, 0.85, "This package is a library: there is no binary for cargo run; add src/main.rs or run its tests.")
 	}
 	if f.has("panicked at") {
-		line := f.keyLineMatching(regexp.MustCompile(`panicked at`))
+		line := f.keyLineMatching(rustPanicRe)
 		return &Finding{ErrorType: Unknown, Confidence: 0.6, RootCause: "The program panicked: " + line}
 	}
 	return nil
 }
 
 func ruleC(ctx context.Context, f *Failure) *Finding {
-	c := f.call("gcc", "cc", "g++", "c++", "clang", "clang++", "make", "ld")
-	if c == nil && !f.has("fatal error:", "undefined reference", "cannot find -l") {
+	c := f.call("gcc", "cc", "g++", "c++", "clang", "clang++", "make", "ld", "configure", "./configure", "cmake")
+	if c == nil && !f.has("fatal error:", "undefined reference", "cannot find -l", "no acceptable c compiler") {
 		return nil
 	}
 	if m := f.find(cHeaderRe); m != nil {
@@ -292,8 +297,39 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(cErrRe); m != nil {
 		return explain(SyntaxError, 0.8, "C/C++ compile error at %s:%s: %s", m[1], m[2], m[3])
 	}
+	if f.has("no acceptable c compiler found", "c compiler cannot create executables") {
+		return found(MissingDependency, 0.88, "No working C compiler is installed.",
+			fix(f.installCommand(ctx, "build-essential"), 0.85, "Install gcc, make and the C library headers."))
+	}
 	if f.has("no input files") {
 		return explain(FileNotFound, 0.8, "The compiler got no source files to compile.")
+	}
+	return nil
+}
+
+var testFailRes = []*lazyRegexp{
+	lazy(`(?m)^FAILED (\S+)`),                                       // pytest
+	lazy(`(?m)^--- FAIL: (\S+)`),                                    // go test
+	lazy(`(?m)^not ok \d+ - (.+)$`),                                 // TAP: node --test, prove
+	lazy(`(?m)^test (\S+) \.\.\. FAILED`),                           // cargo test
+	lazy(`(?m)^\s*✕ (.+)$|Tests:\s+\d+ failed`),                     // jest
+	lazy(`There are test failures|Tests run: \d+, Failures: [1-9]`), // maven
+	lazy(`(?m)^FAIL:? (\S+)`),                                       // go, unittest
+}
+
+// ruleTests recognises a test run that ran and found failures: the command
+// is fine, the code under test is not.
+func ruleTests(ctx context.Context, f *Failure) *Finding {
+	for _, re := range testFailRes {
+		m := re.FindStringSubmatch(f.Output)
+		if m == nil {
+			continue
+		}
+		what := "some tests"
+		if len(m) > 1 && strings.TrimSpace(m[1]) != "" {
+			what = strings.TrimSpace(m[1])
+		}
+		return explain(Unknown, 0.7, "Tests failed (%s): the test command worked, the code under test did not; the output above says what was expected.", what)
 	}
 	return nil
 }

@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
-var notFoundRes = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)zsh: command not found: (\S+)`),
-	regexp.MustCompile(`(?m)^(?:[^\s:]*: )?(?:line \d+: )?([^\s:]+): command not found`),
-	regexp.MustCompile(`(?m)^(?:/bin/)?(?:sh|dash): \d+: ([^\s:]+): not found`),
-	regexp.MustCompile(`(?m)^Command '([^']+)' not found`),
-	regexp.MustCompile(`(?m)^sudo: ([^\s:]+): command not found`),
+var notFoundRes = []*lazyRegexp{
+	lazy(`(?m)zsh: command not found: (\S+)`),
+	lazy(`(?m)^(?:[^\s:]*: )?(?:line \d+: )?([^\s:]+): command not found`),
+	lazy(`(?m)^(?:/bin/)?(?:sh|dash): \d+: ([^\s:]+): not found`),
+	lazy(`(?m)^Command '([^']+)' not found`),
+	lazy(`(?m)^sudo: ([^\s:]+): command not found`),
 }
 
 // missingCommand returns the name of the command the shell could not find,
@@ -101,8 +100,7 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 		return fd
 	case f.isFile(ctx, name):
 		fd.RootCause = fmt.Sprintf("%s is a file in this directory, but the shell only runs commands from the PATH unless given a path.", name)
-		e, _ := f.Env.Stat(ctx, f.path(name))
-		if e.Exec {
+		if e, err := f.Env.Stat(ctx, f.path(name)); err == nil && e.Exec {
 			add(fix(f.replaceWord(c, 0, "./"+c.Raw[0]), 0.9, "Run the file in the current directory by its path."))
 		} else {
 			add(fix("chmod +x "+quote(name)+" && "+f.replaceWord(c, 0, "./"+c.Raw[0]), 0.75, "Make the file executable, then run it by its path."))
@@ -117,6 +115,16 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 	add(otherName(ctx, f, c, name)...)
 	add(ubuntuSuggestions(ctx, f, c)...)
 	typos := typoFixes(ctx, f, c, name)
+	if pkg, ok := nodeTools[name]; ok {
+		if f.exists(ctx, "node_modules/.bin/"+name) {
+			add(fix(f.replaceWord(c, 0, "npx "+c.Raw[0]), 0.88, "%s is installed in the project: run it through npx.", name))
+		}
+		add(fix("npm install -g "+pkg, 0.78, "Install %s globally with npm.", pkg))
+	}
+	if dist, ok := pythonTools[name]; ok {
+		pip, _ := pipCommand(ctx, f)
+		add(fix(pip+" install "+dist, 0.82, "Install %s, which provides %s, with pip.", dist, name))
+	}
 	if pkg, ok := debianPackages[name]; ok {
 		fd.RootCause = fmt.Sprintf("%s is not installed (Debian package %s).", name, pkg)
 		fd.ErrorType = MissingDependency
@@ -310,8 +318,8 @@ func composePlugin(ctx context.Context, f *Failure) bool {
 }
 
 var (
-	ubuntuAptRe     = regexp.MustCompile(`(?m)^\s*(?:sudo )?(apt|apt-get|snap) install ([a-z0-9][a-z0-9.+-]*)\s*(?:#.*)?$`)
-	ubuntuCommandRe = regexp.MustCompile(`(?m)^\s*command '([^']+)' from (?:deb|snap) `)
+	ubuntuAptRe     = lazy(`(?m)^\s*(?:sudo )?(apt|apt-get|snap) install ([a-z0-9][a-z0-9.+-]*)\s*(?:#.*)?$`)
+	ubuntuCommandRe = lazy(`(?m)^\s*command '([^']+)' from (?:deb|snap) `)
 )
 
 // ubuntuSuggestions reads what Ubuntu's command-not-found handler printed.
@@ -387,6 +395,10 @@ var popular = func() map[string]int {
 	return m
 }()
 
+// typoMargin is how far behind the best correction another may score and
+// still be shown.
+const typoMargin = 0.1
+
 // typoFixes proposes the known command names nearest to a mistyped one.
 func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 	if len(name) < 2 || strings.ContainsAny(name, "/=$`") {
@@ -412,13 +424,21 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 	ms := closest(name, cands, bonus)
 	var fixes []Fix
 	for _, m := range ms {
+		// Far behind the best guess, a candidate is noise.
+		if m.score < ms[0].score-typoMargin {
+			break
+		}
 		// Two-letter names have many neighbours: keep swaps and familiar names.
 		if len(name) <= 2 && !isTransposition(name, m.word) && popular[m.word] == 0 && hist[m.word] == 0 {
 			continue
 		}
 		conf := min(m.score, 0.95)
 		fixes = append(fixes, fix(f.replaceWord(c, 0, m.word), conf, "Did you mean %s?", m.word))
-		if len(fixes) == MaxFixes {
+		// python is python3 on most systems: offer that spelling too.
+		if alts := alternatives[m.word]; len(alts) > 0 && (m.word == "python" || m.word == "pip") && f.Env.LookPath(ctx, alts[0].cmd) {
+			fixes = append(fixes, fix(f.replaceWord(c, 0, alts[0].cmd), conf-0.01, "Did you mean %s?", alts[0].cmd))
+		}
+		if len(fixes) >= MaxFixes {
 			break
 		}
 	}

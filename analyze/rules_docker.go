@@ -3,16 +3,15 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	dockerNeedsArgRe   = regexp.MustCompile(`["']?docker (?:buildx )?build["']? requires (?:exactly )?1 argument`)
-	dockerLowercaseRe  = regexp.MustCompile(`(?i)repository name (?:\([^)]*\) )?must be lowercase|invalid tag .*: repository name must be lowercase`)
-	dockerNameInUseRe  = regexp.MustCompile(`The container name "/([^"]+)" is already in use`)
-	dockerPullDenyRe   = regexp.MustCompile(`pull access denied for ([^,\s]+)|repository ([^\s]+) not found|manifest for (\S+) not found|manifest unknown`)
-	dockerNoDockerfile = regexp.MustCompile(`(?i)failed to read dockerfile|unable to evaluate symlinks in dockerfile path|cannot locate specified dockerfile`)
+	dockerNeedsArgRe   = lazy(`["']?docker (?:buildx )?build["']? requires (?:exactly )?1 argument`)
+	dockerLowercaseRe  = lazy(`(?i)repository name (?:\([^)]*\) )?must be lowercase|invalid tag .*: repository name must be lowercase`)
+	dockerNameInUseRe  = lazy(`The container name "/([^"]+)" is already in use`)
+	dockerPullDenyRe   = lazy(`pull access denied for ([^,\s]+)|repository ([^\s]+) not found|manifest for (\S+) not found|manifest unknown`)
+	dockerNoDockerfile = lazy(`(?i)failed to read dockerfile|unable to evaluate symlinks in dockerfile path|cannot locate specified dockerfile`)
 )
 
 func ruleDocker(ctx context.Context, f *Failure) *Finding {
@@ -31,7 +30,9 @@ func ruleDocker(ctx context.Context, f *Failure) *Finding {
 		return fd
 	case f.has("cannot connect to the docker daemon", "is the docker daemon running", "docker daemon is not running", "error during connect"):
 		fd := found(ConfigurationError, 0.9, "The Docker daemon is not running (or not reachable through DOCKER_HOST).")
-		if _, err := f.Env.Stat(ctx, "/run/systemd/system"); err == nil {
+		if !f.Env.LookPath(ctx, "dockerd") {
+			fd.RootCause = "The Docker daemon is not running (or not reachable through DOCKER_HOST), and dockerd is not installed on this machine: only the client is."
+		} else if _, err := f.Env.Stat(ctx, "/run/systemd/system"); err == nil {
 			fd.Fixes = append(fd.Fixes, fix(f.sudo(ctx)+"systemctl start docker", 0.85, "Start the Docker service."))
 		} else if f.Env.LookPath(ctx, "service") {
 			fd.Fixes = append(fd.Fixes, fix(f.sudo(ctx)+"service docker start", 0.8, "Start the Docker service."))
@@ -49,8 +50,8 @@ func ruleDocker(ctx context.Context, f *Failure) *Finding {
 		if f.Env.LookPath(ctx, "docker-compose") {
 			fd.Fixes = append(fd.Fixes, fix(f.replaceWords(c, 0, c.subIndex()+1, "docker-compose"), 0.9, "Use the standalone docker-compose."))
 		} else {
-			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, "docker-compose-plugin"), 0.7, "Install the compose plugin (from Docker's repository; Debian's package is docker-compose)."))
-			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, "docker-compose"), 0.65, "Install Debian's docker-compose."))
+			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, "docker-compose"), 0.7, "Install docker-compose (then run it as docker-compose)."))
+			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, "docker-compose-plugin"), 0.65, "Install the compose plugin, from Docker's own repository."))
 		}
 		return fd
 	}

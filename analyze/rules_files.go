@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -13,51 +12,54 @@ import (
 const q = `['‘\x60]([^'’\n]+)['’]`
 
 var (
-	mkdirNoParentRe = regexp.MustCompile(`mkdir: cannot create directory ` + q + `: No such file or directory`)
-	mvNoParentRe    = regexp.MustCompile(`(?:mv|cp): cannot (?:move|copy) ` + q + ` to ` + q + `: No such file or directory`)
-	createFileRe    = regexp.MustCompile(`(?:cp|install|ln): (?:cannot create (?:regular file|directory|symbolic link)|failed to create (?:symbolic|hard) link) ` + q + `: No such file or directory`)
-	touchRe         = regexp.MustCompile(`touch: cannot touch ` + q + `: No such file or directory`)
-	teeRe           = regexp.MustCompile(`(?m)^tee: ([^:\n]+): No such file or directory`)
-	redirNoDirRe    = regexp.MustCompile(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:no such file or directory: )?([^:\n]+?)(?:: No such file or directory)?\s*$`)
+	mkdirNoParentRe = lazy(`mkdir: cannot create directory ` + q + `: No such file or directory`)
+	mvNoParentRe    = lazy(`(?:mv|cp): cannot (?:move|copy) ` + q + ` to ` + q + `: No such file or directory`)
+	createFileRe    = lazy(`(?:cp|install|ln): (?:cannot create (?:regular file|directory|symbolic link)|failed to create (?:symbolic|hard) link) ` + q + `: No such file or directory`)
+	mvNotDirRe      = lazy(`(?:mv|cp): cannot (?:move|copy|create regular file) ` + q + `(?: to ` + q + `)?: Not a directory`)
+	tarChdirRe      = lazy(`(?m)^tar: ([^:\n]+): Cannot (?:open|chdir): No such file or directory`)
+	touchRe         = lazy(`touch: cannot touch ` + q + `: No such file or directory`)
+	teeRe           = lazy(`(?m)^tee: ([^:\n]+): No such file or directory`)
+	redirNoDirRe    = lazy(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:no such file or directory: )?([^:\n]+?)(?:: No such file or directory)?\s*$`)
 
-	missingFileRes = []*regexp.Regexp{
-		regexp.MustCompile(`cannot (?:access|stat|open|remove) ` + q + `(?: for reading)?: No such file or directory`),
-		regexp.MustCompile(`fatal error: ([^:\n]+): No such file or directory`),
-		regexp.MustCompile(`(?m)^\S+: (?:error: |fatal: )?([^:\n]+): No such file or directory`),
-		regexp.MustCompile(`can't open file ['"]([^'"]+)['"]: \[Errno 2\]`),
-		regexp.MustCompile(`No such file or directory: ['"]([^'"]+)['"]`),
-		regexp.MustCompile(`(?m)(?:stat|open|lstat) ([^:\n]+): no such file or directory`),
-		regexp.MustCompile(`Cannot find module '([./][^']+)'`),
-		regexp.MustCompile(`(?:error: )?file not found: (\S+)`),
-		regexp.MustCompile(`cannot find or open ([^,\n]+),`),
-		regexp.MustCompile(`(?m)^tar: ([^:\n]+): Cannot (?:open|stat): No such file or directory`),
-		regexp.MustCompile(`ENOENT: no such file or directory, (?:open|stat|lstat|scandir) '([^']+)'`),
-		regexp.MustCompile(`zsh: no such file or directory: (\S+)`),
-		regexp.MustCompile(`(?i)(?:file|path) ['"]?([^'"\s]+)['"]? (?:does not exist|not found)`),
-		regexp.MustCompile(`The system cannot find the file specified|Could not find file ['"]([^'"]+)['"]`),
+	missingFileRes = []*lazyRegexp{
+		lazy(`cannot (?:access|stat|open|remove|read|find)(?: [a-z]+)? ` + q + `(?: for reading)?: No such file or directory`),
+		lazy(`Unable to access jarfile (\S+)`),
+		lazy(`fatal error: ([^:\n]+): No such file or directory`),
+		lazy(`(?m)^\S+: (?:error: |fatal: )?([^:\n]+): No such file or directory`),
+		lazy(`can't open file ['"]([^'"]+)['"]: \[Errno 2\]`),
+		lazy(`No such file or directory: ['"]([^'"]+)['"]`),
+		lazy(`(?m)(?:stat|open|lstat) ([^:\n]+): no such file or directory`),
+		lazy(`Cannot find module '([./][^']+)'`),
+		lazy(`(?:error: )?file not found: (\S+)`),
+		lazy(`cannot find or open ([^,\n]+),`),
+		lazy(`(?m)^tar(?: \(child\))?: ([^:\n]+): Cannot (?:open|stat): No such file or directory`),
+		lazy(`ENOENT: no such file or directory, (?:open|stat|lstat|scandir) '([^']+)'`),
+		lazy(`zsh: no such file or directory: (\S+)`),
+		lazy(`(?i)(?:file|path) ['"]?([^'"\s]+)['"]? (?:does not exist|not found)`),
+		lazy(`The system cannot find the file specified|Could not find file ['"]([^'"]+)['"]`),
 	}
 
 	dirOperandRes = []struct {
-		re   *regexp.Regexp
+		re   *lazyRegexp
 		tool string
 	}{
-		{regexp.MustCompile(`cp: -r not specified; omitting directory ` + q), "cp"},
-		{regexp.MustCompile(`rm: cannot remove ` + q + `: Is a directory`), "rm"},
-		{regexp.MustCompile(`rmdir: failed to remove ` + q + `: Directory not empty`), "rmdir"},
-		{regexp.MustCompile(`(?m)^grep: ([^:\n]+): Is a directory`), "grep"},
-		{regexp.MustCompile(`(?m)^scp: ([^:\n]+): not a regular file`), "scp"},
-		{regexp.MustCompile(`ln: ` + `([^:\n]+)` + `: hard link not allowed for directory`), "ln"},
-		{regexp.MustCompile(`(?m)^(?:cat|head|tail|less|more|wc|sort|nl|bat|batcat|md5sum|sha256sum|file): ([^:\n]+): Is a directory`), "cat"},
-		{regexp.MustCompile(`(?m)^gzip: (\S+) is a directory -- ignored`), "gzip"},
-		{regexp.MustCompile(`(?m)^(?:zip|unzip) .*?: ([^:\n]+) is a directory`), "zip"},
+		{lazy(`cp: -r not specified; omitting directory ` + q), "cp"},
+		{lazy(`rm: cannot remove ` + q + `: Is a directory`), "rm"},
+		{lazy(`rmdir: failed to remove ` + q + `: Directory not empty`), "rmdir"},
+		{lazy(`(?m)^grep: ([^:\n]+): Is a directory`), "grep"},
+		{lazy(`(?m)^scp: ([^:\n]+): not a regular file`), "scp"},
+		{lazy(`ln: ` + `([^:\n]+)` + `: hard link not allowed for directory`), "ln"},
+		{lazy(`(?m)^(?:cat|head|tail|less|more|wc|sort|nl|bat|batcat|md5sum|sha256sum|file): ([^:\n]+): Is a directory`), "cat"},
+		{lazy(`(?m)^gzip: (\S+) is a directory -- ignored`), "gzip"},
+		{lazy(`(?m)^(?:zip|unzip) .*?: ([^:\n]+) is a directory`), "zip"},
 	}
 
-	symlinkExistsRe = regexp.MustCompile(`ln: failed to create (?:symbolic|hard) link ` + q + `(?: -> ` + q + `)?: File exists`)
-	mkdirExistsRe   = regexp.MustCompile(`mkdir: cannot create directory ` + q + `: File exists`)
-	cdMissingRe     = regexp.MustCompile(`cd: (?:no such file or directory: (.+)|(.+?): No such file or directory|can't cd to (.+))\s*$`)
-	cdNotDirRe      = regexp.MustCompile(`cd: (?:not a directory: (.+)|(.+?): Not a directory)\s*$`)
-	findUnquotedRe  = regexp.MustCompile("paths must precede expression: [`'‘]([^'’]+)['’]")
-	findPredRe      = regexp.MustCompile("find: unknown predicate [`'‘](-[^'’]+)['’]")
+	symlinkExistsRe = lazy(`ln: failed to create (?:symbolic|hard) link ` + q + `(?: -> ` + q + `)?: File exists`)
+	mkdirExistsRe   = lazy(`mkdir: cannot create directory ` + q + `: File exists`)
+	cdMissingRe     = lazy(`cd(?::\d+)?: (?:no such file or directory: (.+)|(.+?): No such file or directory|can't cd to (.+))\s*$`)
+	cdNotDirRe      = lazy(`cd(?::\d+)?: (?:not a directory: (.+)|(.+?): Not a directory)\s*$`)
+	findUnquotedRe  = lazy("paths must precede expression: [`'‘]([^'’]+)['’]")
+	findPredRe      = lazy("find: unknown predicate [`'‘](-[^'’]+)['’]")
 )
 
 // addShortFlag returns the command line with a one-letter flag added to c:
@@ -94,12 +96,15 @@ func isLetters(s string) bool {
 // wordFor finds the word of the command line that names path p as printed
 // in a message (possibly made absolute, or with its directory).
 func (f *Failure) wordFor(p string) (*Call, int) {
-	p = strings.TrimSpace(p)
+	p = strings.Trim(strings.TrimSpace(p), "'‘’\"`")
 	for pass := 0; pass < 3; pass++ {
 		for i := len(f.Calls) - 1; i >= 0; i-- {
 			c := &f.Calls[i]
-			for j := 1; j < len(c.Args); j++ {
+			for j := 0; j < len(c.Args); j++ {
 				a := c.Args[j]
+				if j == 0 && !strings.Contains(a, "/") {
+					continue // a command name, not a path
+				}
 				if v, ok := strings.CutPrefix(a, "--"); ok && strings.Contains(v, "=") {
 					a = v[strings.Index(v, "=")+1:]
 				}
@@ -114,6 +119,9 @@ func (f *Failure) wordFor(p string) (*Call, int) {
 					}
 				case 2:
 					if a != "" && !strings.HasPrefix(a, "-") && strings.HasSuffix(p, "/"+strings.TrimPrefix(a, "./")) {
+						return c, j
+					}
+					if rest, ok := strings.CutPrefix(a, "~/"); ok && strings.HasSuffix(p, "/"+rest) {
 						return c, j
 					}
 				}
@@ -212,6 +220,16 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 				fix(f.addShortFlag(c, "p"), 0.92, "Create the missing parent directories too."))
 		}
 	}
+	if m := f.find(tarChdirRe); m != nil {
+		if c := f.call("tar"); c != nil {
+			for j := 1; j+1 < len(c.Args); j++ {
+				if (c.Args[j] == "-C" || c.Args[j] == "--directory") && c.Args[j+1] == m[1] {
+					return found(FileNotFound, 0.9, fmt.Sprintf("The directory %s, to extract into, does not exist.", m[1]),
+						fix("mkdir -p "+c.Raw[j+1]+" && "+strings.TrimSpace(f.Command), 0.9, "Create the directory first."))
+				}
+			}
+		}
+	}
 	var dest, tool string
 	if m := f.find(mvNoParentRe); m != nil {
 		c, j := f.wordFor(m[1])
@@ -220,7 +238,9 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 		}
 		dest, tool = m[2], "mv"
 	} else if m := f.find(createFileRe); m != nil {
-		dest, tool = m[1], "cp"
+		dest, tool = strings.TrimSuffix(m[1], "/"), "cp"
+	} else if m := f.find(mvNotDirRe); m != nil && strings.HasSuffix(m[2], "/") {
+		dest, tool = m[2], "mv"
 	} else if m := f.find(touchRe); m != nil {
 		dest, tool = m[1], "touch"
 	} else if m := f.find(teeRe); m != nil {
@@ -265,7 +285,7 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 }
 
 func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
-	if !f.has("no such file", "not found", "cannot find", "does not exist", "can't open", "cannot open") && !(f.Output == "" && f.ExitCode != 0) {
+	if !f.has("no such file", "not found", "cannot find", "does not exist", "can't open", "cannot open", "unable to access") && !(f.Output == "" && f.ExitCode != 0) {
 		return nil
 	}
 	if f.find(mkdirNoParentRe) != nil || f.find(createFileRe) != nil || f.find(touchRe) != nil || f.find(cdMissingRe) != nil {
@@ -275,7 +295,7 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 	for _, re := range missingFileRes {
 		for _, m := range re.FindAllStringSubmatch(f.Output, 4) {
 			if len(m) > 1 && m[1] != "" {
-				paths = append(paths, strings.TrimSpace(m[1]))
+				paths = append(paths, strings.Trim(strings.TrimSpace(m[1]), "'‘’\"`"))
 			}
 		}
 	}
@@ -296,6 +316,12 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 		if strings.HasSuffix(p, ".h") || strings.HasSuffix(p, ".hpp") {
 			continue // a missing header: rules_build.go
 		}
+		if strings.ContainsAny(p, "*?") {
+			return explain(FileNotFound, 0.8, "No file matches the pattern %s, so the shell passed it on literally.", p)
+		}
+		if p == "/var/log/syslog" || p == "/var/log/messages" {
+			return explain(FileNotFound, 0.85, "%s does not exist: this system logs to the systemd journal (journalctl) instead of a syslog file.", p)
+		}
 		c, j := f.wordFor(p)
 		if c == nil {
 			continue
@@ -310,7 +336,24 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 			prefix = word[:strings.Index(word, "=")+1]
 			value = word[len(prefix):]
 		}
+		if rest, ok := strings.CutPrefix(value, "~/"); ok && strings.HasSuffix(p, "/"+rest) {
+			// The shell expanded ~; the message shows where to.
+			home := strings.TrimSuffix(p, rest)
+			var fixes []Fix
+			for i, m := range nearPath(ctx, f, p, c.Name() == "cd") {
+				if i < MaxFixes && strings.HasPrefix(m.word, home) {
+					fixes = append(fixes, fix(f.replaceWord(c, j, prefix+"~/"+quoteRest(m.word[len(home):])), min(m.score, 0.93)-0.01*float64(i), "%s exists.", m.word))
+				}
+			}
+			if len(fixes) > 0 {
+				return found(FileNotFound, 0.85, fmt.Sprintf("%s does not exist.", value), fixes...)
+			}
+			continue
+		}
 		ms := nearPath(ctx, f, value, c.Name() == "cd")
+		if len(ms) == 0 {
+			ms = inSubdirectory(ctx, f, value)
+		}
 		if len(ms) == 0 {
 			continue
 		}
@@ -328,6 +371,40 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 		return found(FileNotFound, 0.5, fmt.Sprintf("%s does not exist.", f.shortPath(paths[0])))
 	}
 	return nil
+}
+
+// quoteRest quotes a path that follows ~/ (which must stay unquoted).
+func quoteRest(p string) string {
+	if q := quote(p); q != p {
+		return q
+	}
+	return p
+}
+
+// inSubdirectory finds a missing file under the same name one directory
+// down (src/, app/, …), as when a command is run from the project root.
+func inSubdirectory(ctx context.Context, f *Failure, name string) []match {
+	if strings.Contains(name, "/") || name == "" {
+		return nil
+	}
+	es, err := f.Env.ReadDir(ctx, f.path("."))
+	if err != nil {
+		return nil
+	}
+	var out []match
+	dirs := 0
+	for _, e := range es {
+		if !e.Dir || strings.HasPrefix(e.Name, ".") || e.Name == "node_modules" {
+			continue
+		}
+		if dirs++; dirs > 32 {
+			break
+		}
+		if f.exists(ctx, e.Name+"/"+name) {
+			out = append(out, match{word: e.Name + "/" + name, score: 0.8})
+		}
+	}
+	return out
 }
 
 func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
@@ -370,7 +447,6 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 		case "zip":
 			return found(FileNotFound, 0.8, cause, fix(f.addShortFlag(c, "r"), 0.85, "Add -r to zip the directory's contents."))
 		}
-		_ = j
 		return found(FileNotFound, 0.6, cause)
 	}
 	return nil
@@ -416,13 +492,26 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 		target = strings.TrimSpace(m[1] + m[2] + m[3])
 	}
 	j := 1
+	home := ""
 	for i := 1; i < len(c.Args); i++ {
 		if c.Args[i] == target {
 			j = i
 		}
+		if rest, ok := strings.CutPrefix(c.Args[i], "~/"); ok && strings.HasSuffix(target, "/"+rest) {
+			j, home = i, strings.TrimSuffix(target, rest)
+		}
 	}
 	if j >= len(c.Args) {
 		return nil
+	}
+	if home != "" {
+		fd := found(FileNotFound, 0.85, fmt.Sprintf("The directory %s does not exist.", c.Args[j]))
+		for i, mm := range nearPath(ctx, f, target, true) {
+			if i < MaxFixes && strings.HasPrefix(mm.word, home) {
+				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "~/"+quoteRest(strings.TrimSuffix(mm.word[len(home):], "/"))), min(mm.score, 0.93)-0.01*float64(i), "%s exists.", mm.word))
+			}
+		}
+		return fd
 	}
 	ms := nearPath(ctx, f, c.Args[j], true)
 	fd := found(FileNotFound, 0.85, fmt.Sprintf("The directory %s does not exist.", c.Args[j]))
@@ -444,6 +533,53 @@ var findTests = strings.Fields(`-name -iname -path -ipath -wholename -iwholename
 	-readable -writable -maxdepth -mindepth -print -print0 -printf -exec -execdir -ok -delete -prune
 	-quit -ls -fprint -links -inum -samefile -lname -ilname -xtype -uid -gid -nouser -nogroup -follow
 	-xdev -mount -depth -not -and -or -true -false -daystart -regextype -newermt`)
+
+var (
+	grepRegexRe = lazy(`(?m)^grep: (Unmatched [^\n]*|Invalid (?:regular expression|preceding regular expression|range end|back reference|content of \\\{\\\})|Trailing backslash)`)
+	sedUntermRe = lazy("sed: -e expression #\\d+, char \\d+: unterminated [`']s' command")
+	sedErrRe    = lazy(`sed: -e expression #\d+, char \d+: (.+)`)
+)
+
+// ruleGrepSed handles patterns that grep or sed could not parse.
+func ruleGrepSed(ctx context.Context, f *Failure) *Finding {
+	if m := f.find(grepRegexRe); m != nil {
+		if c := f.call("grep", "egrep"); c != nil {
+			cmd := f.addShortFlag(c, "F")
+			if j := indexOf(c.Args, "-E"); j > 0 {
+				cmd = f.replaceWord(c, j, "-F")
+			} else if c.Name() == "egrep" {
+				cmd = f.replaceWord(c, 0, "grep -F")
+			}
+			return found(SyntaxError, 0.85, fmt.Sprintf("grep read the pattern as a regular expression and found it malformed (%s).", m[1]),
+				fix(cmd, 0.75, "Match the pattern as fixed text with -F."))
+		}
+	}
+	c := f.call("sed")
+	if c == nil {
+		return nil
+	}
+	if f.find(sedUntermRe) != nil {
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			if len(a) < 3 || a[0] != 's' || isLetters(a[1:2]) || a[1] == ' ' || a[1] == '\\' {
+				continue
+			}
+			delim := a[1:2]
+			if strings.Count(strings.ReplaceAll(a[2:], "\\"+delim, ""), delim) == 1 {
+				fixed := quote(a + delim)
+				if raw := c.Raw[j]; len(raw) > 1 && (raw[0] == '\'' || raw[0] == '"') && raw[len(raw)-1] == raw[0] {
+					fixed = raw[:len(raw)-1] + delim + raw[len(raw)-1:] // keep the user's quotes
+				}
+				return found(SyntaxError, 0.88, fmt.Sprintf("The s command needs three %s: s%sold%snew%s.", delim, delim, delim, delim),
+					fix(f.replaceWord(c, j, fixed), 0.88, "Close the s command with its last %s.", delim))
+			}
+		}
+	}
+	if m := f.find(sedErrRe); m != nil {
+		return explain(SyntaxError, 0.75, "sed could not parse its script: %s.", m[1])
+	}
+	return nil
+}
 
 func ruleFind(ctx context.Context, f *Failure) *Finding {
 	c := f.call("find")
@@ -495,25 +631,25 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 }
 
 var fsExplanations = []struct {
-	re    *regexp.Regexp
+	re    *lazyRegexp
 	typ   string
 	cause string
 }{
-	{regexp.MustCompile(`(?i)no space left on device`), ConfigurationError, "The disk is full (no space left on device); free some space (df -h shows usage per filesystem)."},
-	{regexp.MustCompile(`(?i)disk quota exceeded`), ConfigurationError, "Your disk quota is exceeded; delete files to get under it."},
-	{regexp.MustCompile(`(?i)read-only file system`), PermissionDenied, "The filesystem is mounted read-only, so nothing on it can be changed."},
-	{regexp.MustCompile(`(?i)argument list too long`), ConfigurationError, "The expanded argument list is too long for one command; use find … -exec … + or xargs."},
-	{regexp.MustCompile(`(?i)too many levels of symbolic links`), FileNotFound, "A symbolic link loops back on itself (too many levels of symbolic links)."},
-	{regexp.MustCompile(`(?i)device or resource busy`), ConfigurationError, "The file or mount is busy (device or resource busy): a process is using it."},
-	{regexp.MustCompile(`(?i)text file busy`), ConfigurationError, "The program file is running (text file busy), so it cannot be overwritten; stop it first."},
-	{regexp.MustCompile(`are the same file`), FileNotFound, "Source and destination are the same file."},
-	{regexp.MustCompile(`to a subdirectory of itself`), FileNotFound, "A directory cannot be moved or copied into itself."},
-	{regexp.MustCompile(`(?i)too many open files`), ConfigurationError, "The process hit its limit of open files (ulimit -n)."},
-	{regexp.MustCompile(`(?i)input/output error`), Unknown, "The device reported an input/output error: a failing disk or a lost network mount."},
-	{regexp.MustCompile(`(?i)stale file handle`), Unknown, "Stale file handle: the file or mount went away underneath; remount or cd again."},
-	{regexp.MustCompile(`(?i)file name too long`), FileNotFound, "The file name is longer than the filesystem allows."},
-	{regexp.MustCompile(`(?i)Directory not empty`), FileNotFound, "The target directory is not empty."},
-	{regexp.MustCompile(`(?i)invalid cross-device link`), FileNotFound, "A hard link cannot cross filesystems; copy the file or make a symbolic link."},
+	{lazy(`(?i)no space left on device`), ConfigurationError, "The disk is full (no space left on device); free some space (df -h shows usage per filesystem)."},
+	{lazy(`(?i)disk quota exceeded`), ConfigurationError, "Your disk quota is exceeded; delete files to get under it."},
+	{lazy(`(?i)read-only file system`), PermissionDenied, "The filesystem is mounted read-only, so nothing on it can be changed."},
+	{lazy(`(?i)argument list too long`), ConfigurationError, "The expanded argument list is too long for one command; use find … -exec … + or xargs."},
+	{lazy(`(?i)too many levels of symbolic links`), FileNotFound, "A symbolic link loops back on itself (too many levels of symbolic links)."},
+	{lazy(`(?i)device or resource busy`), ConfigurationError, "The file or mount is busy (device or resource busy): a process is using it."},
+	{lazy(`(?i)text file busy`), ConfigurationError, "The program file is running (text file busy), so it cannot be overwritten; stop it first."},
+	{lazy(`are the same file`), FileNotFound, "Source and destination are the same file."},
+	{lazy(`to a subdirectory of itself`), FileNotFound, "A directory cannot be moved or copied into itself."},
+	{lazy(`(?i)too many open files`), ConfigurationError, "The process hit its limit of open files (ulimit -n)."},
+	{lazy(`(?i)input/output error`), Unknown, "The device reported an input/output error: a failing disk or a lost network mount."},
+	{lazy(`(?i)stale file handle`), Unknown, "Stale file handle: the file or mount went away underneath; remount or cd again."},
+	{lazy(`(?i)file name too long`), FileNotFound, "The file name is longer than the filesystem allows."},
+	{lazy(`(?i)Directory not empty`), FileNotFound, "The target directory is not empty."},
+	{lazy(`(?i)invalid cross-device link`), FileNotFound, "A hard link cannot cross filesystems; copy the file or make a symbolic link."},
 }
 
 func ruleFSExplain(ctx context.Context, f *Failure) *Finding {

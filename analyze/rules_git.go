@@ -3,26 +3,26 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	gitSetUpstreamRe = regexp.MustCompile(`(?m)^\s*(git push --set-upstream \S+ \S+)\s*$`)
-	gitNoUpstreamRe  = regexp.MustCompile(`The current branch (\S+) has no upstream branch`)
-	gitPathspecRe    = regexp.MustCompile(`error: pathspec '([^']+)' did not match any file\(s\) known to git`)
-	gitInvalidRefRe  = regexp.MustCompile(`fatal: (?:invalid reference|a branch named '[^']+' already exists|ambiguous argument|couldn't find remote ref|bad revision|not a valid object name|Needed a single revision|branch '[^']+' not found)[: ]*'?([^'\s:]*)'?`)
-	gitNotRepoRe     = regexp.MustCompile(`'([^']+)' does not appear to be a git repository`)
-	gitTagExistsRe   = regexp.MustCompile(`fatal: tag '([^']+)' already exists`)
-	gitBranchExists  = regexp.MustCompile(`fatal: a branch named '([^']+)' already exists`)
-	gitNotMergedRe   = regexp.MustCompile(`run 'git branch -D ([^']+)'`)
-	gitUnknownOptRe  = regexp.MustCompile("error: unknown (?:option|switch) `([^']+)'")
-	gitOptionRe      = regexp.MustCompile(`--\[?(?:no-\])?([a-z][a-z0-9-]+)`)
-	gitRemoteURLRe   = regexp.MustCompile(`fatal: remote (\S+) already exists`)
-	gitRefspecRe     = regexp.MustCompile(`error: src refspec (\S+) does not match any`)
-	gitCloneDestRe   = regexp.MustCompile(`destination path '([^']+)' already exists and is not an empty directory`)
-	gitConflictRe    = regexp.MustCompile(`(?m)^CONFLICT \([^)]*\): (?:Merge conflict in )?(.+)$`)
-	gitIgnoredRe     = regexp.MustCompile(`The following paths are ignored by one of your .gitignore files:\n(\S+)`)
+	gitSetUpstreamRe = lazy(`(?m)^\s*(git push --set-upstream \S+ \S+)\s*$`)
+	gitNoUpstreamRe  = lazy(`The current branch (\S+) has no upstream branch`)
+	gitPathspecRe    = lazy(`pathspec '([^']+)' did not match any file`)
+	gitInvalidRefRe  = lazy(`fatal: (?:invalid reference|a branch named '[^']+' already exists|ambiguous argument|couldn't find remote ref|bad revision|not a valid object name|Needed a single revision|branch '[^']+' not found)[: ]*'?([^'\s:]*)'?`)
+	gitNotMergeable  = lazy(`merge: (\S+) - not something we can merge`)
+	gitNotRepoRe     = lazy(`'([^']+)' does not appear to be a git repository`)
+	gitTagExistsRe   = lazy(`fatal: tag '([^']+)' already exists`)
+	gitBranchExists  = lazy(`fatal: a branch named '([^']+)' already exists`)
+	gitNotMergedRe   = lazy(`run 'git branch -D ([^']+)'`)
+	gitUnknownOptRe  = lazy("error: unknown (?:option|switch) `([^']+)'")
+	gitOptionRe      = lazy(`--\[?(?:no-\])?([a-z][a-z0-9-]+)`)
+	gitRemoteURLRe   = lazy(`(?:fatal|error): remote (\S+) already exists`)
+	gitRefspecRe     = lazy(`error: src refspec (\S+) does not match any`)
+	gitCloneDestRe   = lazy(`destination path '([^']+)' already exists and is not an empty directory`)
+	gitConflictRe    = lazy(`(?m)^CONFLICT \([^)]*\): (?:Merge conflict in )?(.+)$`)
+	gitIgnoredRe     = lazy(`The following paths are ignored by one of your .gitignore files:\n(\S+)`)
 )
 
 // git returns the repository facts, or the zero value when unknown.
@@ -181,6 +181,9 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 		return gitRefspec(ctx, f, c, m[1])
 	}
 	if m := f.find(gitPathspecRe); m != nil {
+		return gitMissingRef(ctx, f, c, sub, m[1])
+	}
+	if m := f.find(gitNotMergeable); m != nil {
 		return gitMissingRef(ctx, f, c, sub, m[1])
 	}
 	if m := f.find(gitInvalidRefRe); m != nil && m[1] != "" {
@@ -347,6 +350,13 @@ func gitMissingRef(ctx context.Context, f *Failure, c *Call, sub, ref string) *F
 		return found(ConfigurationError, 0.6, fmt.Sprintf("git does not know %s.", ref))
 	}
 	fd := found(ConfigurationError, 0.88, fmt.Sprintf("There is no branch, tag or file named %s.", ref))
+	fileMode := indexOf(c.Args, "--") > 0 && indexOf(c.Args, "--") < j || sub == "restore" || sub == "add" || sub == "rm" || sub == "mv"
+	if !fileMode && (sub == "checkout" || sub == "switch") && strings.ContainsAny(ref, "./") {
+		fileMode = len(nearPath(ctx, f, ref, false)) > 0
+	}
+	if fileMode {
+		sub = "file"
+	}
 	switch sub {
 	case "checkout", "switch", "merge", "rebase", "branch", "log", "diff", "show", "reset", "pull", "push", "cherry-pick", "fetch":
 		g := f.git(ctx)

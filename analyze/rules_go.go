@@ -3,17 +3,17 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	goToFixRe     = regexp.MustCompile(`to (?:add|update)(?: it)?:\n\s+(go (?:get|mod|work) [^\n]+)`)
-	goNotStdRe    = regexp.MustCompile(`package (\S+) is not in (?:std|GOROOT)`)
-	goCompileRe   = regexp.MustCompile(`(?m)^(?:# \S+\n)?\.?/?([^\s:]+\.go):(\d+):(?:\d+:)? (.+)$`)
-	goUnusedImpRe = regexp.MustCompile(`"([^"]+)" imported and not used`)
-	goUnusedVarRe = regexp.MustCompile(`declared and not used: (\S+)|(\S+) declared (?:and|but) not used`)
-	goVersionRe   = regexp.MustCompile(`go\.mod requires go >= (\S+) \(running go (\S+)`)
+	goToFixRe     = lazy(`to (?:add|update)(?: it)?:\n\s+(go (?:get|mod|work) [^\n]+)`)
+	goNotStdRe    = lazy(`package (\S+) is not in (?:std|GOROOT)`)
+	goCompileRe   = lazy(`(?m)^(?:# \S+\n)?\.?/?([^\s:]+\.go):(\d+):(?:\d+:)? (.+)$`)
+	goUnusedImpRe = lazy(`"([^"]+)" imported and not used`)
+	goUnusedVarRe = lazy(`declared and not used: (\S+)|(\S+) declared (?:and|but) not used`)
+	goNoModuleRe  = lazy(`(?:cannot find module providing package|no required module provides package) ([^\s:;]+)`)
+	goVersionRe   = lazy(`go\.mod requires go >= (\S+) \(running go (\S+)`)
 )
 
 func ruleGo(ctx context.Context, f *Failure) *Finding {
@@ -29,11 +29,30 @@ func ruleGo(ctx context.Context, f *Failure) *Finding {
 		}
 		return fd
 	}
+	if f.has("'go install' requires a version") && c.sub() == "install" {
+		for j := c.subIndex() + 1; j < len(c.Args) && j > 0; j++ {
+			if a := c.Args[j]; !strings.HasPrefix(a, "-") && !strings.Contains(a, "@") {
+				return found(ConfigurationError, 0.9, "Outside a module, go install needs a version, such as @latest.",
+					fix(f.replaceWord(c, j, a+"@latest"), 0.9, "Install the latest version."))
+			}
+		}
+	}
 	if f.has("go.mod file not found", "cannot find main module") {
 		return noProjectFile(ctx, f, "go.mod", "go mod init MODULE-PATH (for example go mod init example.com/hello)")
 	}
+	if m := f.find(goNoModuleRe); m != nil {
+		return found(MissingDependency, 0.88, fmt.Sprintf("No module in go.mod provides the package %s.", m[1]),
+			fix("go get "+m[1], 0.88, "Add the module that provides %s.", m[1]),
+			fix("go mod tidy", 0.84, "Add all missing modules to go.mod and go.sum."))
+	}
 	if f.has("no required module provides package", "missing go.sum entry") {
 		return found(MissingDependency, 0.88, "A required module is missing from go.mod or go.sum.", fix("go mod tidy", 0.88, "Add the missing modules to go.mod and go.sum."))
+	}
+	if f.has("cannot determine module path") {
+		return explain(ConfigurationError, 0.9, "go mod init needs the module path here, as in go mod init example.com/NAME (usually the repository's URL without https://).")
+	}
+	if m := f.find(goNotStdRe); m != nil && c.subIndex() > 0 && indexOf(c.Args[c.subIndex():], m[1]) < 0 {
+		return explain(MissingDependency, 0.85, "No standard-library package is named %s: a typo in an import path, or a module path without its domain.", m[1])
 	}
 	if m := f.find(goNotStdRe); m != nil {
 		pkg := m[1]

@@ -3,39 +3,41 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	refusedRes = []*regexp.Regexp{
-		regexp.MustCompile(`Failed to connect to (\S+) port (\d+)`),
-		regexp.MustCompile(`connect to host (\S+) port (\d+): Connection refused`),
-		regexp.MustCompile(`connect to (\S+) port (\d+) \(tcp\) failed`),
-		regexp.MustCompile(`ECONNREFUSED (\S+?):(\d+)`),
-		regexp.MustCompile(`(?:connect|dial tcp) \[?([^\s\]]+?)\]?:(\d+): connect: connection refused`),
-		regexp.MustCompile(`Could not connect to \S+ at (\S+?):(\d+)`),
-		regexp.MustCompile(`connection to server at "[^"]*" \((\S+)\), port (\d+) failed`),
-		regexp.MustCompile(`(?:Connecting to|connect to) \S+ \|?(\S+?)\|?:(\d+)\.\.\. failed: Connection refused`),
+	refusedRes = []*lazyRegexp{
+		lazy(`Failed to connect to (\S+) port (\d+)`),
+		lazy(`connect to host (\S+) port (\d+): Connection refused`),
+		lazy(`connect to (\S+) port (\d+) \(tcp\) failed`),
+		lazy(`ECONNREFUSED (\S+?):(\d+)`),
+		lazy(`(?:connect|dial tcp) \[?([^\s\]]+?)\]?:(\d+): connect: connection refused`),
+		lazy(`Could not connect to \S+ at (\S+?):(\d+)`),
+		lazy(`connection to server at "[^"]*" \((\S+)\), port (\d+) failed`),
+		lazy(`(?:Connecting to|connect to) \S+ \|?(\S+?)\|?:(\d+)\.\.\. failed: Connection refused`),
 	}
-	resolveRes = []*regexp.Regexp{
-		regexp.MustCompile(`Could not resolve host: (\S+)`),
-		regexp.MustCompile(`unable to resolve host address ['‘]([^'’]+)['’]`),
-		regexp.MustCompile(`getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)`),
-		regexp.MustCompile(`lookup (\S+?)(?: on \S+)?: no such host`),
-		regexp.MustCompile(`(?:ssh|ping): (?:Could not resolve hostname )?(\S+?): (?:Name or service not known|Temporary failure in name resolution|No address associated with hostname)`),
-		regexp.MustCompile(`Failed to resolve ['"]?([^'"\s]+)`),
-		regexp.MustCompile(`Unknown host:? (\S+)`),
+	resolveRes = []*lazyRegexp{
+		lazy(`Could not resolve host: (\S+)`),
+		lazy(`unable to resolve host address ['‘]([^'’]+)['’]`),
+		lazy(`getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)`),
+		lazy(`lookup (\S+?)(?: on \S+)?: no such host`),
+		lazy(`(?:ssh|ping): (?:Could not resolve hostname )?(\S+?): (?:Name or service not known|Temporary failure in name resolution|No address associated with hostname)`),
+		lazy(`Failed to resolve ['"]?([^'"\s]+)`),
+		lazy(`Unknown host:? (\S+)`),
 	}
-	urlSchemeRe   = regexp.MustCompile(`Protocol "?([a-zA-Z0-9+.-]+)"? not supported`)
-	hostChangedRe = regexp.MustCompile(`REMOTE HOST IDENTIFICATION HAS CHANGED|Offending (?:\S+ )?key (?:for IP )?in (\S+):(\d+)`)
-	inUseRes      = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)address already in use[^\n]*?[: ](\d{2,5})\b`),
-		regexp.MustCompile(`(?i)(?:listen|bind)(?: tcp)?[^\n]*?:(\d{2,5})[^\n]*address already in use`),
-		regexp.MustCompile(`Bind for [^\s]*?:(\d+) failed: port is already allocated`),
-		regexp.MustCompile(`bind\(\) to \S+?:(\d+) failed \(98`),
-		regexp.MustCompile(`(?i)port (\d{2,5}) is already in use|port (\d{2,5}) (?:is )?(?:already )?(?:in use|taken)`),
+	wgetErrorRe   = lazy(`ERROR (\d{3}): ([^\n.]+)`)
+	httpErrorRe   = lazy(`The requested URL returned error: (\d+)`)
+	keyPermsRe    = lazy(`Permissions (0\d+) for '([^']+)' are too open`)
+	urlSchemeRe   = lazy(`Protocol "?([a-zA-Z0-9+.-]+)"? not supported`)
+	hostChangedRe = lazy(`REMOTE HOST IDENTIFICATION HAS CHANGED|Offending (?:\S+ )?key (?:for IP )?in (\S+):(\d+)`)
+	inUseRes      = []*lazyRegexp{
+		lazy(`(?i)address already in use[^\n]*?[: ](\d{2,5})\b`),
+		lazy(`(?i)(?:listen|bind)(?: tcp)?[^\n]*?:(\d{2,5})[^\n]*address already in use`),
+		lazy(`Bind for [^\s]*?:(\d+) failed: port is already allocated`),
+		lazy(`bind\(\) to \S+?:(\d+) failed \(98`),
+		lazy(`(?i)port (\d{2,5}) is already in use|port (\d{2,5}) (?:is )?(?:already )?(?:in use|taken)`),
 	}
 	wellKnownHosts = strings.Fields(`github.com gitlab.com bitbucket.org google.com www.google.com pypi.org
 		files.pythonhosted.org registry.npmjs.org npmjs.com docker.io registry-1.docker.io hub.docker.com
@@ -70,6 +72,10 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 		}
 		return fd
 	}
+	if m := f.find(keyPermsRe); m != nil {
+		return found(PermissionDenied, 0.92, fmt.Sprintf("ssh refuses the private key %s because other users may read it (permissions %s).", m[2], m[1]),
+			fix("chmod 600 "+quote(m[2])+" && "+strings.TrimSpace(f.Command), 0.9, "Make the key readable by you alone, then connect."))
+	}
 	if f.has("host key verification failed") {
 		return explain(NetworkError, 0.85, "ssh could not verify the server's host key (unknown host in a non-interactive session, or a changed key); connect once interactively to accept it.")
 	}
@@ -102,6 +108,8 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 		}
 	}
 	switch {
+	case f.has("100% packet loss"):
+		return explain(NetworkError, 0.8, "No reply came back (100%% packet loss): the host is down, or it or a firewall drops ping.")
 	case f.has("network is unreachable"):
 		return explain(NetworkError, 0.85, "The network is unreachable: this machine has no route there (no connection, or no IPv6 route).")
 	case f.has("no route to host"):
@@ -113,7 +121,16 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 	case f.has("connection reset by peer"):
 		return explain(NetworkError, 0.75, "The server closed the connection abruptly (connection reset by peer).")
 	}
-	if m := regexp.MustCompile(`The requested URL returned error: (\d+)`).FindStringSubmatch(f.Output); m != nil {
+	if f.has("can't connect to local mysql server", "can't connect to local server through socket") {
+		return explain(NetworkError, 0.85, "The MySQL/MariaDB server is not running (its socket is missing); start it, or connect over TCP with -h 127.0.0.1.")
+	}
+	if f.has("is the server running locally and accepting connections", "is the server running on that host and accepting") {
+		return explain(NetworkError, 0.85, "The PostgreSQL server is not running or not listening where psql looks; start it, or give -h and -p.")
+	}
+	if m := wgetErrorRe.FindStringSubmatch(f.Output); m != nil {
+		return explain(NetworkError, 0.85, "The server answered HTTP %s (%s): %s.", m[1], strings.TrimSpace(m[2]), httpMeaning(m[1]))
+	}
+	if m := httpErrorRe.FindStringSubmatch(f.Output); m != nil {
 		return explain(NetworkError, 0.85, "The server answered HTTP %s: %s.", m[1], httpMeaning(m[1]))
 	}
 	return nil
@@ -174,7 +191,13 @@ func listenerName(l Listener) string {
 // well-known host.
 func hostNotFound(f *Failure, host string) *Finding {
 	cause := fmt.Sprintf("The host name %s could not be resolved (DNS): a typo, or no network connection.", host)
+	if contains(wellKnownHosts, strings.ToLower(host)) {
+		return explain(NetworkError, 0.88, "%s could not be resolved: the network or DNS is down (the name itself is right).", host)
+	}
 	ms := closest(strings.ToLower(host), wellKnownHosts, nil)
+	if len(ms) > 0 && ms[0].dist > 2 {
+		ms = nil
+	}
 	if len(ms) == 0 || host == "" {
 		return explain(NetworkError, 0.85, "%s", cause)
 	}
@@ -243,8 +266,8 @@ func rulePortInUse(ctx context.Context, f *Failure) *Finding {
 	if c := f.call("docker", "podman"); c != nil {
 		uses = dockerHostPorts(c)
 	}
-	if port == 0 && len(uses) == 1 {
-		port = uses[0].port
+	if port == 0 && len(uses) > 0 {
+		port = uses[len(uses)-1].port
 	}
 	holder := "another process"
 	var l Listener
@@ -259,7 +282,8 @@ func rulePortInUse(ctx context.Context, f *Failure) *Finding {
 		cause = fmt.Sprintf("Port %d is already in use by %s.", port, holder)
 	}
 	fd := found(NetworkError, 0.9, cause)
-	for _, u := range uses {
+	for i := len(uses) - 1; i >= 0; i-- {
+		u := uses[i]
 		if u.port != port && port != 0 {
 			continue
 		}

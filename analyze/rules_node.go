@@ -3,16 +3,16 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	npmMissingScriptRe = regexp.MustCompile(`(?:[Mm]issing script:? "?([^"\s]+)"?|error Command "([^"]+)" not found|ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+))`)
-	nodeNoModuleRe     = regexp.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
-	npmShNotFoundRe    = regexp.MustCompile(`(?m)^sh: (?:\d+: )?([^\s:]+):? (?:command )?not found`)
-	npmNoPackageJSON   = regexp.MustCompile(`(?i)enoent.*package\.json|could not read package\.json|no such file or directory, open '[^']*package\.json'`)
-	npm404Re           = regexp.MustCompile(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
+	npmMissingScriptRe = lazy(`(?:[Mm]issing script:? "?([^"\s]+)"?|error Command "([^"]+)" not found|ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+))`)
+	nodeNoModuleRe     = lazy(`Cannot find (?:module|package) '([^']+)'`)
+	npmShNotFoundRe    = lazy(`(?m)^sh: (?:\d+: )?([^\s:]+):? (?:command )?not found`)
+	npmNoPackageJSON   = lazy(`(?i)enoent.*package\.json|could not read package\.json|no such file or directory, open '[^']*package\.json'`)
+	jsonParseRe        = lazy(`JSON\.parse|Unexpected token`)
+	npm404Re           = lazy(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
 )
 
 // nodeBuiltins are Node.js's own modules, which are never installed.
@@ -66,6 +66,9 @@ func ruleNode(ctx context.Context, f *Failure) *Finding {
 	if npmNoPackageJSON.MatchString(f.Output) && c.Name() != "node" {
 		return noProjectFile(ctx, f, "package.json", "npm init -y")
 	}
+	if f.has("EJSONPARSE") {
+		return explain(ConfigurationError, 0.88, "package.json is not valid JSON (a trailing comma or a missing quote); %s", strings.TrimPrefix(f.keyLineMatching(jsonParseRe), "npm error "))
+	}
 	if f.has("ERESOLVE") {
 		return found(MissingDependency, 0.85, "npm cannot satisfy the packages' peer dependencies together (ERESOLVE).",
 			fix(f.replaceWords(c, len(c.Args), len(c.Args), "--legacy-peer-deps"), 0.8, "Install ignoring peer-dependency conflicts, as npm 6 did."))
@@ -109,10 +112,15 @@ func npmMissingScript(ctx context.Context, f *Failure, c *Call, script string) *
 		fd.RootCause = fmt.Sprintf("package.json has no script %q; did you mean %q?", script, ms[0].word)
 		return fd
 	}
-	// Nothing close: offer the likeliest scripts, as npm start usually means
-	// starting a development server.
+	// Nothing close: when a server was meant to start, offer the scripts
+	// that start one.
+	switch script {
+	case "start", "dev", "serve", "develop", "server", "run":
+	default:
+		return fd
+	}
 	run := c.Name() + " run "
-	prefer := []string{"dev", "start", "serve", "develop", "watch", "build", "test"}
+	prefer := []string{"dev", "start", "serve", "develop", "watch"}
 	n := 0
 	for _, p := range prefer {
 		if contains(scripts, p) && n < 2 {

@@ -3,15 +3,14 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	deniedRe = regexp.MustCompile(`(?i)permission denied|\beacces\b|operation not permitted|are you root|must be (?:run as )?root|must be superuser|requires? (?:superuser|root) privilege|only root can|need to be root|run (?:it |this )?as root|access denied|authentication is required|interactive authentication required|insufficient privileges|not allowed to|you don't have (?:enough |sufficient )?permission`)
-	redirDeniedRe = regexp.MustCompile(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:permission denied: )?([^:\n]+?)(?:: Permission denied)?\s*$`)
-	portArgRe     = regexp.MustCompile(`^(?:(--?[a-zA-Z-]*port[a-zA-Z-]*=)|(.*:))?(\d{1,5})$`)
+	deniedRe      = lazy(`(?i)permission denied|\beacces\b|operation not permitted|are you root|must be (?:run as )?root|must be superuser|requires? (?:superuser|root) privilege|only root can|need to be root|run (?:it |this )?as root|access denied|authentication is required|interactive authentication required|insufficient privileges|not allowed to|you don't have (?:enough |sufficient )?permission`)
+	redirDeniedRe = lazy(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:permission denied: )?([^:\n]+?)(?:: Permission denied)?\s*$`)
+	portArgRe     = lazy(`^(?:(--?[a-zA-Z-]*port[a-zA-Z-]*=)|(.*:))?(\d{1,5})$`)
 )
 
 func rulePermission(ctx context.Context, f *Failure) *Finding {
@@ -42,6 +41,10 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 				}
 				cmd := f.Input.Command
 				without := strings.TrimSpace(cmd[:r.span[0]]) + cmd[r.span[1]:]
+				if c.Sudo && len(c.start) > 0 && c.start[0] < r.span[0] {
+					// sudo did not help the redirection; tee takes its place.
+					without = strings.TrimSpace(cmd[:c.span[0]]+cmd[c.start[0]:r.span[0]]) + cmd[r.span[1]:]
+				}
 				tee := "sudo tee "
 				if r.Op == ">>" {
 					tee = "sudo tee -a "
@@ -63,6 +66,10 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 	if c.Name() == "cd" {
 		return explain(PermissionDenied, 0.8, "You may not enter that directory: %s", line)
 	}
+	switch c.Name() {
+	case "ulimit", "export", "source", ".", "alias", "set", "umask", "exec", "pushd", "popd", "read":
+		return explain(PermissionDenied, 0.75, "%s is a shell builtin, so sudo cannot run it: %s", c.Name(), line)
+	}
 	if c.Name() == "ssh" || c.Name() == "scp" || c.Name() == "git" && f.has("could not read from remote") {
 		return nil
 	}
@@ -75,7 +82,7 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 }
 
 // keyLineMatching returns the first output line matching re, or the key line.
-func (f *Failure) keyLineMatching(re *regexp.Regexp) string {
+func (f *Failure) keyLineMatching(re *lazyRegexp) string {
 	for _, l := range strings.Split(f.Output, "\n") {
 		if re.MatchString(l) {
 			return strings.TrimSpace(l)

@@ -4,20 +4,19 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
 var (
-	pyNoModuleRe    = regexp.MustCompile(`(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z0-9_.]+)'?|(?m)^\S*python[0-9.]*: No module named ([A-Za-z0-9_.]+)`)
-	pyPrintRe       = regexp.MustCompile(`Missing parentheses in call to '(print|exec)'`)
-	pyFrameRe       = regexp.MustCompile(`(?m)^\s*File "([^"]+)", line (\d+)`)
-	pyExceptionRe   = regexp.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt|Warning)|KeyError|StopIteration)(?:: (.*))?$`)
-	pipNoDistRe     = regexp.MustCompile(`No matching distribution found for ([A-Za-z0-9_.\-\[\]]+)`)
-	pyMScriptRe     = regexp.MustCompile(`Error while finding module specification for '([^']+)\.py'`)
-	pyEnsurepipRe   = regexp.MustCompile(`ensurepip is not\s+available|apt install (python3(?:\.\d+)?-venv)`)
-	pyCannotImport  = regexp.MustCompile(`ImportError: cannot import name '([^']+)' from '([^']+)'`)
-	pySyntaxErrorRe = regexp.MustCompile(`(?m)^(SyntaxError|IndentationError|TabError): (.*)$`)
+	pyNoModuleRe    = lazy(`(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z0-9_.]+)'?|(?m)^\S*python[0-9.]*: No module named ([A-Za-z0-9_.]+)`)
+	pyPrintRe       = lazy(`Missing parentheses in call to '(print|exec)'`)
+	pyFrameRe       = lazy(`(?m)^\s*File "([^"]+)", line (\d+)`)
+	pyExceptionRe   = lazy(`(?m)^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt|Warning)|KeyError|StopIteration)(?:: (.*))?$`)
+	pipNoDistRe     = lazy(`No matching distribution found for ([A-Za-z0-9_.\-\[\]]+)`)
+	pyMScriptRe     = lazy(`Error while finding module specification for '([^']+)\.py'`)
+	pyEnsurepipRe   = lazy(`ensurepip is not\s+available|apt install (python3(?:\.\d+)?-venv)`)
+	pyCannotImport  = lazy(`ImportError: cannot import name '([^']+)' from '([^']+)'`)
+	pySyntaxErrorRe = lazy(`(?m)^(SyntaxError|IndentationError|TabError): (.*)$`)
 )
 
 // isPython reports whether a command name is a Python interpreter.

@@ -3,32 +3,38 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"path/filepath"
 	"strings"
 )
 
 var (
-	notExecRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): [Pp]ermission denied\s*$`),
-		regexp.MustCompile(`(?m)zsh: permission denied: (\S+)`),
+	notExecRes = []*lazyRegexp{
+		lazy(`(?m)^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): [Pp]ermission denied\s*$`),
+		lazy(`(?m)zsh: permission denied: (\S+)`),
 	}
-	isDirExecRe   = regexp.MustCompile(`(?m)(?:^[^\s:]+: |zsh: is a directory: )(\S+?)(?:: [Ii]s a directory)?\s*$`)
-	badInterpRe   = regexp.MustCompile(`(?m)(\S+): (?:/bin/\S+: )?bad interpreter: ([^:]+): No such file or directory`)
-	execFormatRe  = regexp.MustCompile(`(?i)exec format error|cannot execute binary file`)
-	crlfRe        = regexp.MustCompile(`\$'\\r': command not found|\r: command not found|\^M: bad interpreter|/\S+\r: bad interpreter`)
-	noMatchesRe   = regexp.MustCompile(`(?m)zsh: no matches? found: (.+)$`)
-	eventRe       = regexp.MustCompile(`(?m)(\S+): event not found`)
-	syntaxErrRe   = regexp.MustCompile(`(?m)^(.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near|unmatched ["'` + "`" + `]|bad substitution|unbound variable|ambiguous redirect|bad assignment).*)$`)
-	bracketRe     = regexp.MustCompile("\\[: missing [`']\\]'|\\[: missing \\]")
-	testArgsRe    = regexp.MustCompile(`\[: too many arguments|unary operator expected|binary operator expected|integer expression expected`)
-	notIdentRe    = regexp.MustCompile("(?:export|declare|local|readonly|typeset): [`']?([^'`:]*)'?: not a valid identifier|not valid in this context: (\\S+)")
-	cdTooManyRe   = regexp.MustCompile(`cd: too many arguments|cd: string not in pwd`)
-	sudoBuiltinRe = regexp.MustCompile(`sudo: (cd|source|alias|export|ulimit|pushd|popd|history|\.): command not found`)
+	isDirExecRe    = lazy(`(?m)(?:^[^\s:]+: |zsh: is a directory: )(\S+?)(?:: [Ii]s a directory)?\s*$`)
+	badInterpRe    = lazy(`(?m)(\S+): (?:/bin/\S+: )?bad interpreter: ([^:]+): No such file or directory`)
+	requiredFileRe = lazy(`(\S+): cannot execute: required file not found`)
+	execFormatRe   = lazy(`(?i)exec format error|cannot execute binary file`)
+	crlfRe         = lazy(`\$'\\r': command not found|\r: command not found|\^M: bad interpreter|/\S+\r: bad interpreter`)
+	noMatchesRe    = lazy(`(?m)zsh: no matches? found: (.+)$`)
+	eventRe        = lazy(`(?m)(\S+): event not found`)
+	syntaxErrRe    = lazy(`(?m)^(.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near|unmatched ["'` + "`" + `]|bad substitution|unbound variable|ambiguous redirect|bad assignment).*)$`)
+	bracketRe      = lazy("\\[: missing [`']\\]'|\\[: missing \\]")
+	intExpectedRe  = lazy(`(?:\[|test): ([^:\n]*): integer expression expected`)
+	bashismRe      = lazy(`(?m)^(\S+?):? (?:line )?\d+: (?:(?:source|\[\[|declare|shopt|pushd|popd|function|local|let|typeset|mapfile|readarray): not found|Syntax error: "\(" unexpected|Bad substitution|Syntax error: redirection unexpected)`)
+	testArgsRe     = lazy(`\[: too many arguments|unary operator expected|binary operator expected|integer expression expected`)
+	notIdentRe     = lazy("(?:export|declare|local|readonly|typeset): [`']?([^'`:]*)'?: not a valid identifier|not valid in this context: (\\S+)")
+	cdTooManyRe    = lazy(`cd: too many arguments|cd: string not in pwd`)
+	sudoBuiltinRe  = lazy(`sudo: (cd|source|alias|export|ulimit|pushd|popd|history|\.): command not found`)
 )
 
 func ruleNotExecutable(ctx context.Context, f *Failure) *Finding {
 	if f.has("bad interpreter") {
 		return badInterpreter(ctx, f)
+	}
+	if m := f.find(requiredFileRe); m != nil {
+		return missingInterpreter(ctx, f, m[1])
 	}
 	var target string
 	for _, re := range notExecRes {
@@ -64,10 +70,20 @@ func ruleNotExecutable(ctx context.Context, f *Failure) *Finding {
 			fix(f.replaceWords(c, 0, len(c.Args), "cd "+c.Raw[0]), 0.85, "Change into the directory."))
 	}
 	if err == nil && e.Exec {
-		return nil // executable, so the denial is about something else
+		// Executable, yet denied: a filesystem mounted noexec, or a
+		// directory on the way that may not be searched.
+		fd := found(PermissionDenied, 0.75, fmt.Sprintf("%s is executable, yet running it was denied: its filesystem is probably mounted noexec.", target))
+		if interp := interpreterFor(ctx, f, target); interp != "" {
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, 0, interp+" "+c.Raw[0]), 0.75, "Run the script through %s, which only needs to read it.", interp))
+		}
+		return fd
 	}
 	fd := found(PermissionDenied, 0.9, fmt.Sprintf("%s is not executable: it lacks the execute permission.", target))
-	fd.Fixes = append(fd.Fixes, fix("chmod +x "+c.Raw[0]+" && "+f.callText(c), 0.9, "Give the file execute permission, then run it."))
+	chmod := "chmod +x "
+	if isSystemPath(f.path(target)) || strings.HasPrefix(f.path(target), "/opt/") {
+		chmod = f.sudo(ctx) + chmod
+	}
+	fd.Fixes = append(fd.Fixes, fix(chmod+c.Raw[0]+" && "+f.callText(c), 0.9, "Give the file execute permission, then run it."))
 	if interp := interpreterFor(ctx, f, target); interp != "" {
 		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, 0, interp+" "+c.Raw[0]), 0.85, "Run the script through %s, which needs no execute permission.", interp))
 	}
@@ -97,12 +113,45 @@ func badInterpreter(ctx context.Context, f *Failure) *Finding {
 	return fd
 }
 
+// missingInterpreter handles bash's "cannot execute: required file not
+// found": the program named on the #! line is missing, or the line ends in
+// a carriage return.
+func missingInterpreter(ctx context.Context, f *Failure, script string) *Finding {
+	c := f.callByName(script)
+	head, err := f.Env.ReadHead(ctx, f.path(script), 256)
+	if err != nil || !strings.HasPrefix(string(head), "#!") {
+		return explain(FileNotFound, 0.7, "%s cannot be executed: the program its #! line names does not exist.", script)
+	}
+	line := strings.SplitN(string(head[2:]), "\n", 2)[0]
+	if strings.HasSuffix(line, "\r") {
+		return crlfFinding(ctx, f, script, c)
+	}
+	interp := strings.Fields(line)
+	if len(interp) == 0 {
+		return nil
+	}
+	fd := found(CommandNotFound, 0.85, fmt.Sprintf("The #! line of %s names %s, which does not exist.", script, strings.TrimSpace(line)))
+	name := interp[0][strings.LastIndex(interp[0], "/")+1:]
+	if name == "env" && len(interp) > 1 {
+		name = interp[1]
+	}
+	alt := name
+	if name == "python" || name == "python2" {
+		alt = "python3"
+	}
+	if c != nil && f.Env.LookPath(ctx, alt) {
+		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, 0, alt+" "+c.Raw[0]), 0.8, "Run the script with %s from the PATH.", alt))
+	}
+	return fd
+}
+
 // crlfFinding handles scripts saved with Windows line endings.
 func crlfFinding(ctx context.Context, f *Failure, script string, c *Call) *Finding {
 	fd := found(SyntaxError, 0.9, fmt.Sprintf("%s has Windows (CRLF) line endings; the shell reads the \\r as part of each line.", script))
-	tool := "sed -i 's/\\r$//' " + quote(script)
+	file := quote(filepath.Clean(script))
+	tool := "sed -i 's/\\r$//' " + file
 	if f.Env.LookPath(ctx, "dos2unix") {
-		tool = "dos2unix " + quote(script)
+		tool = "dos2unix " + file
 	}
 	cmd := tool
 	if c != nil {
@@ -174,7 +223,30 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 				}
 			}
 			name := m[1] + m[2]
+			for i := 2; i < len(c.Args); i++ {
+				// A blank inside a value: PATH=$PATH: /usr/local/go/bin.
+				if c.Args[i] == name && strings.Contains(c.Args[i-1], "=") && !strings.HasSuffix(c.Args[i-1], "=") {
+					return found(SyntaxError, 0.88, fmt.Sprintf("The value of %s was cut at a blank, so %q became a separate name.", strings.SplitN(c.Args[i-1], "=", 2)[0], name),
+						fix(f.replaceWords(c, i-1, i+1, c.Raw[i-1]+c.Raw[i]), 0.88, "Remove the blank inside the value (or quote the value)."))
+				}
+			}
 			return explain(SyntaxError, 0.8, "%q is not a valid variable name: names hold only letters, digits and _, and do not start with a digit.", name)
+		}
+	}
+	if m := f.find(intExpectedRe); m != nil {
+		return explain(SyntaxError, 0.8, "-eq, -lt, -gt and the like compare integers, and %q is not an integer; compare strings with = instead.", m[1])
+	}
+	if c := f.call("alias"); c != nil && f.has("alias: =: not found", "bad assignment") {
+		for i := 1; i+2 < len(c.Args); i++ {
+			if c.Args[i+1] == "=" {
+				return found(SyntaxError, 0.9, "alias takes name=value as one word, without spaces around =.",
+					fix(f.replaceWords(c, i, i+3, c.Raw[i]+"="+c.Raw[i+2]), 0.9, "Remove the spaces around =."))
+			}
+		}
+	}
+	if m := f.find(bashismRe); m != nil {
+		if fd := bashOnly(ctx, f, m[1]); fd != nil {
+			return fd
 		}
 	}
 	if f.find(testArgsRe) != nil {
@@ -211,6 +283,26 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 		}
 	}
 	return nil
+}
+
+// bashOnly handles a bash script run by sh (dash on Debian), which stops at
+// the first bash feature.
+func bashOnly(ctx context.Context, f *Failure, script string) *Finding {
+	script = strings.TrimSuffix(script, ":")
+	fd := found(SyntaxError, 0.88, fmt.Sprintf("%s uses bash features, but sh (dash here) ran it.", script))
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		switch {
+		case (c.Name() == "sh" || c.Name() == "dash") && len(c.Args) > 1:
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, 0, "bash"), 0.88, "Run the script with bash."))
+			return fd
+		case c.Args[0] == script || c.Raw[0] == script:
+			fd.RootCause = fmt.Sprintf("%s uses bash features, but its #! line asks for sh.", script)
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, 0, "bash "+c.Raw[0]), 0.85, "Run the script with bash."))
+			return fd
+		}
+	}
+	return fd
 }
 
 // ruleHistory proposes a command the user ran successfully that differs

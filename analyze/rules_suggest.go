@@ -3,33 +3,32 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 // toolHint is a tool's own "did you mean" message: the word it rejected and
 // what it proposes instead.
 type toolHint struct {
-	re      *regexp.Regexp
+	re      *lazyRegexp
 	unknown int // submatch index of the rejected word, 0 if none
 	hints   int // submatch index of the proposals
 }
 
 var toolHints = []toolHint{
 	// git: 'psuh' is not a git command. … The most similar command is\n\tpush
-	{regexp.MustCompile(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2},
+	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2},
 	// cobra-based tools (docker, kubectl, gh, helm, hugo): unknown command "x" for "y" … Did you mean this?\n\tz
-	{regexp.MustCompile(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2},
+	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2},
 	// npm: Unknown command: "intsall" … Did you mean this?\n  npm install # Install a package
-	{regexp.MustCompile(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2},
+	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2},
 	// cargo: no such command: `tset` … a command with a similar name exists: `test`
-	{regexp.MustCompile("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2},
+	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2},
 	// pip: unknown command "instal" - maybe you meant "install"
-	{regexp.MustCompile(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2},
+	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2},
 	// git: error: did you mean `--amend` (with two dashes)?
-	{regexp.MustCompile("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1},
+	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1},
 	// yarn, terraform, conda, systemctl, …: 'x' … Did you mean 'y'?
-	{regexp.MustCompile("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2},
+	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2},
 }
 
 // parseHints splits the proposals of a tool hint into commands or words.
@@ -64,6 +63,17 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 			unknown = hints[0][1:] // "-amend" was typed for "--amend"
 		}
 		var fixes []Fix
+		// A swap of two letters is the likeliest typo, likelier than the
+		// tool's own pick when the two differ (npm proposes set for tset).
+		if known := subcommands[f.main().Name()]; unknown != "" && !strings.HasPrefix(unknown, "-") {
+			for _, k := range known {
+				if isTransposition(unknown, k) && !contains(hints, k) {
+					if cmd := applyHint(f, unknown, k); cmd != "" {
+						fixes = append(fixes, fix(cmd, 0.95, "%s is %s with two letters swapped.", unknown, k))
+					}
+				}
+			}
+		}
 		for i, s := range hints {
 			if cmd := applyHint(f, unknown, s); cmd != "" {
 				fixes = append(fixes, fix(cmd, 0.93-0.04*float64(i), "%s suggests %s.", f.main().Name(), s))
@@ -153,15 +163,15 @@ func init() {
 	subcommands["podman"] = subcommands["docker"]
 }
 
-var unknownSubRes = []*regexp.Regexp{
-	regexp.MustCompile(`'([^']+)' is not a (?:git|docker) command`),
-	regexp.MustCompile(`(?m)^go (\S+): unknown command`),
-	regexp.MustCompile("no such (?:sub)?command: `([^`]+)`"),
-	regexp.MustCompile(`Unknown command: "?([^"\s]+)"?`),
-	regexp.MustCompile(`E: Invalid operation (\S+)`),
-	regexp.MustCompile(`Unknown (?:command verb|operation) '?([^',.\s]+)'?`),
-	regexp.MustCompile(`unknown command "([^"]+)"`),
-	regexp.MustCompile(`(?i)unknown command:? (?:docker )?'?([^'\s]+)'?`),
+var unknownSubRes = []*lazyRegexp{
+	lazy(`'([^']+)' is not a (?:git|docker) command`),
+	lazy(`(?m)^go (\S+): unknown command`),
+	lazy("no such (?:sub)?command: `([^`]+)`"),
+	lazy(`Unknown command: "?([^"\s]+)"?`),
+	lazy(`E: Invalid operation (\S+)`),
+	lazy(`Unknown (?:command verb|operation) '?([^',.\s]+)'?`),
+	lazy(`unknown command "([^"]+)"`),
+	lazy(`(?i)unknown command:? (?:docker )?'?([^'\s]+)'?`),
 }
 
 func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
@@ -190,7 +200,9 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 	}
 	conf := 0.85
 	if !said {
-		if strings.TrimSpace(f.Output) != "" {
+		// Without output, a short unknown word may be one of the user's own
+		// aliases (git lg): say nothing.
+		if strings.TrimSpace(f.Output) != "" || len(sub) < 4 {
 			return nil
 		}
 		conf = 0.65 // no output to go by: the subcommand is merely unknown to us
@@ -216,4 +228,39 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, idx, m.word), min(m.score, conf)-0.02*float64(i), "Did you mean %s %s?", c.Name(), m.word))
 	}
 	return fd
+}
+
+var runHintRe = lazy("(?i)\\b(?:run|try|use|execute)(?: running)?:?\\s+['\"`‘]([a-z][^'\"`’\\n]{2,100})['\"`’]")
+
+// ruleRunHint takes up a command that the failing tool itself says to run,
+// as in "help: run 'rustup default stable'" or "Try 'apt --fix-broken
+// install'", leaving out help, usage and placeholder hints.
+func ruleRunHint(ctx context.Context, f *Failure) *Finding {
+	for _, line := range strings.Split(f.Output, "\n") {
+		low := strings.ToLower(line)
+		if strings.Contains(low, "more information") || strings.Contains(low, "for details") || strings.Contains(low, "for usage") || strings.Contains(low, "to see") || strings.Contains(low, "to learn") {
+			continue
+		}
+		m := runHintRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		cmd := strings.TrimSpace(m[1])
+		words := strings.Fields(cmd)
+		if strings.ContainsAny(cmd, "<>[]{}|…") || strings.Contains(cmd, "...") || len(words) < 2 {
+			continue
+		}
+		bad := false
+		for _, w := range words {
+			switch w {
+			case "--help", "-h", "help", "--explain", "--list", "man", "--version", "-X", "-e":
+				bad = true
+			}
+		}
+		if bad || !(f.Env.LookPath(ctx, words[0]) || f.call(words[0]) != nil || words[0] == "sudo") {
+			continue
+		}
+		return found(Unknown, 0.55, "", fix(cmd, 0.6, "The tool itself suggests running this."))
+	}
+	return nil
 }

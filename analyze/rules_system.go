@@ -3,16 +3,16 @@ package analyze
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	aptNoPkgRe     = regexp.MustCompile(`E: (?:Unable to locate package |Package '?)([^\s']+)'?(?: has no installation candidate)?`)
-	aptLockRe      = regexp.MustCompile(`Could not get lock ([^\s.]+(?:\.[^\s.]+)*)\.?(?:\s*It is held by process (\d+) \(([^)]+)\))?`)
-	dpkgConfigRe   = regexp.MustCompile(`dpkg was interrupted, you must manually run '(?:sudo )?(dpkg --configure -a)'`)
-	unitNotFoundRe = regexp.MustCompile(`Unit ([^\s]+?)(?:\.service)? (?:not found|could not be found)`)
-	jobFailedRe    = regexp.MustCompile(`Job for (\S+) failed`)
+	aptNoPkgRe            = lazy(`E: (?:Unable to locate package |Package '?)([^\s']+)'?(?: has no installation candidate)?`)
+	aptLockRe             = lazy(`Could not get lock ([^\s.]+(?:\.[^\s.]+)*)\.?(?:\s*It is held by process (\d+) \(([^)]+)\))?`)
+	dpkgConfigRe          = lazy(`dpkg was interrupted, you must manually run '(?:sudo )?(dpkg --configure -a)'`)
+	unitNotFoundRe        = lazy(`Unit ([^\s]+?)(?:\.service)? (?:not found|could not be found)`)
+	unrecognizedServiceRe = lazy(`(?m)^(\S+): unrecognized service`)
+	jobFailedRe           = lazy(`Job for (\S+) failed`)
 )
 
 func ruleApt(ctx context.Context, f *Failure) *Finding {
@@ -35,6 +35,10 @@ func ruleApt(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(dpkgConfigRe); m != nil {
 		return found(ConfigurationError, 0.9, "An earlier installation was interrupted; dpkg must finish configuring before anything else.",
 			fix(f.sudo(ctx)+m[1], 0.9, "Finish the interrupted configuration."))
+	}
+	if f.has("dependency problems prevent configuration", "dependency problems - leaving unconfigured") {
+		return found(MissingDependency, 0.88, "The package's dependencies are not installed; apt can fetch them and finish the installation.",
+			fix(f.sudo(ctx)+"apt --fix-broken install", 0.88, "Install the missing dependencies and configure the package."))
 	}
 	if f.has("--fix-broken install") || f.has("unmet dependencies") && f.has("apt --fix-broken") {
 		return found(ConfigurationError, 0.85, "Installed packages have unmet dependencies; apt must repair them first.",
@@ -110,6 +114,9 @@ func ruleSystem(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(unitNotFoundRe); m != nil {
 		return unitNotFound(ctx, f, m[1])
 	}
+	if m := f.find(unrecognizedServiceRe); m != nil {
+		return unrecognizedService(ctx, f, m[1])
+	}
 	if m := f.find(jobFailedRe); m != nil {
 		return explain(ConfigurationError, 0.85, "%s failed to start; its log says why: journalctl -xeu %s", m[1], m[1])
 	}
@@ -150,6 +157,32 @@ func unitNotFound(ctx context.Context, f *Failure, unit string) *Finding {
 			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, i, m.word), min(m.score, 0.9), "The unit %s exists.", m.word))
 		}
 		break
+	}
+	return fd
+}
+
+// unrecognizedService corrects a service name from /etc/init.d.
+func unrecognizedService(ctx context.Context, f *Failure, name string) *Finding {
+	c := f.call("service")
+	es, err := f.Env.ReadDir(ctx, "/etc/init.d")
+	if c == nil || err != nil {
+		return explain(ConfigurationError, 0.85, "There is no service %s (no script in /etc/init.d): check the name, or install the service.", name)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name)
+	}
+	fd := found(ConfigurationError, 0.85, fmt.Sprintf("There is no service %s (no script in /etc/init.d).", name))
+	for j := 1; j < len(c.Args); j++ {
+		if c.Args[j] != name {
+			continue
+		}
+		for k, m := range closest(name, names, nil) {
+			if k == 2 {
+				break
+			}
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, m.word), min(m.score, 0.9), "The service %s exists.", m.word))
+		}
 	}
 	return fd
 }

@@ -35,6 +35,7 @@ func buildLog(n int) string {
 
 func BenchmarkString(b *testing.B) {
 	cases := []struct{ name, in string }{
+		{"clean-notrigger-40B", "ls -la /var/log | grep error | wc -l >x"},
 		{"clean-40B", "git commit -am 'update readme' && git push"},
 		{"clean-upper-40B", "LC_ALL=C sort -u Makefile | head -n 20 >x"},
 		{"secret-40B", "mysql -u root --password=hunter2 db -e q"},

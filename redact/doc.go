@@ -21,11 +21,16 @@
 //
 // The input is treated as bytes: invalid UTF-8 and control characters such
 // as terminal escape sequences are copied through unchanged unless they are
-// part of a secret. Matching is linear in the input size. Every built-in
-// rule carries trigger substrings that are searched for case-insensitively
-// first; a rule's regular expression only runs on the lines that contain
-// one of its triggers, so text without any trigger is returned unchanged at
-// the cost of a few substring searches.
+// part of a secret.
+//
+// Every built-in rule has trigger substrings, and one pass over the input
+// finds all of them (ASCII case-insensitively). Text without a trigger is
+// returned as is after that pass. Most rules then match their regular
+// expression anchored at each trigger, after a cheap check of the text
+// before it; a line with many triggers of one rule is scanned as a whole
+// instead. Go regular expressions run in linear time and only a fixed number
+// of anchored attempts run per line and rule, so redaction takes time
+// linear in the input size.
 //
 // Redaction is applied until the text no longer changes (at most a few
 // passes), so redacting an already redacted text is a no-op.

@@ -128,3 +128,25 @@ func leftAfter(stops string, bases []string, cmds ...string) left {
 		return -1, false
 	}}
 }
+
+// leftConfig: the key argument of a "set" or "config" subcommand, after
+// optional flags: npm config set //host/:_authToken X, git config --global
+// user.password X, aws configure set aws_secret_access_key X.
+var leftConfig = left{`(?:^|[ \t])(?:set|config)[ \t]+(?:-\S*[ \t]+)*(?P<ks>)\S*?`, func(s string, p int) (int, bool) {
+	notBlank := func(c byte) bool { return c > ' ' }
+	ks := scanBack(s, p, notBlank)
+	for i, n := ks, 0; n < 8; n++ {
+		j := scanBack(s, i, isBlank)
+		if j == i {
+			return 0, false
+		}
+		i = scanBack(s, j, notBlank)
+		switch w := s[i:j]; {
+		case w == "set" || w == "config":
+			return ks, i == 0 || !notBlank(s[i-1])
+		case w == "" || w[0] != '-':
+			return 0, false
+		}
+	}
+	return 0, false
+}}

@@ -12,9 +12,9 @@ import (
 const Marker = "[REDACTED]"
 
 // maxPasses bounds how often String re-runs the rules on its own output.
-// A second pass is needed only when a replacement changes what a neighbouring
-// rule sees (for example a word boundary next to the marker); the built-in
-// rules settle after two.
+// A second pass finds something only when a replacement changes what a
+// neighbouring rule sees (for example a word boundary next to the marker);
+// in practice the built-in rules settle after the second pass.
 const maxPasses = 4
 
 // Redactor replaces secrets in text. The zero value and a nil *Redactor
@@ -34,7 +34,9 @@ var builtinIndex = newTriggerIndex(builtin)
 // expressions in Go RE2 syntax. If an extra pattern has a capture group named
 // "secret", only that group is replaced; otherwise the whole match is. Extra
 // patterns run on the whole input (they may span lines) and are not subject
-// to the built-in filters for shell variables and placeholders. A pattern
+// to the built-in filters for shell variables and placeholders; a match that
+// is exactly Marker is left alone, but a pattern that matches parts of the
+// marker makes String's result depend on the number of passes. A pattern
 // that does not compile gives an error naming the pattern and its index.
 func New(extra []string) (*Redactor, error) {
 	rules := slices.Clip(builtin)
@@ -89,16 +91,16 @@ func (r *Redactor) pass(s string) (string, int) {
 		}
 		switch {
 		case ru.user:
-			spans = ru.findLine(s, 0, spans, 0)
+			spans = ru.findLine(s, 0, spans)
 		case len(pos) == 0:
 		case ru.whole:
-			spans = ru.findLine(s, 0, spans, 0)
+			spans = ru.findLine(s, 0, spans)
 		case ru.at != nil:
 			spans = ru.findAnchored(s, pos, spans)
 		default:
 			lines = linesAt(s, pos, lines[:0])
 			for _, l := range lines {
-				spans = ru.findLine(s[l.start:l.end], l.start, spans, 0)
+				spans = ru.findLine(s[l.start:l.end], l.start, spans)
 			}
 		}
 	}

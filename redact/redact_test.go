@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,9 @@ func runCases(t *testing.T, cases []stringCase) {
 			wantN := strings.Count(tc.want, Marker) - strings.Count(tc.in, Marker)
 			if n != wantN {
 				t.Errorf("String(%q) count = %d; want %d", tc.in, n, wantN)
+			}
+			if again, n := (*Redactor)(nil).String(got); again != got || n != 0 {
+				t.Errorf("String(%q) = %q, %d; want it unchanged (idempotent)", got, again, n)
 			}
 		})
 	}
@@ -226,6 +230,13 @@ func TestStringFlags(t *testing.T) {
 		{"docker login", "docker login -u bob -p s3cret registry", "docker login -u bob -p " + R + " registry"},
 		{"az login", "az login --service-principal -u id -p s3cret --tenant t", "az login --service-principal -u id -p " + R + " --tenant t"},
 		{"redis-cli", "redis-cli -h db -a s3cret ping", "redis-cli -h db -a " + R + " ping"},
+		{"npm config set", "npm config set //registry.npmjs.org/:_authToken abc", "npm config set //registry.npmjs.org/:_authToken " + R},
+		{"git config", "git config --global user.password abc", "git config --global user.password " + R},
+		{"aws configure profile", "aws configure set profile.dev.aws_session_token abc", "aws configure set profile.dev.aws_session_token " + R},
+		{"ssh-keygen", `ssh-keygen -t ed25519 -N "my pass" -f k`, `ssh-keygen -t ed25519 -N "` + R + `" -f k`},
+		{"netrc", "machine github.com login bob password hunter2", "machine github.com login bob password " + R},
+		{"kubectl literal", "kubectl create secret generic s --from-literal=db=abc", "kubectl create secret generic s --from-literal=db=" + R},
+		{"gh secret", `gh secret set API --body "abc"`, `gh secret set API --body "` + R + `"`},
 	})
 }
 
@@ -243,6 +254,11 @@ func TestStringFlagsNegative(t *testing.T) {
 		{"other -p", "mkdir -pv dir", "mkdir -pv dir"},
 		{"ssh port", "ssh -p 2222 host", "ssh -p 2222 host"},
 		{"bypass", "tool --bypass x", "tool --bypass x"},
+		{"config get", "git config --get user.password", "git config --get user.password"},
+		{"config unset", "npm config delete //x/:_authToken", "npm config delete //x/:_authToken"},
+		{"configmap literal", "kubectl create configmap c --from-literal=a=b", "kubectl create configmap c --from-literal=a=b"},
+		{"ssh-keygen prompt", "ssh-keygen -t ed25519 -f k", "ssh-keygen -t ed25519 -f k"},
+		{"netrc prose", "echo password reset", "echo password reset"},
 	})
 }
 
@@ -322,4 +338,34 @@ func TestCount(t *testing.T) {
 	if n != 4 {
 		t.Errorf("String(%q) = %q, %d; want 4 secrets", in, got, n)
 	}
+}
+
+func TestStringManyPerLine(t *testing.T) {
+	// More triggers on one line than anchored attempts are made for: the
+	// line is scanned as a whole.
+	var in, want strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&in, "K%d_TOKEN=v%d TOKEN=$X ", i, i)
+		fmt.Fprintf(&want, "K%d_TOKEN=%s TOKEN=$X ", i, Marker)
+	}
+	runCases(t, []stringCase{{"many", in.String(), want.String()}})
+}
+
+func TestStringOutput(t *testing.T) {
+	R := Marker
+	in := "$ env | sort\n" +
+		"HOME=/home/me\n" +
+		"GITHUB_TOKEN=" + ghToken + "\n" +
+		"PWD=/home/me/src\n" +
+		"\x1b[1mwarning\x1b[0m: token refresh failed\r\n" +
+		"config:\n  password: \"p w\"\n  host: db\n" +
+		"-----BEGIN OPENSSH PRIVATE KEY-----" + privateBody + "-----END OPENSSH PRIVATE KEY-----\n"
+	want := "$ env | sort\n" +
+		"HOME=/home/me\n" +
+		"GITHUB_TOKEN=" + R + "\n" +
+		"PWD=/home/me/src\n" +
+		"\x1b[1mwarning\x1b[0m: token refresh failed\r\n" +
+		"config:\n  password: \"" + R + "\"\n  host: db\n" +
+		"-----BEGIN OPENSSH PRIVATE KEY-----" + R + "-----END OPENSSH PRIVATE KEY-----\n"
+	runCases(t, []stringCase{{"env and config", in, want}})
 }

@@ -135,16 +135,12 @@ func (ru *rule) judge(c *candidate) verdict {
 	return redact
 }
 
-// maxRescans bounds how often findLine restarts after a rejected match, which
-// keeps the worst case linear (at most maxRescans+1 scans of a line).
-const maxRescans = 8
-
 // maxAttemptsPerLine bounds the anchored attempts of one rule on one line.
 const maxAttemptsPerLine = 16
 
 // findLine appends to dst the secret spans that ru.line finds in text,
 // shifted by off.
-func (ru *rule) findLine(text string, off int, dst []span, depth int) []span {
+func (ru *rule) findLine(text string, off int, dst []span) []span {
 	for _, m := range ru.line.re.FindAllStringSubmatchIndex(text, -1) {
 		c, ok := ru.line.candidate(text, m, 0)
 		if !ok {
@@ -153,14 +149,11 @@ func (ru *rule) findLine(text string, off int, dst []span, depth int) []span {
 		switch ru.judge(&c) {
 		case reject:
 			// The rejected match consumed text that may hold a real
-			// match, as in TOKEN="${X} PASSWORD=y": search again from
-			// the start of the rejected value.
-			if depth < maxRescans {
-				start := max(c.valStart, m[0]+1)
-				return ru.findLine(text[start:], off+start, dst, depth+1)
-			}
+			// match, as in TOKEN="${X} PASSWORD=y": look inside the value.
+			// (Each byte is searched at most once more per nesting level,
+			// and values do not nest much.)
 			if c.valStart > m[0] || c.valEnd < m[1] {
-				dst = ru.findLine(text[c.valStart:c.valEnd], off+c.valStart, dst, depth)
+				dst = ru.findLine(text[c.valStart:c.valEnd], off+c.valStart, dst)
 			}
 		case redact:
 			dst = append(dst, span{off + c.valStart, off + c.valEnd})
@@ -186,7 +179,7 @@ func (ru *rule) findAnchored(s string, pos []int, dst []span) []span {
 		}
 		if attempts++; attempts > maxAttemptsPerLine {
 			ls := strings.LastIndexAny(s[:p], "\r\n") + 1
-			dst = ru.findLine(s[ls:lineEnd], ls, dst, 0)
+			dst = ru.findLine(s[ls:lineEnd], ls, dst)
 			skipTo = lineEnd
 			continue
 		}

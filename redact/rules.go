@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Building blocks for the built-in rules. Line-based rules never match "\r"
-// or "\n": they run on single lines (see triggerLines).
+// Building blocks for the built-in rules. Except for private keys, rules
+// never match "\r" or "\n": they work on single lines.
 const (
 	bt = "`"
 	// dqValue is a double-quoted value with backslash escapes. A missing
@@ -94,8 +94,9 @@ var builtin = []rule{
 	// (--password=X is an assignment.)
 	checked(anchored("flag", flagTriggers, leftFlag,
 		`(?i:(?P<key>`+secretWords+`|bearer|pass(?:in|out)?))[ \t]+`+value), flagValue),
-	lineRule("aws-configure", []string{"aws_secret_access_key", "aws_session_token"},
-		`(?i:\bset[ \t]+(?:[a-z0-9_.-]*\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+)`+value),
+	// KEY VALUE after "set" or "config" (npm, git, aws configure).
+	checked(anchored("config-set", secretWordTriggers, leftConfig,
+		`(?i:(?P<key>`+secretWords+`))[ \t]+`+value), notFlag),
 
 	// Command-specific password options.
 	anchored("curl-user", []string{"-u", "--user", "--proxy-user"}, curlArg,
@@ -113,6 +114,13 @@ var builtin = []rule{
 		`-p(?:`+dqValue+`|`+sqValue+`|`+uqValue+`)`),
 	anchored("sshpass", []string{"-p"}, leftAfter("|;&", []string{"sshpass"}, "sshpass"), `-p[ \t]*`+value),
 	checked(anchored("login-p", []string{"-p"}, leftAfter("|;&", []string{"login"}, "login"), `-p[ \t]+`+value), notFlag),
+	anchored("ssh-keygen", []string{"-n", "-p"}, leftAfter("|;&", []string{"ssh-keygen"}, "ssh-keygen"), `-[NP][ \t]*`+value),
+	// .netrc: machine HOST login USER password SECRET.
+	anchored("netrc", []string{"password"}, leftAfter("|;&", []string{"login"}, "login"), `password[ \t]+`+value),
+	// Secrets set on the command line: kubectl create secret generic
+	// --from-literal=KEY=SECRET, gh secret set NAME --body SECRET.
+	anchored("secret-literal", []string{"--from-literal="}, leftAfter("|;&", []string{"secret"}, "secret"), `--from-literal=[^\s=]+=`+value),
+	checked(anchored("secret-body", []string{"--body", "-b"}, leftAfter("|;&", []string{"secret"}, "secret"), `(?:--body|-b)(?:[ \t]+|=)`+value), notFlag),
 	checked(anchored("redis-cli", []string{"-a"}, leftAfter("|;&", []string{"redis-cli"}, "redis-cli"), `-a[ \t]+`+value), notFlag),
 }
 
@@ -148,7 +156,9 @@ func checked(ru rule, check func(*candidate) bool) rule {
 // lowercase letter, which random keys do and long kebab-case words do not.
 func mixedCase(c *candidate) bool {
 	var digit, upper, lower bool
-	for _, ch := range []byte(c.value()[len("sk-"):]) {
+	v := c.value()
+	for i := len("sk-"); i < len(v); i++ {
+		ch := v[i]
 		digit = digit || '0' <= ch && ch <= '9'
 		upper = upper || 'A' <= ch && ch <= 'Z'
 		lower = lower || 'a' <= ch && ch <= 'z'
@@ -205,10 +215,9 @@ func yamlValue(c *candidate) bool {
 }
 
 // flagValue filters "--flag VALUE" matches: --bypass is no -pass, boolean
-// flags such as
-// --no-password or --ask-password take no value, a following "-x" is the
-// next flag, and docker/buildkit "--secret id=...,src=..." is a secret
-// specification, not a secret.
+// flags such as --no-password or --ask-password take no value, a following
+// "-x" is the next flag, and docker/buildkit "--secret id=...,src=..." is a
+// secret specification, not a secret.
 func flagValue(c *candidate) bool {
 	name := strings.ToLower(c.key())
 	// -pass, -passin, -passout (openssl) and --pass (redis-cli) only as

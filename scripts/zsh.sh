@@ -25,12 +25,13 @@ _hookd_init() {
 
   # A new session for every shell: HOOKD_SESSION is exported for the hookd
   # CLI, but a child shell makes its own.
-  # Microseconds since the epoch: EPOCHREALTIME has nanoseconds.
-  typeset -g _hookd_t0=${${EPOCHREALTIME//[^0-9]/}[1,16]}
-  typeset -gx HOOKD_SESSION=$_hookd_t0-$$-$RANDOM
+  # Times are EPOCHREALTIME as it is ("seconds.nanos"); the session id
+  # starts with the microseconds.
+  typeset -g _hookd_t0=$EPOCHREALTIME
+  typeset -gx HOOKD_SESSION=${${_hookd_t0//[^0-9]/}[1,16]}-$$-$RANDOM
   typeset -g _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
   typeset -gi _hookd_seq=0
-  typeset -g _hookd_run= _hookd_cmd= _hookd_cwd=$PWD
+  typeset -g _hookd_run= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps=
 
   [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_state/spool 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
@@ -62,20 +63,23 @@ _hookd_preexec() {
   _hookd_run=
   [[ -n $1 && $1 != [[:space:]]* ]] || return 0
   _hookd_cmd=$1
-  _hookd_t0=${${EPOCHREALTIME//[^0-9]/}[1,16]}
+  _hookd_t0=$EPOCHREALTIME
   _hookd_run=1
 }
 
 # _hookd_precmd writes the record of the command that just finished. zsh
-# restores $? and $pipestatus for the next hook and for the prompt.
+# restores $? and $pipestatus for the next hook and for the prompt. It is on
+# every prompt's path: builtins only, no pattern substitution, no `local`.
 _hookd_precmd() {
-  local _hookd_s=$? _hookd_ps="${pipestatus[*]}"
+  _hookd_s=$? _hookd_ps="${pipestatus[*]}"
   emulate -L zsh
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
-    print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 ${${EPOCHREALTIME//[^0-9]/}[1,16]} $_hookd_s $_hookd_ps" \
-      "$_hookd_cwd" r "${_hookd_cmd//$'\0'/^@}" 2>/dev/null >>$_hookd_spool
+    # A NUL typed into the line (Ctrl-V Ctrl-@) would split the text field:
+    # the reader then keeps the part before it.
+    print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
+      "$_hookd_cwd" r "$_hookd_cmd" 2>/dev/null >>$_hookd_spool
     _hookd_cmd=
   fi
   _hookd_cwd=$PWD

@@ -265,9 +265,9 @@ func historyLine(out string) (string, error) {
 	return strings.TrimSuffix(out[i+2:], "\n"), nil
 }
 
-// parseTime reads a time as microseconds since the epoch, or as bash's
+// parseTime reads a time as microseconds since the epoch, or as the shells'
 // EPOCHREALTIME prints it: seconds, a decimal point (a comma in some
-// locales) and up to six digits of fraction.
+// locales) and a fraction (bash prints 6 digits, zsh 9 or more).
 func parseTime(s string) (int64, error) {
 	i := strings.IndexAny(s, ".,")
 	if i < 0 {
@@ -278,7 +278,7 @@ func parseTime(s string) (int64, error) {
 		return 0, err
 	}
 	frac := s[i+1:]
-	if len(frac) > 6 || strings.Trim(frac, "0123456789") != "" {
+	if frac == "" || len(frac) > 20 || strings.Trim(frac, "0123456789") != "" {
 		return 0, errors.New("bad fraction")
 	}
 	us, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)

@@ -84,8 +84,12 @@ func TestSpecialBytes(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
-		// Ctrl-V makes both line editors insert the next byte as it is.
-		s.Run("echo esc:\x16\x1b[31m:end")
+		// Ctrl-V makes both line editors insert the next byte as it is;
+		// the rest is typed once the editor shows the escape (as ^[), so
+		// that it cannot be read as part of a key sequence.
+		s.Type("echo esc:\x16\x1b")
+		s.WaitForPlain(regexp.MustCompile(`esc:\^\[`), 5*time.Second)
+		s.Run("[31m:end")
 		s.Run("echo 'tab:\x16\t:end'")
 		got := commandsOf(entries(t, h))
 		want := []string{"echo esc:\x1b[31m:end", "echo 'tab:\t:end'"}

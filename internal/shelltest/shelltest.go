@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -75,25 +74,33 @@ func (h *Home) Path(parts ...string) string {
 	return filepath.Join(append([]string{h.Dir}, parts...)...)
 }
 
-// StopAgent ends the agent that a shell of this home started, if any, and
-// waits for it to go.
+// StopAgent ends every agent running for this home (found through /proc by
+// its HOME, so that one still starting is found too) and waits for them to go.
 func (h *Home) StopAgent() {
-	b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
-	if err != nil {
-		return
-	}
-	pid, err := strconv.Atoi(strings.Fields(string(b) + " x")[0])
-	if err != nil || pid <= 0 {
-		return
-	}
-	syscall.Kill(pid, syscall.SIGTERM)
-	for i := 0; i < 200; i++ {
-		if syscall.Kill(pid, 0) != nil {
-			return
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
 		}
-		time.Sleep(10 * time.Millisecond)
+		cmdline, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(cmdline, []byte("daemon\x00")) {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00HOME="+h.Dir+"\x00")) {
+			continue
+		}
+		pids = append(pids, pid)
+		syscall.Kill(pid, syscall.SIGTERM)
 	}
-	syscall.Kill(pid, syscall.SIGKILL)
+	for _, pid := range pids {
+		for i := 0; i < 300 && syscall.Kill(pid, 0) == nil; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
 
 // Shell is a running interactive shell.

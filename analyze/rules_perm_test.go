@@ -1,0 +1,39 @@
+package analyze_test
+
+import (
+	"testing"
+
+	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/analyze/analyzetest"
+)
+
+func user(f *analyzetest.Facts) { f.Root = false }
+
+func TestRulesPermissions(t *testing.T) {
+	script := func(f *analyzetest.Facts) { f.Files["/w/deploy.sh"] = "#!/bin/sh\necho hi\n" }
+	runCases(t, []ruleCase{
+		{name: "not-executable", cmd: "./deploy.sh", exit: 126, out: "bash: ./deploy.sh: Permission denied\n", env: script, want: "chmod +x ./deploy.sh && ./deploy.sh", also: "sh ./deploy.sh", typ: analyze.PermissionDenied},
+		{name: "not-executable-zsh", cmd: "./deploy.sh prod", exit: 126, out: "zsh: permission denied: ./deploy.sh\n", shell: "zsh", env: script, want: "chmod +x ./deploy.sh && ./deploy.sh prod"},
+		{name: "not-executable-python", cmd: "./run.py", exit: 126, out: "bash: ./run.py: Permission denied\n", env: func(f *analyzetest.Facts) { f.Files["/w/run.py"] = "#!/usr/bin/env python3\n" }, want: "chmod +x ./run.py && ./run.py", also: "python3 ./run.py"},
+		{name: "not-executable-no-output", cmd: "./deploy.sh", exit: 126, env: script, want: "chmod +x ./deploy.sh && ./deploy.sh"},
+		{name: "executable-but-denied", cmd: "./deploy.sh", exit: 126, out: "bash: ./deploy.sh: Permission denied\n", env: func(f *analyzetest.Facts) {
+			f.Files["/w/deploy.sh"] = "#!/bin/sh\n"
+			f.ExecFiles = []string{"/w/deploy.sh"}
+			f.Root = false
+		}, want: "sh ./deploy.sh", cause: "noexec"},
+		{name: "directory", cmd: "./src", exit: 126, out: "bash: ./src: Is a directory\n", env: files("/w/src/"), want: "cd ./src"},
+		{name: "sudo-rm", cmd: "rm data/cache.db", out: "rm: cannot remove 'data/cache.db': Permission denied\n", env: user, want: "sudo rm data/cache.db"},
+		{name: "sudo-system-path", cmd: "mkdir /opt/app", out: "mkdir: cannot create directory ‘/opt/app’: Permission denied\n", env: user, want: "sudo mkdir /opt/app"},
+		{name: "sudo-in-list", cmd: "cd /etc && touch x", out: "touch: cannot touch 'x': Permission denied\n", env: user, want: "cd /etc && sudo touch x"},
+		{name: "redirect-tee", cmd: "echo 127.0.0.1 h >> /etc/hosts", out: "bash: /etc/hosts: Permission denied\n", env: user, want: "echo 127.0.0.1 h | sudo tee -a /etc/hosts > /dev/null"},
+		{name: "already-sudo", cmd: "sudo cat /proc/kcore", out: "cat: /proc/kcore: Operation not permitted\n", env: user, want: "", typ: analyze.PermissionDenied},
+		{name: "privileged-port", cmd: "python3 -m http.server 80 --bind 127.0.0.1", out: "Traceback (most recent call last):\n  File \"socketserver.py\", line 472, in server_bind\n    self.socket.bind(self.server_address)\nPermissionError: [Errno 13] Permission denied\n", env: user, want: "python3 -m http.server 8080 --bind 127.0.0.1", also: "sudo python3 -m http.server 80 --bind 127.0.0.1"},
+		{name: "privileged-port-flag", cmd: "node server.js --port=443", out: "Error: listen EACCES: permission denied 0.0.0.0:443\n", env: user, want: "node server.js --port=8443"},
+		{name: "apt-root", cmd: "apt-get upgrade", exit: 100, out: "E: Could not open lock file /var/lib/dpkg/lock-frontend - open (13: Permission denied)\nE: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), are you root?\n", env: user, want: "sudo apt-get upgrade"},
+		{name: "negative-no-denial", cmd: "rm x", out: "rm: cannot remove 'x': No such file or directory\n", want: ""},
+	})
+	r := analyze.Analyze(t.Context(), analyze.Input{Command: "rm data/cache.db", ExitCode: 1, Output: "rm: cannot remove 'data/cache.db': Permission denied\n"})
+	if len(r.Fixes) != 1 || r.Fixes[0].Risk != analyze.RiskMedium {
+		t.Errorf("sudo fix = %+v; want one fix of risk medium", r.Fixes)
+	}
+}
