@@ -21,15 +21,16 @@ _hookd_init() {
   [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
   _hookd_state+=/hookd
 
-  # Time in microseconds since the epoch, as an arithmetic expression, without
-  # a fork: EPOCHREALTIME (bash 5) with its decimal point removed, whatever the
-  # locale; before bash 5, whole seconds from SECONDS and the start time.
   # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
   # seconds from SECONDS and the shell's start.
   builtin printf -v _hookd_epoch0 '%(%s)T' -1
   _hookd_epoch0=$((_hookd_epoch0 - SECONDS))
-  # shellcheck disable=SC2016 # expanded in PS0 and precmd
-  _hookd_now='${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}'
+  # shellcheck disable=SC2016 # expanded in PS0
+  if [[ -n ${EPOCHREALTIME-} ]]; then
+    _hookd_now='$EPOCHREALTIME'
+  else
+    _hookd_now='$((_hookd_epoch0 + SECONDS)).0'
+  fi
   _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
   # A new session for every shell: HOOKD_SESSION is exported for the hookd
   # CLI, but a child shell makes its own.
