@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -245,6 +246,11 @@ func ingestChunk(ctx context.Context, store *history.Store, f *os.File, name, se
 		switch {
 		case r.Session != nil:
 			sess = r.Session
+			if sess.User == "" { // USER is not always set (su, some terminals)
+				if u, err := user.LookupId(strconv.Itoa(sess.UID)); err == nil {
+					sess.User = u.Username
+				}
+			}
 			if err := tx.AddSession(ctx, history.Session{ID: session, Shell: sess.Shell, Version: sess.Version,
 				PID: sess.PID, Host: sess.Host, User: sess.User, UID: sess.UID, TTY: ttyOf(sess.PID, atEOF),
 				StartedAt: sess.Start}); err != nil {

@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROWS=${1:-1000000}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-bench1m.XXXXXX")
-(cd "$here/.." && go build -o "$tmp/hookd" ./cmd/hookd)
+(cd "$here/.." && go build -tags sqlite_fts5 -o "$tmp/hookd" ./cmd/hookd)
 H=$tmp/home
 mkdir -p "$H/.run" && chmod 700 "$H/.run"
 export HOME=$H XDG_CONFIG_HOME=$H/.config XDG_DATA_HOME=$H/.local/share \

@@ -13,7 +13,7 @@ while getopts "n:r:s:" o; do
 done
 [[ -f $shared/hook_overhead.py ]] || { echo "no harness at $shared (set HOOKD_SHARED)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-bench.XXXXXX")
-(cd "$here/.." && go build -o "$tmp/hookd" ./cmd/hookd)
+(cd "$here/.." && go build -tags sqlite_fts5 -o "$tmp/hookd" ./cmd/hookd)
 H=$tmp/home
 mkdir -p "$H/.run" && chmod 700 "$H/.run"
 env=(HOME="$H" XDG_CONFIG_HOME="$H/.config" XDG_DATA_HOME="$H/.local/share"

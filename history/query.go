@@ -56,9 +56,17 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "c.started_at >= ?")
 		args = append(args, q.Since)
 	}
-	for _, w := range strings.Fields(q.Text) {
+	words := strings.Fields(q.Text)
+	for _, w := range words {
 		where = append(where, `c.command LIKE ? ESCAPE '\'`)
 		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	// Rare words: the full-text index finds the few rows at once; common
+	// ones are found sooner by reading the newest rows first (the LIKE
+	// terms above keep the meaning exact either way).
+	if fq := ftsQuery(words); s.fts && fq != "" && s.ftsFew(ctx, fq) {
+		where = append(where, "c.id IN (SELECT rowid FROM commands_fts WHERE commands_fts MATCH ?)")
+		args = append(args, fq)
 	}
 	query := "SELECT " + entryColumns + entryFrom
 	if len(where) > 0 {
@@ -164,6 +172,9 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	}
 	n := 0
 	for _, id := range ids {
+		if err := s.ftsDelete(ctx, tx, id); err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)
 		if err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))

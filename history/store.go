@@ -57,6 +57,7 @@ var ErrCorrupt = errors.New("database is corrupt")
 type Store struct {
 	db   *sql.DB
 	path string
+	fts  bool // the full-text index is there and up to date (fts.go)
 }
 
 // Open opens the database at path, creating it (0600, in a 0700 directory)
@@ -96,6 +97,10 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 		}
 	}
 	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open history %s: %w", path, classify(err))
+	}
+	if err := s.initFTS(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: %w", path, classify(err))
 	}

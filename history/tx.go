@@ -17,6 +17,8 @@ import (
 type Tx struct {
 	tx                     *sql.Tx
 	addCmd, addSess, getOf *sql.Stmt
+	addFTS                 *sql.Stmt // nil without the full-text index
+	ftsDirty               bool
 }
 
 // Begin starts a write transaction, waiting for other writers up to the busy
@@ -42,6 +44,12 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET tty = CASE WHEN excluded.tty <> '' THEN excluded.tty ELSE tty END`)
 	t.getOf = prep(`SELECT inode, offset FROM spools WHERE name = ?`)
+	if s.fts && err == nil {
+		t.addFTS = prep(`INSERT INTO commands_fts(rowid, command) VALUES (?, ?)`)
+		if err == nil {
+			t.ftsDirty, err = ftsCatchUp(ctx, tx)
+		}
+	}
 	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("begin: %w", classify(err))
@@ -51,6 +59,11 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 
 // Commit makes the transaction's changes durable.
 func (t *Tx) Commit() error {
+	if t.ftsDirty {
+		if err := ftsMark(context.Background(), t.tx); err != nil {
+			return fmt.Errorf("commit: %w", classify(err))
+		}
+	}
 	if err := t.tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", classify(err))
 	}
@@ -83,7 +96,18 @@ func (t *Tx) AddCommand(ctx context.Context, e Entry) (added bool, err error) {
 		return false, fmt.Errorf("add command: %w", classify(err))
 	}
 	n, err := res.RowsAffected()
-	return n > 0, err
+	if err != nil || n == 0 || t.addFTS == nil {
+		return n > 0, err
+	}
+	id, err := res.LastInsertId()
+	if err == nil {
+		_, err = t.addFTS.ExecContext(ctx, id, e.Command)
+	}
+	if err != nil {
+		return false, fmt.Errorf("add command: full-text index: %w", classify(err))
+	}
+	t.ftsDirty = true
+	return true, nil
 }
 
 // SpoolOffset returns how far the spool called name has been read, and the

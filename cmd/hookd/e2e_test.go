@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	hookdBin = filepath.Join(dir, "hookd")
-	build := exec.Command("go", "build", "-o", hookdBin, ".")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", hookdBin, ".")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build hookd:", err)
