@@ -86,9 +86,9 @@ func (s *Store) initFTS(ctx context.Context) error {
 }
 
 // ftsCatchUp indexes the rows added since the index was last brought up to
-// date (by a build without FTS5, or before the index existed). It runs at
-// the start of every write transaction of a build with FTS5, and reports
-// whether it added anything.
+// date: by this transaction, by a build without FTS5, or before the index
+// existed. It runs when a write transaction of a build with FTS5 that added
+// rows commits, and reports whether it indexed anything.
 func ftsCatchUp(ctx context.Context, tx *sql.Tx) (bool, error) {
 	var upto string
 	if err := tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'fts_upto'").Scan(&upto); err != nil {

@@ -17,8 +17,8 @@ import (
 type Tx struct {
 	tx                     *sql.Tx
 	addCmd, addSess, getOf *sql.Stmt
-	addFTS                 *sql.Stmt // nil without the full-text index
-	ftsDirty               bool
+	fts                    bool // the store has the full-text index
+	added                  bool // rows were added: the index must follow
 }
 
 // Begin starts a write transaction, waiting for other writers up to the busy
@@ -44,12 +44,7 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET tty = CASE WHEN excluded.tty <> '' THEN excluded.tty ELSE tty END`)
 	t.getOf = prep(`SELECT inode, offset FROM spools WHERE name = ?`)
-	if s.fts && err == nil {
-		t.addFTS = prep(`INSERT INTO commands_fts(rowid, command) VALUES (?, ?)`)
-		if err == nil {
-			t.ftsDirty, err = ftsCatchUp(ctx, tx)
-		}
-	}
+	t.fts = s.fts
 	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("begin: %w", classify(err))
@@ -59,8 +54,14 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 
 // Commit makes the transaction's changes durable.
 func (t *Tx) Commit() error {
-	if t.ftsDirty {
-		if err := ftsMark(context.Background(), t.tx); err != nil {
+	if t.fts && t.added {
+		// One INSERT … SELECT indexes every row added, at less cost than a
+		// statement per row.
+		ctx := context.Background()
+		if _, err := ftsCatchUp(ctx, t.tx); err != nil {
+			return fmt.Errorf("commit: %w", classify(err))
+		}
+		if err := ftsMark(ctx, t.tx); err != nil {
 			return fmt.Errorf("commit: %w", classify(err))
 		}
 	}
@@ -96,18 +97,10 @@ func (t *Tx) AddCommand(ctx context.Context, e Entry) (added bool, err error) {
 		return false, fmt.Errorf("add command: %w", classify(err))
 	}
 	n, err := res.RowsAffected()
-	if err != nil || n == 0 || t.addFTS == nil {
-		return n > 0, err
+	if n > 0 {
+		t.added = true
 	}
-	id, err := res.LastInsertId()
-	if err == nil {
-		_, err = t.addFTS.ExecContext(ctx, id, e.Command)
-	}
-	if err != nil {
-		return false, fmt.Errorf("add command: full-text index: %w", classify(err))
-	}
-	t.ftsDirty = true
-	return true, nil
+	return n > 0, err
 }
 
 // SpoolOffset returns how far the spool called name has been read, and the
