@@ -22,13 +22,20 @@ t1=$(date +%s.%N)
 python3 -c "import sys; r=$ROWS; d=$t1-$t0; print(f'ingest (whole process, {r} records): {d:.2f} s = {r/d:,.0f} records/s')"
 db=$XDG_DATA_HOME/hookd/history.db
 echo "database: $(du -b "$db" | cut -f1) bytes for $ROWS rows ($(python3 -c "print(round($(du -b "$db" | cut -f1)/$ROWS*1e6/2**20))") MiB per million)"
-hyperfine -N --warmup 3 --runs 30 --export-markdown "$tmp/hyperfine.md" \
+hyperfine -N --warmup 3 --runs 30 --export-json "$tmp/hyperfine.json" \
   "$tmp/hookd history -n 20" \
   "$tmp/hookd history --failed -n 20" \
   "$tmp/hookd history -n 20 make" \
   "$tmp/hookd history -n 20 no-such-text-anywhere" \
   "$tmp/hookd history -n 20 --cwd /home/user/src/project"
-cat "$tmp/hyperfine.md"
+python3 - "$tmp/hyperfine.json" "$tmp/" <<'PY'
+import json, sys
+print("| command (whole process) | median ms | min ms | max ms |")
+print("|---|---|---|---|")
+for r in json.load(open(sys.argv[1]))["results"]:
+    cmd = r["command"].replace(sys.argv[2], "")
+    print(f"| `{cmd}` | {r['median']*1000:.1f} | {r['min']*1000:.1f} | {r['max']*1000:.1f} |")
+PY
 
 # Agent RSS: idle on this database, then while it ingests another 200,000.
 "$tmp/hookd" daemon --detach
