@@ -23,6 +23,7 @@ python3 -c "import sys; r=$ROWS; d=$t1-$t0; print(f'ingest (whole process, {r} r
 db=$XDG_DATA_HOME/hookd/history.db
 echo "database: $(du -b "$db" | cut -f1) bytes for $ROWS rows ($(python3 -c "print(round($(du -b "$db" | cut -f1)/$ROWS*1e6/2**20))") MiB per million)"
 hyperfine -N --warmup 3 --runs 30 --export-json "$tmp/hyperfine.json" \
+  "$tmp/hookd version" \
   "$tmp/hookd history -n 20" \
   "$tmp/hookd history --failed -n 20" \
   "$tmp/hookd history -n 20 make" \
