@@ -31,6 +31,7 @@ func init() {
 		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
 		{"show", "[REF] [--json]", "one command in full", cmdShow},
 		{"status", "[--json]", "agent, database and spool state: the first thing to run when something is off", cmdStatus},
+		{"suggest", "[REF] [--json] | --command C --exit N [--output-file F] [--cwd D] [--json]", "explain a failed command and propose up to three fixes (nothing is run)", cmdSuggest},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good", cmdForget},
 		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/analyze/probe"
+	"github.com/hookd/hookd/history"
+)
+
+func cmdSuggest(ctx context.Context, e *env, args []string) error {
+	args, refs := splitRefs(args)
+	fs := flags(e, "suggest")
+	command := fs.String("command", "", "analyse this command line instead of one from the history")
+	exit := fs.Int("exit", 1, "its exit status (with --command)")
+	outputFile := fs.String("output-file", "", "a file holding its output, stdout and stderr (with --command)")
+	cwd := fs.String("cwd", "", "the directory it ran in (with --command; default: here)")
+	shell := fs.String("shell", "", "the shell it ran in: bash or zsh (default: $SHELL's)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	refs = append(refs, fs.Args()...)
+	in := analyze.Input{Shell: *shell}
+	if in.Shell == "" {
+		in.Shell = filepath.Base(os.Getenv("SHELL"))
+	}
+	var store *history.Store
+	switch {
+	case *command != "":
+		if len(refs) > 0 {
+			return usagef("give a REF or --command, not both")
+		}
+		in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
+		if in.Cwd == "" {
+			in.Cwd, _ = os.Getwd()
+		}
+		if *outputFile != "" {
+			b, err := os.ReadFile(*outputFile)
+			if err != nil {
+				return fmt.Errorf("suggest: %w", err)
+			}
+			in.Output = string(b)
+		}
+		// The history helps (what succeeded here before), but asking a
+		// question must not create a database.
+		if _, err := os.Stat(e.dbPath); err == nil {
+			store, _ = e.openStore(ctx, time.Second)
+		}
+	default:
+		if len(refs) > 1 {
+			return usagef("one REF at most")
+		}
+		if *outputFile != "" || *cwd != "" {
+			return usagef("--output-file and --cwd go with --command")
+		}
+		s, err := e.openFlushed(ctx)
+		if err != nil {
+			return err
+		}
+		store = s
+		ref := ""
+		if len(refs) == 1 {
+			ref = refs[0]
+		}
+		en, err := resolveRef(ctx, e, s, ref)
+		if err != nil {
+			return err
+		}
+		in.Command, in.ExitCode, in.Cwd = en.Command, en.ExitCode, en.Cwd
+		if en.Shell != "" {
+			in.Shell = en.Shell
+		}
+	}
+	if store != nil {
+		defer store.Close()
+		in.History = recentHistory(ctx, store)
+	}
+	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
+	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	res := analyze.Analyze(actx, in)
+	if *asJSON {
+		return printSuggestJSON(e, res)
+	}
+	printSuggest(e, res)
+	return nil
+}
+
+// recentHistory returns the user's recent commands, newest first, for the
+// rules that prefer what this user ran successfully before.
+func recentHistory(ctx context.Context, s *history.Store) []analyze.Past {
+	es, err := s.List(ctx, history.Query{Limit: 500})
+	if err != nil {
+		return nil
+	}
+	past := make([]analyze.Past, 0, len(es))
+	for _, en := range es {
+		past = append(past, analyze.Past{Command: en.Command, Cwd: en.Cwd, ExitCode: en.ExitCode, When: time.UnixMicro(en.StartedAt)})
+	}
+	return past
+}
+
+type suggestJSON struct {
+	ErrorType string `json:"error_type"`
+	RootCause string `json:"root_cause"`
+	// Explanation is the root cause as a sentence for the user (for tools
+	// that look for an explanation under that name).
+	Explanation string    `json:"explanation"`
+	Method      string    `json:"method"`
+	Fixes       []fixJSON `json:"fixes"`
+}
+
+type fixJSON struct {
+	Command     string  `json:"command"`
+	Explanation string  `json:"explanation"`
+	Risk        string  `json:"risk"`
+	Confidence  float64 `json:"confidence"`
+}
+
+func printSuggestJSON(e *env, r analyze.Result) error {
+	out := suggestJSON{ErrorType: r.ErrorType, RootCause: r.RootCause, Explanation: r.RootCause, Method: r.Method, Fixes: []fixJSON{}}
+	for _, f := range r.Fixes {
+		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence})
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func printSuggest(e *env, r analyze.Result) {
+	if r.Quiet {
+		return
+	}
+	if r.RootCause != "" {
+		fmt.Fprintln(e.stdout, sanitizeLine(r.RootCause))
+	}
+	for i, f := range r.Fixes {
+		risk := e.out.String(f.Risk)
+		switch f.Risk {
+		case analyze.RiskHigh:
+			risk = risk.Foreground(e.out.Color("1")).Bold()
+		case analyze.RiskMedium:
+			risk = risk.Foreground(e.out.Color("3"))
+		}
+		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitizeLine(f.Command)).Bold(), risk, sanitizeLine(f.Explanation))
+	}
+}
