@@ -262,7 +262,8 @@ func historyLine(out string) (string, error) {
 	if i == d || i+2 > len(out) || (out[i] != ' ' && out[i] != '*') || out[i+1] != ' ' {
 		return "", errHistory
 	}
-	return strings.TrimSuffix(out[i+2:], "\n"), nil
+	// bash keeps a here-document's last newline in the entry itself.
+	return strings.TrimRight(out[i+2:], "\n"), nil
 }
 
 // parseTime reads a time as microseconds since the epoch, or as the shells'

@@ -97,6 +97,7 @@ func TestHistoryLine(t *testing.T) {
 		{"123456  big number\n", "big number"},
 		{"    3    two leading spaces\n", "  two leading spaces"},
 		{"    4  multi\nline\n", "multi\nline"},
+		{"    5  cat <<EOF\nx\nEOF\n\n", "cat <<EOF\nx\nEOF"},
 	}
 	for _, tt := range tests {
 		got, err := historyLine(tt.in)

@@ -88,7 +88,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		return printSuggestJSON(e, res)
 	}
-	printSuggest(e, res)
+	printSuggest(e, in, res)
 	return nil
 }
 
@@ -133,7 +133,11 @@ func printSuggestJSON(e *env, r analyze.Result) error {
 	return enc.Encode(out)
 }
 
-func printSuggest(e *env, r analyze.Result) {
+func printSuggest(e *env, in analyze.Input, r analyze.Result) {
+	if in.ExitCode == 0 {
+		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitizeLine(in.Command))
+		return
+	}
 	if r.Quiet {
 		return
 	}
