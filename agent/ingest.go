@@ -75,7 +75,9 @@ func Ingest(ctx context.Context, store *history.Store, dir string, rules *Rules,
 	var st Stats
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return st, nil
+		// Removed under the shells' feet: they write nothing until it is
+		// back (they test it rather than fork to make it).
+		return st, os.MkdirAll(dir, 0o700)
 	}
 	if err != nil {
 		return st, fmt.Errorf("ingest: %w", err)

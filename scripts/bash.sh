@@ -36,7 +36,8 @@ _hookd_init() {
   # CLI, but a child shell makes its own.
   HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
-  _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
+  _hookd_spooldir=$_hookd_state/spool
+  _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
   _hookd_seq=0 _hookd_s=0 _hookd_ps=
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
@@ -88,7 +89,10 @@ _hookd_precmd() {
     # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
     # left out may still be a repeat (ignoredups): recorded unless an ignore
     # rule could have been the reason.
-    if [[ -o history ]] &&
+    # The directory test keeps a failing redirection quiet (it would be
+    # reported before 2>&1 applies); a write that fails later, on a full
+    # disk, reports into the spool itself, that is nowhere.
+    if [[ -o history && -w $_hookd_spooldir ]] &&
       { ((${HISTCMD-0} != _hookd_hc)) ||
         [[ ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* && -z ${HISTIGNORE-} ]]; }; then
       ((_hookd_seq += 1))
@@ -102,7 +106,7 @@ _hookd_precmd() {
           HISTTIMEFORMAT='' builtin history 1
         fi
         builtin printf '\0'
-      } 2>/dev/null >>"$_hookd_spool"
+      } >>"$_hookd_spool" 2>&1
     fi
   fi
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD

@@ -78,8 +78,12 @@ _hookd_precmd() {
     _hookd_seq+=1
     # A NUL typed into the line (Ctrl-V Ctrl-@) would split the text field:
     # the reader then keeps the part before it.
-    print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
-      "$_hookd_cwd" r "$_hookd_cmd" 2>/dev/null >>$_hookd_spool
+    # The braces take stderr first: zsh reports a failing redirection (the
+    # spool directory removed) on the shell's own stderr otherwise.
+    {
+      print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
+        "$_hookd_cwd" r "$_hookd_cmd" >>$_hookd_spool
+    } 2>/dev/null
     _hookd_cmd=
   fi
   _hookd_cwd=$PWD

@@ -216,3 +216,31 @@ func TestInitErrors(t *testing.T) {
 		t.Errorf("frobnicate: %v, %q", err, errOut)
 	}
 }
+
+// TestSpoolDirRemoved removes the spool directory under a running shell:
+// the shell stays quiet, and records again once the agent has made the
+// directory again.
+func TestSpoolDirRemoved(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("echo before")
+		entries(t, h) // ingested: the spool may go
+		spool := h.Path(".local", "state", "hookd", "spool")
+		if err := os.RemoveAll(spool); err != nil {
+			t.Fatal(err)
+		}
+		mark := len(s.Output())
+		s.Run("echo while gone")
+		if out := s.Output()[mark:]; strings.Contains(out, "No such file") || strings.Contains(out, "spool") {
+			t.Errorf("the shell complained: %q", out)
+		}
+		// The agent (or any hookd command) makes the directory again.
+		hookd(t, h, "history")
+		s.Run("echo after")
+		got := commandsOf(entries(t, h))
+		if len(got) < 2 || got[0] != "echo before" || got[len(got)-1] != "echo after" {
+			t.Errorf("recorded %q; want echo before … echo after", got)
+		}
+	})
+}
