@@ -255,3 +255,15 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	}
 	return se, nil
 }
+
+// BySeq returns the command with sequence number seq in session.
+func (s *Store) BySeq(ctx context.Context, session string, seq int64) (Entry, error) {
+	e, err := scanEntry(s.db.QueryRowContext(ctx, "SELECT "+entryColumns+entryFrom+" WHERE c.session = ? AND c.seq = ?", session, seq))
+	if err == sql.ErrNoRows {
+		return Entry{}, fmt.Errorf("command #%d of this session: %w", seq, ErrNotFound)
+	}
+	if err != nil {
+		return Entry{}, fmt.Errorf("get command #%d: %w", seq, classify(err))
+	}
+	return e, nil
+}

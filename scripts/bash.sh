@@ -76,6 +76,9 @@ _hookd_init() {
     PROMPT_COMMAND=_hookd_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
   fi
 
+  # `fix`, unless that name is taken (an alias, a function, a command).
+  builtin type -t fix >/dev/null 2>&1 || builtin eval 'fix() { _hookd_fix "$@"; }'
+
   _hookd_agent
 }
 
@@ -107,11 +110,39 @@ _hookd_precmd() {
         fi
         builtin printf '\0'
       } >>"$_hookd_spool" 2>&1
+      # Only a failure starts a process: up to three fixes, before the
+      # prompt. (Interrupted commands get none.)
+      if ((_hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
+        command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" 2>/dev/null || :
+      fi
     fi
   fi
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   return $_hookd_s
+}
+
+# _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
+# exactly and asking; it then goes into the history as itself.
+_hookd_fix() {
+  local _hookd_n=${1:-1} _hookd_c='' _hookd_i=0 _hookd_a=''
+  if [[ $_hookd_n != [123] ]]; then
+    builtin printf 'usage: fix [1|2|3]\n' >&2
+    return 2
+  fi
+  while IFS= builtin read -r -d '' _hookd_c; do
+    ((++_hookd_i == _hookd_n)) && break
+    _hookd_c=
+  done 2>/dev/null <"$_hookd_state/fixes/$HOOKD_SESSION"
+  if [[ -z $_hookd_c ]]; then
+    builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
+    return 1
+  fi
+  builtin printf '%s\n' "$_hookd_c"
+  builtin read -r -p 'run it? [y/N] ' _hookd_a || return 1
+  [[ $_hookd_a == [yY]* ]] || return 1
+  builtin history -s -- "$_hookd_c"
+  builtin eval -- "$_hookd_c"
 }
 
 # _hookd_agent starts the hookd agent when it is not running. It is quiet when

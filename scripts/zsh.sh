@@ -50,6 +50,9 @@ _hookd_init() {
     trap ':' XFSZ
   fi
 
+  # `fix`, unless that name is taken (an alias, a function, a command).
+  (( $+aliases[fix] || $+functions[fix] || $+commands[fix] )) || fix() { _hookd_fix "$@" }
+
   add-zsh-hook preexec _hookd_preexec
   add-zsh-hook precmd _hookd_precmd
   _hookd_agent
@@ -84,10 +87,33 @@ _hookd_precmd() {
       print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
         "$_hookd_cwd" r "$_hookd_cmd" >>$_hookd_spool
     } 2>/dev/null
+    # Only a failure starts a process: up to three fixes, before the
+    # prompt. (Interrupted commands get none.)
+    if (( _hookd_s != 0 && _hookd_s != 130 )) && [[ -x $_hookd_bin ]]; then
+      command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} 2>/dev/null
+    fi
     _hookd_cmd=
   fi
   _hookd_cwd=$PWD
   return $_hookd_s
+}
+
+# _hookd_fix puts fix N (1 to 3) of the last failed command on the command
+# line, to edit or run with Enter: nothing runs without it.
+_hookd_fix() {
+  emulate -L zsh
+  local n=${1:-1} f=$_hookd_state/fixes/$HOOKD_SESSION
+  local -a fixes
+  if [[ $n != [123] ]]; then
+    print -ru2 -- 'usage: fix [1|2|3]'
+    return 2
+  fi
+  [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
+  if [[ -z ${fixes[n]-} ]]; then
+    print -ru2 -- "hookd: no fix $n for the last command"
+    return 1
+  fi
+  print -z -- "${fixes[n]}"
 }
 
 # _hookd_agent starts the hookd agent when it is not running. It is quiet when

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hookd/hookd/analyze"
@@ -22,8 +23,14 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	cwd := fs.String("cwd", "", "the directory it ran in (with --command; default: here)")
 	shell := fs.String("shell", "", "the shell it ran in: bash or zsh (default: $SHELL's)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	inline := fs.Bool("inline", false, "at most three short lines for the prompt, and keep the fixes for the shell's `fix` (the shell code uses this)")
+	seq := fs.Int64("seq", 0, "with --inline: the command with this sequence number in this session (default: the last)")
+	width := fs.Int("width", 80, "with --inline: the terminal's width")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *inline {
+		return suggestInline(ctx, e, *seq, *width)
 	}
 	refs = append(refs, fs.Args()...)
 	in := analyze.Input{Shell: *shell}
@@ -154,4 +161,85 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 		}
 		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitizeLine(f.Command)).Bold(), risk, sanitizeLine(f.Explanation))
 	}
+}
+
+// suggestInline is the failure path of the shell hooks: analyse the command
+// just recorded, print up to three lines that fit the terminal, and keep the
+// fixes where the shell's `fix` reads them. It prints nothing for a command
+// that succeeded, was interrupted, or answered an ordinary "no".
+func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
+	if e.session == "" {
+		return nil
+	}
+	fixes := filepath.Join(e.stateDir, "fixes", e.session)
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var en history.Entry
+	if seq > 0 {
+		en, err = s.BySeq(ctx, e.session, seq)
+	} else {
+		en, err = s.Recent(ctx, e.session, 1)
+	}
+	if err != nil || isFixCall(en.Command) {
+		return nil // a declined fix keeps the fixes it declined
+	}
+	os.Remove(fixes) // the fixes of an earlier command never apply to this one
+	if en.ExitCode == 0 {
+		return nil
+	}
+	in := analyze.Input{Command: en.Command, ExitCode: en.ExitCode, Cwd: en.Cwd, Shell: en.Shell, History: recentHistory(ctx, s)}
+	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
+	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	r := analyze.Analyze(actx, in)
+	if r.Quiet {
+		return nil
+	}
+	var keep []byte
+	for _, f := range r.Fixes {
+		keep = append(append(keep, f.Command...), 0)
+	}
+	if len(keep) > 0 {
+		if err := os.MkdirAll(filepath.Dir(fixes), 0o700); err == nil {
+			os.WriteFile(fixes, keep, 0o600)
+		}
+	}
+	width = max(width, 20)
+	line := func(text string) string {
+		text = sanitizeLine(text)
+		if r := []rune(text); len(r) > width-4 {
+			text = string(r[:width-5]) + "…"
+		}
+		return text
+	}
+	if len(r.Fixes) == 0 {
+		// A cause worth a line; "it failed" is not news.
+		if r.RootCause != "" && r.ErrorType != analyze.Unknown {
+			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(r.RootCause)).Faint())
+		}
+		return nil
+	}
+	for i, f := range r.Fixes {
+		label := "fix"
+		if i > 0 {
+			label = fmt.Sprintf("fix %d", i+1)
+		}
+		text := line(f.Command)
+		risk := ""
+		if f.Risk != analyze.RiskLow {
+			risk = " " + e.out.String("("+f.Risk+" risk)").Foreground(e.out.Color("3")).String()
+		}
+		fmt.Fprintf(e.stdout, "  %s %s%s   %s\n", e.out.String("↳").Faint(), e.out.String(text).Bold(), risk,
+			e.out.String(label).Faint())
+	}
+	return nil
+}
+
+// isFixCall reports the shell's own `fix` command (fix, fix 2).
+func isFixCall(cmd string) bool {
+	f := strings.Fields(cmd)
+	return len(f) >= 1 && len(f) <= 2 && f[0] == "fix"
 }

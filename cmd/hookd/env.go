@@ -65,7 +65,10 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 	if f, ok := stdout.(*os.File); ok {
 		e.stdoutTTY = isTerminal(f)
 	}
-	opts := []termenv.OutputOption{termenv.WithColorCache(true)}
+	// No colour cache: filling it queries the terminal and waits for its
+	// answer on stdin, which a terminal may never send (and which would eat
+	// the user's typing).
+	var opts []termenv.OutputOption
 	if !e.stdoutTTY || os.Getenv("NO_COLOR") != "" {
 		opts = append(opts, termenv.WithProfile(termenv.Ascii))
 	}
