@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -218,6 +219,19 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 		if c := f.call("mkdir"); c != nil {
 			return found(FileNotFound, 0.9, fmt.Sprintf("The parent directory of %s does not exist; mkdir creates one level unless given -p.", m[1]),
 				fix(f.addShortFlag(c, "p"), 0.92, "Create the missing parent directories too."))
+		}
+	}
+	// Without the output (capture off), the file system tells the same.
+	if strings.TrimSpace(f.Output) == "" && len(f.Calls) == 1 {
+		if c := f.call("mkdir"); c != nil && !hasShortFlag(c, 'p') {
+			for _, a := range c.Args[1:] {
+				parent := path.Dir(strings.TrimRight(a, "/"))
+				if strings.HasPrefix(a, "-") || parent == "." || parent == "/" || f.exists(ctx, parent) {
+					continue
+				}
+				return found(FileNotFound, 0.8, fmt.Sprintf("The parent directory of %s does not exist; mkdir creates one level unless given -p.", a),
+					fix(f.addShortFlag(c, "p"), 0.85, "Create the missing parent directories too."))
+			}
 		}
 	}
 	if m := f.find(tarChdirRe); m != nil {
@@ -659,4 +673,20 @@ func ruleFSExplain(ctx context.Context, f *Failure) *Finding {
 		}
 	}
 	return nil
+}
+
+// hasShortFlag reports a short option letter among c's options (-p, -vp).
+func hasShortFlag(c *Call, letter byte) bool {
+	for _, a := range c.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], letter) >= 0 {
+			return true
+		}
+		if a == "--parents" && letter == 'p' {
+			return true
+		}
+	}
+	return false
 }

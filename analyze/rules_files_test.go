@@ -10,6 +10,9 @@ func TestRulesFiles(t *testing.T) {
 	runCases(t, []ruleCase{
 		{name: "mkdir-p", cmd: "mkdir a/b/c", out: "mkdir: cannot create directory ‘a/b/c’: No such file or directory\n", want: "mkdir -p a/b/c"},
 		{name: "mkdir-p-merged", cmd: "mkdir -v a/b", out: "mkdir: cannot create directory 'a/b': No such file or directory\n", want: "mkdir -pv a/b"},
+		{name: "mkdir-p-no-output", cmd: "mkdir a/b/c", out: "", env: files("/w/x.txt"), want: "mkdir -p a/b/c"},
+		{name: "mkdir-no-output-parent-there", cmd: "mkdir a/b/c", out: "", env: files("/w/a/b/"), want: ""},
+		{name: "mkdir-no-output-already-p", cmd: "mkdir -p a/b/c", out: "", env: files("/w/x.txt"), want: ""},
 		{name: "mkdir-exists", cmd: "mkdir build", out: "mkdir: cannot create directory ‘build’: File exists\n", env: files("/w/build/"), want: "", cause: "already exists"},
 		{name: "mv-missing-dir", cmd: "mv notes.txt archive/notes.txt", out: "mv: cannot move 'notes.txt' to 'archive/notes.txt': No such file or directory\n", env: files("/w/notes.txt"), want: "mkdir -p archive && mv notes.txt archive/notes.txt"},
 		{name: "mv-missing-source", cmd: "mv ntoes.txt archive/", out: "mv: cannot stat 'ntoes.txt': No such file or directory\n", env: files("/w/notes.txt", "/w/archive/"), want: "mv notes.txt archive/"},
