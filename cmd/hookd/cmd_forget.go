@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"time"
 )
 
 func cmdForget(ctx context.Context, e *env, args []string) error {
@@ -37,7 +36,6 @@ func cmdForget(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	_ = time.Now
 	var n int
 	if re != nil {
 		n, err = s.ForgetMatch(ctx, re)

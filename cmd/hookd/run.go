@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -222,15 +220,3 @@ func cmdVersion(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "hookd %s\n", version)
 	return nil
 }
-
-// sortedKeys returns m's keys in order, for deterministic output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-var _ = os.Getenv
