@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 )
 
@@ -191,6 +192,12 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
 		return nil
 	}
 	in := analyze.Input{Command: en.Command, ExitCode: en.ExitCode, Cwd: en.Cwd, Shell: en.Shell, History: recentHistory(ctx, s)}
+	// No capture of its own yet: in tmux, the pane still shows the output.
+	if pane := os.Getenv("TMUX_PANE"); pane != "" && os.Getenv("TMUX") != "" {
+		if screen, err := capture.Tmux(ctx, pane, 200, 300*time.Millisecond); err == nil {
+			in.Output = capture.LastOutput(screen, en.Command)
+		}
+	}
 	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
 	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// TestFixFromTmuxPane: without a capture of its own, hookd reads the failed
+// command's output back from the tmux pane, which this failure needs (the
+// fix depends on grep's message).
+func TestFixFromTmuxPane(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("tmux is required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("tmux not installed")
+	}
+	shelltest.Need(t, "bash")
+	h := newHome(t)
+	os.MkdirAll(h.Path("src"), 0o755)
+	os.WriteFile(h.Path("src", "a.txt"), []byte("TODO\n"), 0o644)
+	rc := h.Path(".bashrc")
+	os.WriteFile(rc, []byte("PS1='[st=$?] $ '\n"+initLine("bash")), 0o600)
+	sock := filepath.Join(h.Dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	shell := "cd " + h.Dir + ` && exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ` + strings.Join(quoteAll(h.Env), " ") + " bash --noprofile --rcfile " + rc + " -i"
+	if out, err := exec.Command("tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "40", shell).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { tmux("kill-server") })
+	wait := func(want string) string {
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			screen := tmux("capture-pane", "-p")
+			if strings.Contains(screen, want) {
+				return screen
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q on the screen:\n%s", want, screen)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	wait("[st=0] $")
+	tmux("send-keys", "grep TODO src", "Enter")
+	wait("↳ grep -r TODO src")
+	tmux("send-keys", "fix", "Enter")
+	wait("run it? [y/N]")
+	tmux("send-keys", "y", "Enter")
+	wait("src/a.txt:TODO")
+}
+
+func quoteAll(env []string) []string {
+	out := make([]string, len(env))
+	for i, kv := range env {
+		out[i] = "'" + strings.ReplaceAll(kv, "'", `'\''`) + "'"
+	}
+	return out
+}
