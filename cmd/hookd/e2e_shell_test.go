@@ -87,9 +87,11 @@ func TestSpecialBytes(t *testing.T) {
 		// Ctrl-V makes both line editors insert the next byte as it is;
 		// the rest is typed once the editor shows the escape (as ^[), so
 		// that it cannot be read as part of a key sequence.
+		s.Editing()
 		s.Type("echo esc:\x16\x1b")
 		s.WaitForPlain(regexp.MustCompile(`esc:\^\[`), 5*time.Second)
 		s.Run("[31m:end")
+		s.Editing()
 		s.Run("echo 'tab:\x16\t:end'")
 		got := commandsOf(entries(t, h))
 		want := []string{"echo esc:\x1b[31m:end", "echo 'tab:\t:end'"}
@@ -176,12 +178,10 @@ func TestBinaryRemovedMidSession(t *testing.T) {
 		dir := filepath.Join(h.Dir, "opt")
 		os.MkdirAll(dir, 0o755)
 		tmpBin := filepath.Join(dir, "hookd")
-		b, err := os.ReadFile(hookdBin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(tmpBin, b, 0o755); err != nil {
-			t.Fatal(err)
+		// cp, not a write from this process: a parallel test forking while
+		// the file is open for writing would make its exec fail (ETXTBSY).
+		if out, err := exec.Command("cp", hookdBin, tmpBin).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v %s", err, out)
 		}
 		rc := "PS1='P> '\nPROMPT='P> '\neval \"$('" + tmpBin + "' init " + shell + ")\"\n"
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})

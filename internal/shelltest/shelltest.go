@@ -249,6 +249,17 @@ func (s *Shell) Sync() {
 	s.WaitFor(regexp.MustCompile(regexp.QuoteMeta(tok)), 20*time.Second)
 }
 
+// Editing waits until the line editor (readline or ZLE) has taken the
+// terminal again after the last Sync: it turns bracketed paste on when it
+// starts reading a line. Keys that the terminal driver would otherwise
+// interpret themselves (Ctrl-V, ESC) must wait for it.
+func (s *Shell) Editing() {
+	s.t.Helper()
+	tok := fmt.Sprintf("SYNC_%d_OK", s.sync)
+	re := regexp.MustCompile(regexp.QuoteMeta(tok) + `(?s:.*)\x1b\[\?2004h`)
+	s.WaitFor(re, 10*time.Second)
+}
+
 // WaitFor waits until the output matches re.
 func (s *Shell) WaitFor(re *regexp.Regexp, timeout time.Duration) {
 	s.t.Helper()
