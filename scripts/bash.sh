@@ -138,7 +138,13 @@ _hookd_fix() {
     builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
     return 1
   fi
-  builtin printf '%s\n' "$_hookd_c"
+  # Shown exactly; quoted when it holds control characters, which must not
+  # reach the terminal raw.
+  if [[ $_hookd_c == *[[:cntrl:]]* ]]; then
+    builtin printf '%q\n' "$_hookd_c"
+  else
+    builtin printf '%s\n' "$_hookd_c"
+  fi
   builtin read -r -p 'run it? [y/N] ' _hookd_a || return 1
   [[ $_hookd_a == [yY]* ]] || return 1
   builtin history -s -- "$_hookd_c"
