@@ -63,7 +63,7 @@ func startAgent(ctx context.Context, e *env, exe string) error {
 		if st.Version == version {
 			return nil
 		}
-		stopAgent(ctx, sock)
+		stopAgent(ctx, sock, st.PID)
 	}
 	// The agent outlives the shell: it must not keep open whatever the shell
 	// inherited (a pipe of the program that started the shell would then
@@ -78,13 +78,14 @@ func startAgent(ctx context.Context, e *env, exe string) error {
 	return cmd.Process.Release()
 }
 
-// stopAgent asks the agent to stop and waits (briefly) until it is gone.
-func stopAgent(ctx context.Context, sock string) {
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+// stopAgent asks the agent to stop and waits (briefly) until its process is
+// gone: only then is its lock free for the next one.
+func stopAgent(ctx context.Context, sock string, pid int) {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	agent.Call(cctx, sock, agent.Request{Op: "stop"})
 	for cctx.Err() == nil {
-		if _, err := os.Stat(sock); err != nil {
+		if pid <= 0 || syscall.Kill(pid, 0) != nil {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
