@@ -69,3 +69,18 @@ func TestLoadBad(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadPatterns(t *testing.T) {
+	p := write(t, ExamplePatterns)
+	ps, warns := LoadPatterns(p)
+	if len(warns) != 0 || len(ps) != 1 || ps[0].Name != "terraform-init" || len(ps[0].Fixes) != 1 || ps[0].Fixes[0].Command != "{init} && {command}" {
+		t.Fatalf("LoadPatterns(example) = %+v, %q", ps, warns)
+	}
+	ps, warns = LoadPatterns(write(t, "- name: x\n  outptu: y\n"))
+	if len(ps) != 0 || len(warns) != 1 || !strings.Contains(warns[0], "line 2") {
+		t.Errorf("LoadPatterns(typo) = %+v, %q; want no patterns and a warning with the line", ps, warns)
+	}
+	if ps, warns := LoadPatterns(filepath.Join(t.TempDir(), "none")); ps != nil || warns != nil {
+		t.Errorf("LoadPatterns(missing) = %v, %v", ps, warns)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
 	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
 )
 
@@ -92,7 +93,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
 	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	res := analyze.Analyze(actx, in)
+	res := e.analyzer(true).Analyze(actx, in)
 	if *asJSON {
 		return printSuggestJSON(e, res)
 	}
@@ -201,7 +202,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
 	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
 	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
-	r := analyze.Analyze(actx, in)
+	r := e.analyzer(false).Analyze(actx, in)
 	if r.Quiet {
 		return nil
 	}
@@ -249,4 +250,31 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
 func isFixCall(cmd string) bool {
 	f := strings.Fields(cmd)
 	return len(f) >= 1 && len(f) <= 2 && f[0] == "fix"
+}
+
+// analyzer is the built-in rules plus the user's patterns file; with warn,
+// what is wrong in that file is said on stderr (the prompt's path stays
+// quiet: a broken pattern file never breaks the shell).
+func (e *env) analyzer(warn bool) *analyze.Analyzer {
+	a := &analyze.Analyzer{Rules: analyze.DefaultRules()}
+	specs, warns := config.LoadPatterns(e.patternsFile)
+	var ps []analyze.Pattern
+	for _, s := range specs {
+		p := analyze.Pattern{Name: s.Name, Command: s.Command, Output: s.Output, ErrorType: s.ErrorType, Explanation: s.Explanation}
+		for _, f := range s.Fixes {
+			p.Fixes = append(p.Fixes, analyze.PatternFix{Command: f.Command, Explanation: f.Explanation})
+		}
+		ps = append(ps, p)
+	}
+	rules, errs := analyze.CompilePatterns(ps)
+	a.Rules = append(a.Rules, rules...)
+	if warn {
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+		}
+		for _, err := range errs {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; pattern skipped\n", e.patternsFile, err)
+		}
+	}
+	return a
 }

@@ -58,3 +58,30 @@ func TestSuggestCommandForm(t *testing.T) {
 		t.Errorf("suggest for grep's exit 1 printed %q; want nothing", got)
 	}
 }
+
+// TestSuggestUserPatterns: a pattern of the user's gives the fix; a broken
+// one is named on stderr and skipped, the rest still works.
+func TestSuggestUserPatterns(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	patterns := `- name: deploy-login
+  command: '^deploy (\S+)'
+  output: 'not logged in to (?P<env>\w+)'
+  error_type: configuration_error
+  explanation: You are not logged in.
+  fixes:
+    - command: 'deploy login {env} && {command}'
+- name: broken
+  output: 'a('
+`
+	os.WriteFile(h.Path(".config", "hookd", "patterns.yaml"), []byte(patterns), 0o600)
+	out := h.Path("out.txt")
+	os.WriteFile(out, []byte("error: not logged in to staging\n"), 0o600)
+	got, errOut, err := hookdRun(h, nil, "suggest", "--command", "deploy app1", "--exit", "1", "--output-file", out, "--json")
+	if err != nil || !strings.Contains(got, `"command":"deploy login staging && deploy app1"`) || !strings.Contains(got, `"error_type":"configuration_error"`) {
+		t.Errorf("suggest with a user pattern: %v %s", err, got)
+	}
+	if !strings.Contains(errOut, "broken") || !strings.Contains(errOut, "patterns.yaml") {
+		t.Errorf("the broken pattern is not named: %q", errOut)
+	}
+}

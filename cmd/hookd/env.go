@@ -30,16 +30,18 @@ type env struct {
 
 	home       string
 	configFile string
-	dbPath     string
-	stateDir   string
-	spoolDir   string
-	pidFile    string
-	logFile    string
-	runtimeDir string
-	session    string // HOOKD_SESSION: the shell session hookd runs in
-	debug      bool
-	out        *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
-	stdoutTTY  bool
+	// patternsFile holds the user's own failure patterns (analyze.Pattern).
+	patternsFile string
+	dbPath       string
+	stateDir     string
+	spoolDir     string
+	pidFile      string
+	logFile      string
+	runtimeDir   string
+	session      string // HOOKD_SESSION: the shell session hookd runs in
+	debug        bool
+	out          *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
+	stdoutTTY    bool
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -47,12 +49,13 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 	home, _ := os.UserHomeDir()
 	e := &env{
 		stdin: stdin, stdout: stdout, stderr: stderr,
-		home:       home,
-		configFile: filepath.Join(xdg.ConfigHome, "hookd", "config.yaml"),
-		dbPath:     filepath.Join(xdg.DataHome, "hookd", "history.db"),
-		stateDir:   filepath.Join(xdg.StateHome, "hookd"),
-		session:    os.Getenv("HOOKD_SESSION"),
-		debug:      os.Getenv("HOOKD_DEBUG") != "",
+		home:         home,
+		configFile:   filepath.Join(xdg.ConfigHome, "hookd", "config.yaml"),
+		patternsFile: filepath.Join(xdg.ConfigHome, "hookd", "patterns.yaml"),
+		dbPath:       filepath.Join(xdg.DataHome, "hookd", "history.db"),
+		stateDir:     filepath.Join(xdg.StateHome, "hookd"),
+		session:      os.Getenv("HOOKD_SESSION"),
+		debug:        os.Getenv("HOOKD_DEBUG") != "",
 	}
 	e.spoolDir = filepath.Join(e.stateDir, "spool")
 	e.pidFile = filepath.Join(e.stateDir, "agent.pid")
