@@ -134,19 +134,9 @@ func Run(ctx context.Context, opt Options) error {
 }
 
 func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Store, error) {
-	store, err := history.Open(ctx, path, 10*time.Second)
-	if err == nil {
-		if err = store.Check(ctx); err != nil {
-			store.Close()
-		}
-	}
-	if errors.Is(err, history.ErrCorrupt) {
-		aside, rerr := history.Recover(path, time.Now())
-		if rerr != nil {
-			return nil, rerr
-		}
-		log.Error("history database was corrupt: moved aside, starting a new one", "moved_to", aside, "error", err)
-		store, err = history.Open(ctx, path, 10*time.Second)
+	store, aside, err := history.OpenRecover(ctx, path, 10*time.Second, true)
+	if aside != "" {
+		log.Error("history database was corrupt: moved aside, starting a new one", "moved_to", aside)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)

@@ -330,18 +330,24 @@ func removeSpool(ctx context.Context, store *history.Store, f *os.File, path, na
 	return tx.Commit()
 }
 
-// sessionEnded reports whether the shell of a session has exited. Session
-// ids are "<start µs>-<pid>-<random>".
-func sessionEnded(session string) bool {
+// SessionPID returns the pid of the shell of a session, from its id
+// ("<start µs>-<pid>-<random>"), or 0.
+func SessionPID(session string) int {
 	parts := strings.Split(session, "-")
 	if len(parts) != 3 {
-		return false
+		return 0
 	}
 	pid, err := strconv.Atoi(parts[1])
 	if err != nil || pid <= 0 {
-		return false
+		return 0
 	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	return pid
+}
+
+// sessionEnded reports whether the shell of a session has exited.
+func sessionEnded(session string) bool {
+	pid := SessionPID(session)
+	return pid > 0 && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
 
 // ttyOf names the terminal of a live shell, from /proc.

@@ -54,13 +54,3 @@ func LoadPatterns(path string) ([]PatternSpec, []string) {
 	}
 	return ps, nil
 }
-
-// PatternLine returns the line of the patterns file where the pattern called
-// name starts, for messages (0 when unknown).
-func PatternLine(path, name string) int {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	return lineOf(data, name)
-}

@@ -123,6 +123,28 @@ func classify(err error) error {
 	return err
 }
 
+// OpenRecover opens the database at path like Open, after a quick integrity
+// check when check is set. A database found corrupt is moved aside (see
+// Recover) and a new one started; aside then says where the old one went.
+func OpenRecover(ctx context.Context, path string, busy time.Duration, check bool) (s *Store, aside string, err error) {
+	s, err = Open(ctx, path, busy)
+	if err == nil && check {
+		if err = s.Check(ctx); err != nil {
+			s.Close()
+		}
+	}
+	if errors.Is(err, ErrCorrupt) {
+		if aside, err = Recover(path, time.Now()); err != nil {
+			return nil, "", err
+		}
+		s, err = Open(ctx, path, busy)
+	}
+	if err != nil {
+		return nil, aside, err
+	}
+	return s, aside, nil
+}
+
 // IsBusy reports an error caused by another process holding the database.
 func IsBusy(err error) bool {
 	var se sqlite3.Error

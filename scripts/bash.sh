@@ -2,9 +2,10 @@
 # Load it from ~/.bashrc with:   eval "$(hookd init bash)"
 #
 # On every prompt this code appends one record to a spool file private to this
-# shell, using builtins only: no process is started while you work. The hookd
-# agent moves the records into the history database. `hookd init` fills in the
-# line marked @bin@ with the path of the binary; nothing else is generated.
+# shell, using builtins only: no process is started while you work, except
+# after a failed command, when `hookd suggest --inline` prints its fixes. The
+# hookd agent moves the records into the history database. `hookd init` fills
+# in the line marked @bin@ with the path of the binary; nothing else is generated.
 
 _hookd_init() {
   [[ $- == *i* ]] || return 0

@@ -216,11 +216,11 @@ func humanBytes(n int64) string {
 // size of its spool: its writes then fail (hookd keeps them from killing the
 // shell) and commands go unrecorded.
 func fileSizeLimitProblem(e *env) string {
-	parts := strings.Split(e.session, "-")
-	if len(parts) != 3 {
+	pid := agent.SessionPID(e.session)
+	if pid == 0 {
 		return ""
 	}
-	b, err := os.ReadFile("/proc/" + parts[1] + "/limits")
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/limits")
 	if err != nil {
 		return ""
 	}

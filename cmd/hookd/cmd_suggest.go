@@ -90,7 +90,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		defer store.Close()
 		in.History = recentHistory(ctx, store)
 	}
-	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
+	in.Env = newProbe(in.Shell)
 	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	res := e.analyzer(true).Analyze(actx, in)
@@ -199,7 +199,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
 			in.Output = capture.LastOutput(screen, en.Command)
 		}
 	}
-	in.Env = probe.New(probe.Options{Shell: in.Shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
+	in.Env = newProbe(in.Shell)
 	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	r := e.analyzer(false).Analyze(actx, in)
@@ -277,4 +277,9 @@ func (e *env) analyzer(warn bool) *analyze.Analyzer {
 		}
 	}
 	return a
+}
+
+// newProbe gathers environment facts for the analysis, lazily.
+func newProbe(shell string) *probe.Probe {
+	return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
 }

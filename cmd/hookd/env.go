@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -130,14 +129,9 @@ func (e *env) rules(c config.Config) *agent.Rules {
 
 // openStore opens the history, moving a corrupt database aside.
 func (e *env) openStore(ctx context.Context, busy time.Duration) (*history.Store, error) {
-	s, err := history.Open(ctx, e.dbPath, busy)
-	if errors.Is(err, history.ErrCorrupt) {
-		aside, rerr := history.Recover(e.dbPath, time.Now())
-		if rerr != nil {
-			return nil, rerr
-		}
+	s, aside, err := history.OpenRecover(ctx, e.dbPath, busy, false)
+	if aside != "" {
 		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt; it was moved to %s and a new one started\n", aside)
-		s, err = history.Open(ctx, e.dbPath, busy)
 	}
 	return s, err
 }
