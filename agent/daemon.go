@@ -26,12 +26,19 @@ var ErrRunning = errors.New("an agent is already running")
 type Options struct {
 	Version    string
 	SpoolDir   string        // where the shells write
+	OutboxDir  string        // where captured outputs wait (package outbox)
 	PIDFile    string        // "pid version", read by the shell code
 	RuntimeDir string        // socket and lock; 0700
 	DBPath     string        // the history database
 	Interval   time.Duration // between ingestion passes
 	Rules      *Rules
-	Log        *slog.Logger
+	// Retention limits for stored outputs: outputs older than MaxAge, and
+	// the oldest beyond MaxOutputBytes in all, lose their text (0: no
+	// limit). Applied at start and every PruneEvery.
+	MaxAge         time.Duration
+	MaxOutputBytes int64
+	PruneEvery     time.Duration
+	Log            *slog.Logger
 	// Exe is the path of the running binary; the daemon exits when the file
 	// there changes (an upgrade), so that the next start runs the new one.
 	Exe string
@@ -112,7 +119,14 @@ func Run(ctx context.Context, opt Options) error {
 	defer tick.Stop()
 	upgrade := time.NewTicker(10 * time.Second)
 	defer upgrade.Stop()
+	every := opt.PruneEvery
+	if every <= 0 {
+		every = 10 * time.Minute
+	}
+	prune := time.NewTicker(every)
+	defer prune.Stop()
 	d.ingest(ctx)
+	d.prune(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -124,6 +138,8 @@ func Run(ctx context.Context, opt Options) error {
 		case done := <-d.flush:
 			d.ingest(ctx)
 			close(done)
+		case <-prune.C:
+			d.prune(ctx)
 		case <-upgrade.C:
 			if id := fileID(opt.Exe); exeID != "" && id != exeID {
 				log.Info("binary changed on disk; exiting so that the new one starts", "exe", opt.Exe)
@@ -144,8 +160,27 @@ func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Sto
 	return store, nil
 }
 
+// prune applies the retention limits to stored outputs.
+func (d *daemon) prune(ctx context.Context) {
+	if d.opt.MaxAge <= 0 && d.opt.MaxOutputBytes <= 0 {
+		return
+	}
+	var before int64
+	if d.opt.MaxAge > 0 {
+		before = time.Now().Add(-d.opt.MaxAge).UnixMicro()
+	}
+	st, err := d.store.PruneOutputs(ctx, before, d.opt.MaxOutputBytes)
+	if err != nil {
+		d.opt.Log.Warn("prune outputs", "error", err)
+		return
+	}
+	if st.Outputs > 0 {
+		d.opt.Log.Info("pruned outputs", "outputs", st.Outputs, "bytes", st.Bytes)
+	}
+}
+
 func (d *daemon) ingest(ctx context.Context) {
-	st, err := Ingest(ctx, d.store, d.opt.SpoolDir, d.opt.Rules, time.Now())
+	st, err := Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.lastIngest = time.Now()
@@ -158,8 +193,9 @@ func (d *daemon) ingest(ctx context.Context) {
 	if err != nil {
 		d.lastErr = err.Error()
 		d.opt.Log.Error("ingest failed", "error", err)
-	} else if st.Added > 0 || st.Removed > 0 {
-		d.opt.Log.Debug("ingested", "added", st.Added, "ignored", st.Ignored, "bad", st.Bad, "removed", st.Removed)
+	} else if st.Added > 0 || st.Removed > 0 || st.Outputs > 0 {
+		d.opt.Log.Debug("ingested", "added", st.Added, "ignored", st.Ignored, "bad", st.Bad, "removed", st.Removed,
+			"outputs", st.Outputs, "outputs_dropped", st.OutputsDropped)
 	}
 }
 

@@ -62,7 +62,11 @@ type Stats struct {
 	Redacted int // secrets replaced
 	Bad      int // malformed records skipped
 	Removed  int // spools of finished sessions removed
-	Problems []string
+	Outputs  int // captured outputs stored
+	// OutputsDropped counts captured outputs of commands that were not
+	// recorded (and so are not stored either).
+	OutputsDropped int
+	Problems       []string
 }
 
 // Ingest moves every complete record from the spool files in dir into store,
@@ -255,7 +259,7 @@ func ingestChunk(ctx context.Context, store *history.Store, f *os.File, name, se
 			}
 			if err := tx.AddSession(ctx, history.Session{ID: session, Shell: sess.Shell, Version: sess.Version,
 				PID: sess.PID, Host: sess.Host, User: sess.User, UID: sess.UID, TTY: ttyOf(sess.PID, atEOF),
-				StartedAt: sess.Start}); err != nil {
+				StartedAt: sess.Start, Capture: sess.Capture}); err != nil {
 				return true, err
 			}
 		case r.Command != nil:

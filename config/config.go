@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -30,8 +31,99 @@ type Config struct {
 		Patterns []string `yaml:"patterns"`
 	} `yaml:"redact"`
 
+	Output struct {
+		// Limit is the most kept of one command's output (head and tail
+		// around a marker): a size such as 1MiB or 500KB, or bytes.
+		Limit any `yaml:"limit"`
+		// KeepSize bounds all stored outputs together; the oldest lose
+		// their text first.
+		KeepSize any `yaml:"keep_size"`
+		// KeepDays is how long an output is kept.
+		KeepDays *int `yaml:"keep_days"`
+	} `yaml:"output"`
+
 	// Compiled forms, set by Load.
 	IgnoreRE []*regexp.Regexp `yaml:"-"`
+	// OutputLimit, OutputKeepBytes and OutputKeepDays are the output
+	// settings with the defaults applied (0 keep: no limit).
+	OutputLimit     int64 `yaml:"-"`
+	OutputKeepBytes int64 `yaml:"-"`
+	OutputKeepDays  int   `yaml:"-"`
+}
+
+// Output defaults.
+const (
+	DefaultOutputLimit    = 1 << 20
+	DefaultOutputKeep     = 500 << 20
+	DefaultOutputKeepDays = 90
+)
+
+// Defaults returns the configuration used when there is no file.
+func Defaults() Config {
+	return Config{OutputLimit: DefaultOutputLimit, OutputKeepBytes: DefaultOutputKeep, OutputKeepDays: DefaultOutputKeepDays}
+}
+
+// ParseSize reads a size: a whole number of bytes, optionally followed by
+// a unit: K, M or G (or KiB, MiB, GiB: powers of 1024) or KB, MB, GB
+// (powers of 1000), case ignored.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("size %q: want a number of bytes such as 1048576, 1MiB or 500KB", s)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: %w", s, err)
+	}
+	var mul int64
+	switch strings.ToLower(strings.TrimSpace(t[i:])) {
+	case "", "b":
+		mul = 1
+	case "k", "kib":
+		mul = 1 << 10
+	case "m", "mib":
+		mul = 1 << 20
+	case "g", "gib":
+		mul = 1 << 30
+	case "kb":
+		mul = 1e3
+	case "mb":
+		mul = 1e6
+	case "gb":
+		mul = 1e9
+	default:
+		return 0, fmt.Errorf("size %q: unknown unit %q (use K, M, G, KiB, MiB, GiB, KB, MB or GB)", s, t[i:])
+	}
+	if n > (1<<62)/mul {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return n * mul, nil
+}
+
+// sizeOf reads a size given in YAML as a number or a string.
+func sizeOf(v any) (int64, error) {
+	switch x := v.(type) {
+	case uint64:
+		return int64(min(x, 1<<62)), nil
+	case int64:
+		if x < 0 {
+			return 0, fmt.Errorf("size %d is negative", x)
+		}
+		return x, nil
+	case int:
+		if x < 0 {
+			return 0, fmt.Errorf("size %d is negative", x)
+		}
+		return int64(x), nil
+	case string:
+		return ParseSize(x)
+	default:
+		return 0, fmt.Errorf("size %v: want a number of bytes such as 1048576, 1MiB or 500KB", v)
+	}
 }
 
 // Example is a commented configuration file, for the README and `hookd
@@ -46,13 +138,17 @@ history:
 redact:
   patterns:             # extra secrets; a (?P<secret>...) group marks the part to replace
     - 'INTERNAL-[0-9a-f]{32}'
+output:
+  limit: 1MiB           # kept per command (head and tail); the rest is elided
+  keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)
+  keep_days: 90         # outputs older than this are removed (0: no limit)
 `
 
 // Load reads the file at path. A missing file is no error: the defaults
 // apply. A file that cannot be used gives the defaults and warnings that name
 // the file and, where known, the line; hookd never stops for a bad config.
 func Load(path, home string) (Config, []string) {
-	var c Config
+	c := Defaults()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
@@ -61,9 +157,33 @@ func Load(path, home string) (Config, []string) {
 		return c, []string{fmt.Sprintf("%s: %v; using the defaults", path, err)}
 	}
 	if err := yaml.UnmarshalWithOptions(data, &c, yaml.Strict()); err != nil {
-		return Config{}, []string{fmt.Sprintf("%s: %s; using the defaults", path, yamlError(err))}
+		return Defaults(), []string{fmt.Sprintf("%s: %s; using the defaults", path, yamlError(err))}
 	}
 	var warns []string
+	if c.Output.Limit != nil {
+		if n, err := sizeOf(c.Output.Limit); err != nil || n < 1024 {
+			if err == nil {
+				err = fmt.Errorf("%d bytes is below the minimum of 1KiB", n)
+			}
+			warns = append(warns, fmt.Sprintf("%s:%d: output.limit: %v; using 1MiB", path, lineOf(data, "limit"), err))
+		} else {
+			c.OutputLimit = n
+		}
+	}
+	if c.Output.KeepSize != nil {
+		if n, err := sizeOf(c.Output.KeepSize); err != nil {
+			warns = append(warns, fmt.Sprintf("%s:%d: output.keep_size: %v; using 500MiB", path, lineOf(data, "keep_size"), err))
+		} else {
+			c.OutputKeepBytes = n
+		}
+	}
+	if c.Output.KeepDays != nil {
+		if *c.Output.KeepDays < 0 {
+			warns = append(warns, fmt.Sprintf("%s:%d: output.keep_days must be 0 (no limit) or more; using 90", path, lineOf(data, "keep_days")))
+		} else {
+			c.OutputKeepDays = *c.Output.KeepDays
+		}
+	}
 	switch c.Capture {
 	case "", "pty", "off":
 	default:

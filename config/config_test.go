@@ -84,3 +84,32 @@ func TestLoadPatterns(t *testing.T) {
 		t.Errorf("LoadPatterns(missing) = %v, %v", ps, warns)
 	}
 }
+
+func TestOutputSettings(t *testing.T) {
+	c, warns := Load(filepath.Join(t.TempDir(), "none.yaml"), "/home/u")
+	if len(warns) != 0 || c.OutputLimit != 1<<20 || c.OutputKeepBytes != 500<<20 || c.OutputKeepDays != 90 {
+		t.Errorf("defaults = %d, %d, %d, %q", c.OutputLimit, c.OutputKeepBytes, c.OutputKeepDays, warns)
+	}
+	for _, tt := range []struct {
+		yaml        string
+		limit, keep int64
+		days        int
+		warn        string
+	}{
+		{"output:\n  limit: 64KiB\n  keep_size: 1GB\n  keep_days: 7\n", 64 << 10, 1e9, 7, ""},
+		{"output:\n  limit: 2097152\n  keep_size: 0\n  keep_days: 0\n", 2 << 20, 0, 0, ""},
+		{"output:\n  limit: '2 m'\n", 2 << 20, 500 << 20, 90, ""},
+		{"output:\n  limit: 10\n", 1 << 20, 500 << 20, 90, "config.yaml:2: output.limit: 10 bytes is below the minimum"},
+		{"output:\n  keep_size: lots\n", 1 << 20, 500 << 20, 90, "config.yaml:2: output.keep_size: size \"lots\""},
+		{"output:\n  keep_size: 5XB\n", 1 << 20, 500 << 20, 90, "unknown unit"},
+		{"output:\n  keep_days: -1\n", 1 << 20, 500 << 20, 90, "config.yaml:2: output.keep_days must be 0"},
+	} {
+		c, warns := Load(write(t, tt.yaml), "/home/u")
+		if c.OutputLimit != tt.limit || c.OutputKeepBytes != tt.keep || c.OutputKeepDays != tt.days {
+			t.Errorf("%q: got %d, %d, %d; want %d, %d, %d", tt.yaml, c.OutputLimit, c.OutputKeepBytes, c.OutputKeepDays, tt.limit, tt.keep, tt.days)
+		}
+		if (tt.warn == "") != (len(warns) == 0) || (tt.warn != "" && !strings.Contains(strings.Join(warns, "\n"), tt.warn)) {
+			t.Errorf("%q: warnings %q; want %q", tt.yaml, warns, tt.warn)
+		}
+	}
+}

@@ -23,10 +23,14 @@ type Query struct {
 var ErrNotFound = errors.New("no such command in the history")
 
 const entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
-	c.duration_us, c.output_bytes, c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''),
+	c.duration_us, COALESCE(length(o.text), 0), c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''),
 	COALESCE(s.user, ''), COALESCE(s.tty, '')`
 
-const entryFrom = ` FROM commands c LEFT JOIN sessions s ON s.id = c.session`
+// entryFrom joins each command to its session and to its output as the
+// terminal showed it (stream ”), whose stored size is the entry's
+// OutputBytes.
+const entryFrom = ` FROM commands c LEFT JOIN sessions s ON s.id = c.session
+	LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''`
 
 func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
@@ -175,6 +179,10 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 		if err := s.ftsDelete(ctx, tx, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM outputs WHERE (session, seq) IN
+			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)
 		if err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
@@ -245,8 +253,8 @@ func (s *Store) SpoolOffsets(ctx context.Context) (map[string]SpoolState, error)
 // Session returns what is known of a session.
 func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	se := Session{ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at
-		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt)
+	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at, capture
+		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt, &se.Capture)
 	if err == sql.ErrNoRows {
 		return se, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}

@@ -44,6 +44,22 @@ var migrations = []string{
 		updated_at INTEGER NOT NULL
 	);
 	CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+
+	// 2: captured outputs. Keyed by the command's session and sequence
+	// number, not its row id, so that an output may be stored before or
+	// after its command; text is NULL once pruned.
+	`ALTER TABLE sessions ADD COLUMN capture TEXT NOT NULL DEFAULT '';
+	CREATE TABLE outputs (
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		stream TEXT NOT NULL DEFAULT '',
+		text BLOB,
+		bytes INTEGER NOT NULL DEFAULT 0,
+		flags INTEGER NOT NULL DEFAULT 0,
+		created_at INTEGER NOT NULL,
+		PRIMARY KEY (session, seq, stream)
+	) WITHOUT ROWID;
+	CREATE INDEX outputs_created ON outputs (created_at);`,
 }
 
 // SchemaVersion is the schema version this build writes.

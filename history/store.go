@@ -33,7 +33,7 @@ type Entry struct {
 	Host        string
 	User        string
 	TTY         string
-	OutputBytes int64
+	OutputBytes int64  // size of the stored output (0: none)
 	Source      string // "hook", "import" or "run"
 }
 
@@ -48,6 +48,9 @@ type Session struct {
 	UID       int
 	TTY       string
 	StartedAt int64
+	// Capture is the session's output capture: "pty", "off", or "" when
+	// the shell did not say (hooks older than capture, imports).
+	Capture string
 }
 
 // ErrCorrupt reports a database file that SQLite cannot read.

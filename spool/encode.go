@@ -6,7 +6,13 @@ import (
 )
 
 // AppendSession appends s as a header record, as the shell code writes it.
+// A Session with a Capture mode is written as an S2 header, one without
+// as S1.
 func AppendSession(buf []byte, s Session) []byte {
+	if s.Capture != "" {
+		return appendFields(buf, tagSession2, s.Shell, s.Version, strconv.Itoa(s.PID), s.Host, s.User,
+			strconv.Itoa(s.UID), strconv.FormatInt(s.Start, 10), s.Capture)
+	}
 	return appendFields(buf, tagSession, s.Shell, s.Version, strconv.Itoa(s.PID), s.Host, s.User,
 		strconv.Itoa(s.UID), strconv.FormatInt(s.Start, 10))
 }

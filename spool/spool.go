@@ -3,7 +3,7 @@
 //
 // A spool is a stream of fields, each ended by a NUL byte (a shell string
 // cannot hold one, so no escaping is needed). A record starts with a field
-// that is exactly "\nS1" (a session header) or "\nC1" (a finished command) and
+// that is exactly "\nS1" or "\nS2" (a session header) or "\nC1" (a finished command) and
 // has a fixed number of fields after it. No other field can be one of those
 // tags, so a reader that meets garbage or a record cut short by a crash finds
 // the next record again.
@@ -19,12 +19,27 @@ import (
 
 // Tags that open a record.
 const (
-	tagSession = "\nS1"
-	tagCommand = "\nC1"
+	tagSession  = "\nS1"
+	tagSession2 = "\nS2" // S1 and the capture mode
+	tagCommand  = "\nC1"
 )
 
+// isTag reports whether f opens a record.
+func isTag(f string) bool { return f == tagSession || f == tagSession2 || f == tagCommand }
+
+// endsWithTag reports whether f ends with a tag (a field cut short with the
+// next record's tag glued on), and which.
+func endsWithTag(f string) (int, bool) {
+	for _, t := range []string{tagSession, tagSession2, tagCommand} {
+		if strings.HasSuffix(f, t) {
+			return len(t), true
+		}
+	}
+	return 0, false
+}
+
 const (
-	sessionFields = 7 // after the tag
+	sessionFields = 7 // after the tag; S2 has one more
 	commandFields = 4 // numbers, cwd, text format, text
 )
 
@@ -46,6 +61,10 @@ type Session struct {
 	User    string
 	UID     int
 	Start   int64 // microseconds since the epoch
+	// Capture is how the shell's output is captured: "pty" under hookd
+	// shell, "off" otherwise; "" in S1 headers (written before capture
+	// existed).
+	Capture string
 }
 
 // Command is one finished command.
@@ -82,6 +101,8 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 		switch tag {
 		case tagSession:
 			want = sessionFields
+		case tagSession2:
+			want = sessionFields + 1
 		case tagCommand:
 			want = commandFields
 		default:
@@ -91,7 +112,7 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 			p := next
 			for {
 				f, nx, ok := field(buf, p)
-				if !ok || f == tagSession || f == tagCommand {
+				if !ok || isTag(f) {
 					break
 				}
 				p = nx
@@ -113,7 +134,7 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 				cut = true
 				break
 			}
-			if f == tagSession || f == tagCommand {
+			if isTag(f) {
 				break // a record cut short by a crash: the next one starts here
 			}
 			fields = append(fields, f)
@@ -137,8 +158,8 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 		// tag onto that field: start again at such a tag if there is one.
 		resync := -1
 		for i, f := range fields {
-			if strings.HasSuffix(f, tagCommand) || strings.HasSuffix(f, tagSession) {
-				resync = ends[i] - len(tagCommand)
+			if n, ok := endsWithTag(f); ok {
+				resync = ends[i] - n
 				break
 			}
 		}
@@ -172,8 +193,11 @@ func field(buf []byte, pos int) (string, int, bool) {
 
 func parse(tag string, f []string) (Record, error) {
 	switch tag {
-	case tagSession:
+	case tagSession, tagSession2:
 		s := &Session{Shell: f[0], Version: f[1], Host: f[3], User: f[4]}
+		if tag == tagSession2 {
+			s.Capture = f[7]
+		}
 		var err error
 		if s.PID, err = strconv.Atoi(f[2]); err != nil {
 			return Record{}, fmt.Errorf("session header: bad pid %q", f[2])

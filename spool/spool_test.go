@@ -171,3 +171,32 @@ func TestDecodeShellForms(t *testing.T) {
 		t.Fatalf("Decode(%q) = %+v, %d, %v; want %+v", buf, recs, n, bad, want)
 	}
 }
+
+func TestSessionCaptureHeader(t *testing.T) {
+	in := Session{Shell: "zsh", Version: "5.9", PID: 42, Host: "h", User: "u", UID: 1000, Start: 1700000000000000, Capture: "pty"}
+	buf := AppendSession(nil, in)
+	if !bytes.HasPrefix(buf, []byte("\nS2\x00")) {
+		t.Fatalf("a header with a capture mode should be S2: %q", buf)
+	}
+	buf = AppendCommand(buf, Command{Seq: 1, Start: 1, End: 2, Text: "ls"})
+	// An S1 header (no capture mode) after it still decodes.
+	old := in
+	old.Capture = ""
+	buf = AppendSession(buf, old)
+	recs, n, bad := Decode(buf, true)
+	if len(bad) > 0 || n != len(buf) || len(recs) != 3 {
+		t.Fatalf("Decode: %d records, %d of %d bytes, bad %v", len(recs), n, len(buf), bad)
+	}
+	if got := *recs[0].Session; got != in {
+		t.Errorf("S2 header = %+v; want %+v", got, in)
+	}
+	if got := *recs[2].Session; got != old {
+		t.Errorf("S1 header = %+v; want %+v", got, old)
+	}
+	// An S2 header cut short resyncs on the command after it.
+	cut := append([]byte("\nS2\x00zsh\x00"), AppendCommand(nil, Command{Seq: 2, Start: 1, End: 2, Text: "pwd"})...)
+	recs, _, bad = Decode(cut, true)
+	if len(recs) != 1 || recs[0].Command == nil || recs[0].Command.Text != "pwd" || len(bad) != 1 {
+		t.Errorf("cut S2 header: records %+v, bad %v; want the command and one problem", recs, bad)
+	}
+}

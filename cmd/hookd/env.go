@@ -34,6 +34,7 @@ type env struct {
 	dbPath       string
 	stateDir     string
 	spoolDir     string
+	outboxDir    string // captured outputs waiting for the agent
 	pidFile      string
 	logFile      string
 	runtimeDir   string
@@ -57,6 +58,7 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 		debug:        os.Getenv("HOOKD_DEBUG") != "",
 	}
 	e.spoolDir = filepath.Join(e.stateDir, "spool")
+	e.outboxDir = filepath.Join(e.stateDir, "outputs")
 	e.pidFile = filepath.Join(e.stateDir, "agent.pid")
 	e.logFile = filepath.Join(e.stateDir, "hookd.log")
 	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
@@ -144,7 +146,7 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := agent.Ingest(ctx, s, e.spoolDir, e.rules(e.config()), time.Now()); err != nil && e.debug {
+	if _, err := agent.Pass(ctx, s, e.spoolDir, e.outboxDir, e.rules(e.config()), time.Now()); err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
 	}
 	return s, nil

@@ -15,7 +15,7 @@ const module = "github.com/hookd/hookd/"
 // A package missing here may import none.
 var allowed = map[string][]string{
 	"shellinit":          {"scripts"},
-	"agent":              {"history", "spool", "redact"},
+	"agent":              {"history", "spool", "redact", "outbox", "capture"},
 	"cmd/hookd":          {"*"},
 	"internal/shelltest": {},
 }

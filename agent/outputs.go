@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/outbox"
+)
+
+// outputBatch bounds how many outputs one transaction stores.
+const outputBatch = 64
+
+// Pass is one ingestion pass: the spools in spoolDir, then the captured
+// outputs in outDir.
+//
+// The outbox is listed before the spools are read. A capturer writes an
+// output only after the shell has written its command's record (the hooks
+// write the record, then print the mark that ends the output), so every
+// output listed has its command in a spool by then, and once the spools
+// are ingested an output whose command is not in the history belongs to a
+// command that was not recorded (a leading space, an ignore rule): it is
+// dropped, never stored.
+func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, rules *Rules, now time.Time) (Stats, error) {
+	listed, lerr := outbox.List(outDir)
+	st, err := Ingest(ctx, store, spoolDir, rules, now)
+	if err != nil {
+		// A spool not fully read may hold the commands of listed outputs:
+		// they wait for the next pass.
+		return st, err
+	}
+	if lerr != nil {
+		st.Problems = append(st.Problems, lerr.Error())
+		return st, lerr
+	}
+	if err := IngestOutputs(ctx, store, listed, rules, now, &st); err != nil {
+		return st, err
+	}
+	outbox.Sweep(outDir, func(fi os.FileInfo) bool { return now.Sub(fi.ModTime()) > time.Hour })
+	return st, nil
+}
+
+// IngestOutputs stores the outputs in the outbox files at paths as plain
+// text with secrets redacted, and removes each file once its output is
+// committed (or once it is known to belong to no recorded command).
+func IngestOutputs(ctx context.Context, store *history.Store, paths []string, rules *Rules, now time.Time, st *Stats) error {
+	for len(paths) > 0 {
+		n := min(len(paths), outputBatch)
+		if err := ingestOutputs(ctx, store, paths[:n], rules, now, st); err != nil {
+			st.Problems = append(st.Problems, err.Error())
+			return err
+		}
+		paths = paths[n:]
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func ingestOutputs(ctx context.Context, store *history.Store, paths []string, rules *Rules, now time.Time, st *Stats) error {
+	tx, err := store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var done []string
+	for _, p := range paths {
+		it, err := outbox.Read(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // another ingester took it
+		}
+		if err != nil {
+			st.Bad++
+			st.Problems = append(st.Problems, err.Error())
+			if errors.Is(err, outbox.ErrBad) {
+				done = append(done, p)
+			}
+			continue
+		}
+		ok, err := tx.HasCommand(ctx, it.Session, it.Seq)
+		if err != nil {
+			return err
+		}
+		done = append(done, p)
+		if !ok {
+			st.OutputsDropped++
+			continue
+		}
+		o, redacted := StoredOutput(it, rules)
+		if o.CreatedAt == 0 {
+			o.CreatedAt = now.UnixMicro()
+		}
+		if err := tx.AddOutput(ctx, o); err != nil {
+			return err
+		}
+		st.Outputs++
+		st.Redacted += redacted
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for _, p := range done {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			st.Problems = append(st.Problems, fmt.Sprintf("outbox: %v", err))
+		}
+	}
+	return nil
+}
+
+// StoredOutput turns a captured output into what the history keeps: the
+// text the terminal showed (see capture.Render), with secrets redacted by
+// the rules' redactor. It returns how many secrets were replaced.
+func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
+	o := history.Output{Session: it.Session, Seq: it.Seq, Stream: it.Stream, Bytes: it.Size, CreatedAt: it.Time}
+	text, full := capture.Render(it.Raw)
+	if full {
+		o.Flags |= history.OutputFullScreen
+	}
+	if it.Size > int64(len(it.Raw)) {
+		o.Flags |= history.OutputTruncated
+	}
+	var redacted int
+	if rules != nil {
+		text, redacted = rules.Redactor.String(text)
+	}
+	o.Text = []byte(text)
+	return o, redacted
+}

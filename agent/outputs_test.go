@@ -1,0 +1,86 @@
+package agent_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/outbox"
+	"github.com/hookd/hookd/spool"
+)
+
+// TestPassOutputs: captured outputs are stored with their commands,
+// rendered and redacted; an output whose command was not recorded is
+// dropped, never stored; the outbox is emptied either way.
+func TestPassOutputs(t *testing.T) {
+	e := newEnv(t)
+	out := filepath.Join(filepath.Dir(e.dir), "outputs")
+	s := sessionID(livePID, 1)
+	hdr := spool.AppendSession(nil, spool.Session{Shell: "zsh", Version: "5.9", PID: livePID, Host: hostname(), User: "u", UID: 1000, Start: base, Capture: "pty"})
+	e.write(s, hdr)
+	e.write(s, spool.AppendCommand(nil, command(1, "make")))
+	e.write(s, spool.AppendCommand(nil, command(2, " secret-thing"))) // leading space: not recorded
+	e.write(s, spool.AppendCommand(nil, command(3, "vim x")))
+	e.write(s, spool.AppendCommand(nil, command(4, "env")))
+	big := strings.Repeat("y", 2000)
+	items := []outbox.Item{
+		{Session: s, Seq: 1, Status: 2, Size: 43, Time: base + 1, Raw: []byte("\x1b[31mbuilding\x1b[0m 10%\rbuilt   100%\nerror: x\n")},
+		{Session: s, Seq: 2, Size: 7, Raw: []byte("hidden\n")},
+		{Session: s, Seq: 3, Size: 30, Raw: []byte("\x1b[?1049hscreen\x1b[?1049l")},
+		{Session: s, Seq: 4, Size: 5000, Raw: []byte("TOKEN=ghp_" + strings.Repeat("a", 36) + "\n" + big)},
+	}
+	for _, it := range items {
+		if _, err := outbox.Write(out, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A file that is not an item is reported and removed.
+	os.WriteFile(filepath.Join(out, "junk.1.term.out"), []byte("junk"), 0o600)
+
+	st, err := agent.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
+	if err != nil {
+		t.Fatalf("Pass: %v", err)
+	}
+	if st.Added != 3 || st.Outputs != 3 || st.OutputsDropped != 1 || st.Bad != 1 {
+		t.Errorf("stats = %+v; want 3 added, 3 outputs, 1 dropped, 1 bad", st)
+	}
+	ctx := t.Context()
+	o, err := e.store.Output(ctx, s, 1, "")
+	if err != nil || string(o.Text) != "built   100%\nerror: x\n" || o.Bytes != 43 || o.Flags != 0 {
+		t.Errorf("output 1 = %q %+v, %v", o.Text, o, err)
+	}
+	if _, err := e.store.Output(ctx, s, 2, ""); !errors.Is(err, history.ErrNotFound) {
+		t.Errorf("output of an unrecorded command: %v; want none", err)
+	}
+	if o, _ := e.store.Output(ctx, s, 3, ""); o.Flags&history.OutputFullScreen == 0 {
+		t.Errorf("full-screen output flags = %v", o.Flags)
+	}
+	o, _ = e.store.Output(ctx, s, 4, "")
+	if strings.Contains(string(o.Text), "ghp_") || o.Flags&history.OutputTruncated == 0 {
+		t.Errorf("output 4 = %.60q flags %v; want the token redacted, truncated", o.Text, o.Flags)
+	}
+	if sess, _ := e.store.Session(ctx, s); sess.Capture != "pty" {
+		t.Errorf("session capture = %q", sess.Capture)
+	}
+	if left, _ := outbox.List(out); len(left) != 0 {
+		t.Errorf("outbox not emptied: %v", left)
+	}
+	es := e.entries()
+	if len(es) != 3 || es[0].OutputBytes != int64(len("built   100%\nerror: x\n")) {
+		t.Errorf("entries = %+v", es)
+	}
+}
+
+// TestPassOutputWaitsForBusySpool: when the spools cannot be read, the
+// outputs wait (their commands may be in those spools).
+func TestPassOutputsMissingDirs(t *testing.T) {
+	e := newEnv(t)
+	if _, err := agent.Pass(t.Context(), e.store, e.dir, filepath.Join(t.TempDir(), "none"), e.rules, time.Now()); err != nil {
+		t.Errorf("Pass with no outbox: %v", err)
+	}
+}

@@ -1,0 +1,204 @@
+// Package outbox hands captured command outputs from the processes that
+// capture them (hookd shell, hookd run) to the agent that stores them.
+//
+// Each output is one file in the outbox directory, written whole under a
+// temporary name and renamed into place, so a reader never sees half of
+// one. The file is a one-line JSON header followed by the output's raw
+// bytes (at most the capture limit: the capturer keeps head and tail of a
+// larger output). The agent renders, redacts and stores an item, commits,
+// and only then removes the file: an item is stored at least once, and
+// storing it twice replaces the first copy with the same bytes.
+//
+// Files are 0600 in a 0700 directory: until the agent has redacted them
+// they hold the output exactly as the command wrote it.
+package outbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Suffix ends the name of every complete item.
+const Suffix = ".out"
+
+// Streams of an output.
+const (
+	// Terminal is the output as the terminal showed it, stdout and stderr
+	// interleaved.
+	Terminal = ""
+	Stdout   = "stdout"
+	Stderr   = "stderr"
+)
+
+// Item is one captured output.
+type Item struct {
+	// Session and Seq name the history row the output belongs to.
+	Session string `json:"session"`
+	Seq     int64  `json:"seq"`
+	// Stream is Terminal, Stdout or Stderr.
+	Stream string `json:"stream,omitempty"`
+	// Status is the command's exit status.
+	Status int `json:"status"`
+	// Size is how many bytes the command wrote, kept or not.
+	Size int64 `json:"size"`
+	// Time is when the output ended, in microseconds since the epoch.
+	Time int64 `json:"time"`
+	// Raw holds the kept bytes, as the command wrote them.
+	Raw []byte `json:"-"`
+}
+
+// name returns the file name of an item: session, sequence number and
+// stream, so that a second capture of the same output replaces the first.
+func (it Item) name() string {
+	s := it.Stream
+	if s == Terminal {
+		s = "term"
+	}
+	return it.Session + "." + strconv.FormatInt(it.Seq, 10) + "." + s + Suffix
+}
+
+// valid reports whether the item can be written: a session id that is safe
+// in a file name, a positive sequence number, a known stream.
+func (it Item) valid() error {
+	if it.Session == "" || len(it.Session) > 128 || strings.ContainsAny(it.Session, "/.\x00") {
+		return fmt.Errorf("outbox: bad session id %q", it.Session)
+	}
+	if it.Seq < 1 {
+		return fmt.Errorf("outbox: bad sequence number %d", it.Seq)
+	}
+	switch it.Stream {
+	case Terminal, Stdout, Stderr:
+	default:
+		return fmt.Errorf("outbox: unknown stream %q", it.Stream)
+	}
+	return nil
+}
+
+// Write puts it into the outbox directory dir (created 0700 if missing) and
+// returns the file's path.
+func Write(dir string, it Item) (string, error) {
+	if err := it.valid(); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("outbox: %w", err)
+	}
+	hdr, err := json.Marshal(it)
+	if err != nil {
+		return "", fmt.Errorf("outbox: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("outbox: %w", err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 64<<10)
+	w.Write(hdr)
+	w.WriteByte('\n')
+	w.Write(it.Raw)
+	if err := w.Flush(); err != nil {
+		return "", fmt.Errorf("outbox: write %s: %w", it.name(), err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("outbox: write %s: %w", it.name(), err)
+	}
+	path := filepath.Join(dir, it.name())
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("outbox: %w", err)
+	}
+	ok = true
+	return path, nil
+}
+
+// ErrBad reports a file in the outbox that is not an item.
+var ErrBad = errors.New("not an outbox item")
+
+// Read reads the item in the file at path.
+func Read(path string) (Item, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Item{}, fmt.Errorf("outbox: %w", err)
+	}
+	return parse(data, filepath.Base(path))
+}
+
+func parse(data []byte, name string) (Item, error) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return Item{}, fmt.Errorf("outbox: %s: no header: %w", name, ErrBad)
+	}
+	var it Item
+	dec := json.NewDecoder(bytes.NewReader(data[:i]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&it); err != nil {
+		return Item{}, fmt.Errorf("outbox: %s: header: %v: %w", name, err, ErrBad)
+	}
+	if err := it.valid(); err != nil {
+		return Item{}, fmt.Errorf("%v: %w", err, ErrBad)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Item{}, fmt.Errorf("outbox: %s: trailing header data: %w", name, ErrBad)
+	}
+	it.Raw = data[i+1:]
+	return it, nil
+}
+
+// Path returns where the item for session, seq and stream is (or would be)
+// in dir.
+func Path(dir, session string, seq int64, stream string) string {
+	return filepath.Join(dir, Item{Session: session, Seq: seq, Stream: stream}.name())
+}
+
+// List returns the paths of the complete items in dir, in name order (a
+// missing directory has none). Temporary files of writers that died are
+// not listed; Sweep removes them.
+func List(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	var paths []string
+	for _, e := range ents {
+		if n := e.Name(); strings.HasSuffix(n, Suffix) && !strings.HasPrefix(n, ".") && e.Type().IsRegular() {
+			paths = append(paths, filepath.Join(dir, n))
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// Sweep removes temporary files in dir older than age: what a writer that
+// died mid-write left behind.
+func Sweep(dir string, olderThan func(os.FileInfo) bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && olderThan(fi) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
