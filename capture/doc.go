@@ -17,6 +17,8 @@
 //   - [Render] turns the kept raw bytes into plain text when the output is
 //     read, not while it streams, so rendering never slows the terminal.
 //
-// Nothing here touches the process, the terminal or the file system: every
-// function works on byte slices, io.Writer and plain values.
+// Those three work on byte slices, io.Writer and plain values only. Apart
+// from them, [FromTerminal] asks the terminal itself (tmux, kitty, WezTerm)
+// for the last command's output when capture is off: the only part of the
+// package that starts processes.
 package capture

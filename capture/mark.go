@@ -22,10 +22,11 @@ const (
 )
 
 // NonceEnv is the environment variable through which the proxy hands the
-// nonce to the shell hooks. The hooks copy it into a shell variable that
-// is not exported and unset it, so that commands run from the shell do not
-// inherit it (and a shell started inside the wrapped shell does not
-// either: its marks are then just output of the command that started it).
+// nonce to the shell hooks. It stays exported, so that a shell started
+// inside the wrapped shell, on the same terminal, prints marks the proxy
+// honours and its commands' outputs are kept one by one; the hooks use it
+// only on the proxy's own terminal (HOOKD_PTY), so a stale copy inherited
+// elsewhere (a tmux server's environment) marks nothing.
 const NonceEnv = "HOOKD_CAPTURE_NONCE"
 
 // NewNonce returns a fresh random nonce: 32 hexadecimal digits (128 bits
@@ -56,6 +57,13 @@ func BeginMark(nonce string, id ID) string {
 	return markPrefix + nonce + ";C;" + id.Session + ";" + strconv.FormatUint(id.Seq, 10) + "\a"
 }
 
+// DiscardMark returns the private mark that ends the output of command id
+// without keeping it: the shell did not record the command (a leading
+// space, history off), so its output is not kept either.
+func DiscardMark(nonce string, id ID) string {
+	return markPrefix + nonce + ";X;" + id.Session + ";" + strconv.FormatUint(id.Seq, 10) + "\a"
+}
+
 // EndMark returns the private mark that ends the output of command id,
 // which exited with status.
 func EndMark(nonce string, id ID, status int) string {
@@ -74,9 +82,10 @@ const (
 
 // mark is a parsed private mark.
 type mark struct {
-	end    bool // a D mark; otherwise a C mark
-	id     ID
-	status int
+	end     bool // a D or X mark; otherwise a C mark
+	discard bool // an X mark: the command was not recorded
+	id      ID
+	status  int
 }
 
 // matchMark reports whether b starts with a valid private mark carrying
@@ -131,6 +140,8 @@ func parseMark(body []byte, nonce string, n int) (int, markMatch, mark) {
 	var m mark
 	switch {
 	case k == 4 && string(f[1]) == "C":
+	case k == 4 && string(f[1]) == "X":
+		m.end, m.discard, m.status = true, true, -1
 	case k == 5 && string(f[1]) == "D":
 		m.end = true
 		s := f[4]

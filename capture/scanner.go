@@ -34,6 +34,7 @@ type Sink interface {
 //
 //	ESC ] 6973 ; hookd ; NONCE ; C ; SESSION ; SEQ ST
 //	ESC ] 6973 ; hookd ; NONCE ; D ; SESSION ; SEQ ; STATUS ST
+//	ESC ] 6973 ; hookd ; NONCE ; X ; SESSION ; SEQ ST
 //
 // where ST is BEL (0x07) or ESC \. The C mark goes right after the
 // OSC 133;C mark (output start), the D mark right before the OSC 133;D
@@ -69,14 +70,16 @@ type Sink interface {
 //
 // A private mark is valid only when it carries the Scanner's nonce, a
 // secret the proxy creates per shell ([NewNonce]) and passes to the
-// hooks in [NonceEnv]; the hooks keep it in an unexported shell variable,
-// so the commands they run do not inherit it. Marks with another nonce, or
+// hooks in [NonceEnv]. Marks with another nonce, or
 // malformed in any byte, are ordinary output: forwarded and captured. Of
 // the valid marks:
 //   - a C mark begins a command; if another command is still open, that
 //     one is ended first as incomplete (its end mark was lost);
 //   - a D mark ends the open command if its session and sequence number
-//     match it, and is otherwise ignored (stripped, with no effect).
+//     match it, and is otherwise ignored (stripped, with no effect);
+//   - an X mark does the same but ends the command as incomplete (End
+//     with complete false): the shell did not record the command (bash
+//     knows only once it has run), so its output must not be kept.
 //
 // The nonce protects against accidents and stray bytes, not against
 // hostile code running as the user, which could read the shell's memory
@@ -219,7 +222,7 @@ func (s *Scanner) mark(m mark) {
 	if s.open && m.id == s.cur {
 		s.open = false
 		if s.sink != nil {
-			s.sink.End(m.id, m.status, true)
+			s.sink.End(m.id, m.status, !m.discard)
 		}
 	}
 }

@@ -259,9 +259,12 @@ func TestCollector(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A discarded command comes to the collector as incomplete.
+	s.Write([]byte(BeginMark(testNonce, s2) + "secret" + DiscardMark(testNonce, s2)))
 	want := []Capture{
 		{ID: s1, Status: 2, Complete: true, Raw: []byte("01234567\x18\n[… 84 bytes not kept …]\n23456789"), Size: 100},
 		{ID: s2, Status: -1, Raw: []byte("short"), Size: 5},
+		{ID: s2, Status: -1, Raw: []byte("secret"), Size: 6},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("captures\n%+v; want\n%+v", got, want)
@@ -294,6 +297,14 @@ func refScan(in []byte, re *regexp.Regexp) (string, []string) {
 			sink.Begin(cur)
 			continue
 		}
+		if m[12] >= 0 { // X: ends the command as incomplete
+			seq, _ := strconv.ParseUint(string(in[m[14]:m[15]]), 10, 64)
+			if id := (ID{string(in[m[12]:m[13]]), seq}); open && id == cur {
+				open = false
+				sink.End(id, -1, false)
+			}
+			continue
+		}
 		seq, _ := strconv.ParseUint(string(in[m[8]:m[9]]), 10, 64)
 		status, _ := strconv.Atoi(string(in[m[10]:m[11]]))
 		if id := (ID{string(in[m[6]:m[7]]), seq}); open && id == cur {
@@ -311,7 +322,7 @@ func refScan(in []byte, re *regexp.Regexp) (string, []string) {
 // markRE returns a regular expression for the valid marks with nonce.
 func markRE(nonce string) *regexp.Regexp {
 	return regexp.MustCompile(`\x1b\]6973;hookd;` + regexp.QuoteMeta(nonce) +
-		`;(?:C;([!-:<-~]{1,128});([0-9]{1,19})|D;([!-:<-~]{1,128});([0-9]{1,19});(-?[0-9]{1,9}))(?:\x07|\x1b\\)`)
+		`;(?:C;([!-:<-~]{1,128});([0-9]{1,19})|D;([!-:<-~]{1,128});([0-9]{1,19});(-?[0-9]{1,9})|X;([!-:<-~]{1,128});([0-9]{1,19}))(?:\x07|\x1b\\)`)
 }
 
 func FuzzScanner(f *testing.F) {
@@ -321,6 +332,7 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(BeginMark(n, s1)+"out\r\n"+EndMark(n, s1, 1)), uint8(3))
 	f.Add([]byte(st(c133+BeginMark(n, s1)+"o"+d133+EndMark(n, s1, 0)+d133)), uint8(7))
 	f.Add([]byte(BeginMark(n, s1)+BeginMark("x", s2)+EndMark(n, s2, 0)+"\x1b\x1b]6973;hookd;n0nce;D"), uint8(1))
+	f.Add([]byte(BeginMark(n, s1)+"hidden"+DiscardMark(n, s2)+DiscardMark(n, s1)+BeginMark(n, s2)+"x"+EndMark(n, s2, 0)), uint8(5))
 	f.Fuzz(func(t *testing.T, in []byte, step uint8) {
 		// Split the input into chunks of 1 to 32 bytes, by step.
 		var chunks [][]byte

@@ -18,9 +18,31 @@ _hookd_init() {
   _hookd_loaded=1
 
   _hookd_bin=hookd # @bin@
+  _hookd_capture=off # @capture@
   _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
   [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
   _hookd_state+=/hookd
+
+  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
+  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+  # nested shell, `exec bash`) is already captured and prints the marks that
+  # cut the output per command; a shell on another terminal (a new tmux
+  # pane, say) re-executes itself under a proxy of its own, once, after
+  # checking that the proxy can start (if not, it goes on as it is, and
+  # `hookd status` says why). Nothing above this line runs twice in vain:
+  # the rc file does run again in the new shell.
+  _hookd_nonce=
+  if [[ $_hookd_capture == pty ]]; then
+    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
+      _hookd_nonce=$HOOKD_CAPTURE_NONCE
+    elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check "$BASH" </dev/null >/dev/null 2>&1; then
+      if builtin shopt -q login_shell; then
+        builtin exec "$_hookd_bin" shell --login --shell "$BASH"
+      else
+        builtin exec "$_hookd_bin" shell --shell "$BASH"
+      fi
+    fi
+  fi
 
   # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
   # seconds from SECONDS and the shell's start.
@@ -54,8 +76,8 @@ _hookd_init() {
   (
     builtin trap '' XFSZ
     builtin umask 077
-    builtin printf '%s\0' $'\nS1' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
-      "$_hookd_t0" 2>/dev/null >>"$_hookd_spool"
+    builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
+      "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
   ) 2>/dev/null
 
   # PS0 is expanded after a command line is read and before it runs, and not
@@ -65,6 +87,15 @@ _hookd_init() {
   _hookd_t0=
   # shellcheck disable=SC2016 # expanded in PS0
   _hookd_ps0='${_hookd_e[${_hookd_t0:='"$_hookd_now"'}]-}'
+  # Under capture, PS0 also prints the marks that start the command's
+  # output: OSC 133;C for the terminal, then hookd's private mark naming the
+  # history row the output will belong to (the next sequence number; precmd
+  # says whether the command was recorded under it).
+  _hookd_n=1
+  if [[ -n $_hookd_nonce ]]; then
+    # shellcheck disable=SC2016 # expanded in PS0
+    _hookd_ps0+='\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';${_hookd_n}\a'
+  fi
   PS0=${PS0-}$_hookd_ps0
 
   # Run first in PROMPT_COMMAND, so that $? and PIPESTATUS are the command's.
@@ -111,15 +142,26 @@ _hookd_precmd() {
         fi
         builtin printf '\0'
       } >>"$_hookd_spool" 2>&1
+      # The record is written: now the mark that ends the output (the
+      # proxy then stores it under this row).
+      [[ -z $_hookd_nonce ]] ||
+        builtin printf '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
+          "$_hookd_seq" "$_hookd_s" "$_hookd_s"
       # Only a failure starts a process: up to three fixes, before the
       # prompt. (Interrupted commands get none.)
       if ((_hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
-        command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" 2>/dev/null || :
+        command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" \
+          ${_hookd_nonce:+--captured} 2>/dev/null || :
       fi
+      _hookd_n=$((_hookd_seq + 1))
+    elif [[ -n $_hookd_nonce ]]; then
+      # Not recorded: its output is not kept either.
+      builtin printf '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$_hookd_n" "$_hookd_s"
     fi
   fi
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
+  [[ -z $_hookd_nonce ]] || builtin printf '\e]133;A\a'
   return $_hookd_s
 }
 

@@ -20,9 +20,35 @@ _hookd_init() {
   typeset -g _hookd_loaded=1
 
   typeset -g _hookd_bin=hookd # @bin@
+  typeset -g _hookd_capture=off # @capture@
   typeset -g _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
   [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
   _hookd_state+=/hookd
+
+  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
+  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+  # nested shell, `exec zsh`) is already captured and prints the marks that
+  # cut the output per command; a shell on another terminal (a new tmux
+  # pane, say) re-executes itself under a proxy of its own, once, after
+  # checking that the proxy can start (if not, it goes on as it is, and
+  # `hookd status` says why). The rc file runs again in the new shell.
+  typeset -g _hookd_nonce=
+  if [[ $_hookd_capture == pty ]]; then
+    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && $TTY -ef $HOOKD_PTY ]]; then
+      _hookd_nonce=$HOOKD_CAPTURE_NONCE
+    else
+      local zsh_path=${${:-/proc/$$/exe}:A}
+      [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
+      if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
+        command $_hookd_bin shell --check $zsh_path </dev/null >/dev/null 2>&1; then
+        if [[ -o login ]]; then
+          exec $_hookd_bin shell --login --shell $zsh_path
+        else
+          exec $_hookd_bin shell --shell $zsh_path
+        fi
+      fi
+    fi
+  fi
 
   # A new session for every shell: HOOKD_SESSION is exported for the hookd
   # CLI, but a child shell makes its own.
@@ -32,14 +58,15 @@ _hookd_init() {
   typeset -gx HOOKD_SESSION=${${_hookd_t0//[^0-9]/}[1,16]}-$$-$RANDOM
   typeset -g _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
   typeset -gi _hookd_seq=0
-  typeset -g _hookd_run= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps=
+  typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps=
 
   [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_state/spool 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     trap '' XFSZ
     umask 077
-    print -rN -- $'\nS1' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" 2>/dev/null >>$_hookd_spool
+    print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
+      "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
   ) 2>/dev/null
 
   # Under `ulimit -f`, a spool write past the limit would kill the shell
@@ -54,8 +81,18 @@ _hookd_init() {
   # `fix`, unless that name is taken (an alias, a function, a command).
   (( $+aliases[fix] || $+functions[fix] || $+commands[fix] )) || fix() { _hookd_fix "$@" }
 
+  # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
+  # hooks, that is, before the mark that ends the output, where it would be
+  # kept as part of the output. Under capture, hookd prints it itself,
+  # right after that mark (see _hookd_sp).
+  typeset -g _hookd_sp=
+  [[ -n $_hookd_nonce ]] && precmd_functions+=(_hookd_take_sp)
+
+  # preexec runs last (the mark that starts the output follows anything
+  # other hooks print), precmd first (it sees the command's status, and the
+  # mark that ends the output comes before anything other hooks print).
   add-zsh-hook preexec _hookd_preexec
-  add-zsh-hook precmd _hookd_precmd
+  precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
   _hookd_agent
 }
 
@@ -64,11 +101,23 @@ _hookd_init() {
 # whatever HIST_IGNORE_SPACE says.
 _hookd_preexec() {
   emulate -L zsh
-  _hookd_run=
-  [[ -n $1 && $1 != [[:space:]]* ]] || return 0
-  _hookd_cmd=$1
-  _hookd_t0=$EPOCHREALTIME
-  _hookd_run=1
+  _hookd_run= _hookd_ran=1
+  if [[ -n $1 && $1 != [[:space:]]* ]]; then
+    _hookd_cmd=$1
+    _hookd_t0=$EPOCHREALTIME
+    _hookd_run=1
+  fi
+  # Under capture, the marks that start the output: OSC 133;C for the
+  # terminal, then hookd's private mark naming the history row the output
+  # belongs to (none for a command that is not recorded).
+  if [[ -n $_hookd_nonce ]]; then
+    if [[ -n $_hookd_run ]]; then
+      print -rn -- $'\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';'$((_hookd_seq + 1))$'\a'
+    else
+      print -rn -- $'\e]133;C\a'
+    fi
+  fi
+  return 0
 }
 
 # _hookd_precmd writes the record of the command that just finished. zsh
@@ -88,15 +137,51 @@ _hookd_precmd() {
       print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
         "$_hookd_cwd" r "$_hookd_cmd" >>$_hookd_spool
     } 2>/dev/null
+    # The record is written: now the mark that ends the output (the proxy
+    # then stores it under this row).
+    [[ -z $_hookd_nonce ]] ||
+      print -rn -- $'\e]6973;hookd;'$_hookd_nonce';D;'$HOOKD_SESSION';'$_hookd_seq';'$_hookd_s$'\a\e]133;D;'$_hookd_s$'\a'
+    _hookd_ran=
     # Only a failure starts a process: up to three fixes, before the
     # prompt. (Interrupted commands get none.)
     if (( _hookd_s != 0 && _hookd_s != 130 )) && [[ -x $_hookd_bin ]]; then
-      command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} 2>/dev/null
+      command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} ${_hookd_nonce:+--captured} 2>/dev/null
     fi
     _hookd_cmd=
   fi
+  if [[ -n $_hookd_nonce ]]; then
+    [[ -z $_hookd_ran ]] || print -rn -- $'\e]133;D;'$_hookd_s$'\a'
+    [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+    print -rn -- $'\e]133;A\a'
+  fi
+  _hookd_ran=
   _hookd_cwd=$PWD
   return $_hookd_s
+}
+
+# _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work
+# after the end-of-output mark (`setopt` then shows prompt_sp off). It runs
+# once at load and then as a precmd hook of its own, in case an rc file
+# sets PROMPT_SP again after hookd's line: it changes an option for the
+# whole shell, so it runs without `emulate -L`, which would undo that.
+_hookd_take_sp() {
+  [[ -o prompt_sp && -o prompt_cr ]] || return 0
+  builtin unsetopt prompt_sp
+  _hookd_sp=1
+}
+
+# _hookd_prompt_sp does what zsh's PROMPT_SP does: print the end-of-line
+# mark and pad to the terminal's width, so that output without a final
+# newline keeps its line (the mark shows it) and the prompt starts on a
+# fresh one.
+_hookd_prompt_sp() {
+  emulate -L zsh
+  setopt extended_glob
+  local mark=${PROMPT_EOL_MARK-%B%S%#%s%b}
+  # Its width: the expansion without the attribute escapes.
+  local bare=${${mark//\%[BbSsUu]/}//\%[FfKk](\{[^\}]#\}|)/}
+  local -i w=${(m)#${(%)bare}}
+  print -rn -- "${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
@@ -130,3 +215,4 @@ _hookd_agent() {
 
 _hookd_init
 unfunction _hookd_init
+[[ -z ${_hookd_nonce-} ]] || _hookd_take_sp

@@ -9,8 +9,22 @@ import (
 	"github.com/hookd/hookd/scripts"
 )
 
-// binMarker ends the one line of each script that names the hookd binary.
-const binMarker = " # @bin@"
+// Lines of each script that end with " # @NAME@" are assignments whose
+// value Script fills in: @bin@ the hookd binary, @capture@ the capture
+// mode.
+const (
+	binMarker     = " # @bin@"
+	captureMarker = " # @capture@"
+)
+
+// Options are the values Script fills in.
+type Options struct {
+	// Bin is the absolute path of the hookd binary.
+	Bin string
+	// Capture is "pty" (the shell re-executes itself under hookd shell,
+	// which keeps each command's output) or "off".
+	Capture string
+}
 
 var sources = map[string]string{
 	"bash": scripts.Bash,
@@ -27,29 +41,39 @@ func Shells() []string {
 	return names
 }
 
-// Script returns the integration code for shell, with bin (the absolute path
-// of the hookd binary) filled in as the only generated value.
-func Script(shell, bin string) (string, error) {
+// Script returns the integration code for shell with the values of o filled
+// in; nothing else is generated.
+func Script(shell string, o Options) (string, error) {
 	src, ok := sources[shell]
 	if !ok {
 		return "", fmt.Errorf("unsupported shell %q (supported: %s)", shell, strings.Join(Shells(), ", "))
 	}
+	switch o.Capture {
+	case "pty", "off":
+	default:
+		return "", fmt.Errorf("capture must be pty or off, not %q", o.Capture)
+	}
+	vals := map[string]string{binMarker: o.Bin, captureMarker: o.Capture}
+	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
-	found := false
 	for i, line := range lines {
 		trimmed := strings.TrimRight(line, "\n")
-		if !strings.HasSuffix(trimmed, binMarker) {
-			continue
+		for marker, val := range vals {
+			if !strings.HasSuffix(trimmed, marker) {
+				continue
+			}
+			eq := strings.IndexByte(trimmed, '=')
+			if eq < 0 {
+				return "", fmt.Errorf("script for %s: marked line has no assignment", shell)
+			}
+			lines[i] = trimmed[:eq+1] + Quote(val) + "\n"
+			found[marker] = true
 		}
-		eq := strings.IndexByte(trimmed, '=')
-		if eq < 0 {
-			return "", fmt.Errorf("script for %s: marked line has no assignment", shell)
-		}
-		lines[i] = trimmed[:eq+1] + Quote(bin) + "\n"
-		found = true
 	}
-	if !found {
-		return "", fmt.Errorf("script for %s: no line marked %q", shell, strings.TrimSpace(binMarker))
+	for marker := range vals {
+		if !found[marker] {
+			return "", fmt.Errorf("script for %s: no line marked %q", shell, strings.TrimSpace(marker))
+		}
 	}
 	return strings.Join(lines, ""), nil
 }

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestScriptGolden(t *testing.T) {
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
-			got, err := Script(sh, "/opt/hook d/it's/hookd")
+			got, err := Script(sh, Options{Bin: "/opt/hook d/it's/hookd", Capture: "pty"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +39,7 @@ func TestScriptGolden(t *testing.T) {
 }
 
 func TestScriptUnknownShell(t *testing.T) {
-	_, err := Script("fish", "/bin/hookd")
+	_, err := Script("fish", Options{Bin: "/bin/hookd", Capture: "pty"})
 	if err == nil || !strings.Contains(err.Error(), "bash, zsh") {
 		t.Errorf("Script(fish) error = %v; want one listing the supported shells", err)
 	}
@@ -50,7 +50,7 @@ func TestScriptsParse(t *testing.T) {
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
 			shelltest.Need(t, sh)
-			src, _ := Script(sh, "/usr/bin/hookd")
+			src, _ := Script(sh, Options{Bin: "/usr/bin/hookd", Capture: "pty"})
 			cmd := exec.Command(sh, "-n")
 			cmd.Stdin = strings.NewReader(src)
 			if out, err := cmd.CombinedOutput(); err != nil {

@@ -87,7 +87,12 @@ func printEntryLine(e *env, en history.Entry) {
 		st = st.Foreground(e.out.Color("2"))
 	}
 	id := e.out.String(fmt.Sprintf("%6d", en.ID)).Faint()
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s\n", id, when, formatDuration(en.DurationUS), st, sanitizeLine(en.Command))
+	size := ""
+	if en.OutputBytes > 0 {
+		size = formatSize(en.OutputBytes)
+	}
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
+		e.out.String(size).Faint(), sanitizeLine(en.Command))
 }
 
 // jsonEntry is the JSON shape of an entry (DESIGN.md's contract).
@@ -189,14 +194,72 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o, oerr := e.outputOf(ctx, s, en, "", 0)
+	why := ""
+	if oerr != nil {
+		var ec exitCode
+		if !errors.As(oerr, &ec) {
+			return oerr
+		}
+		why = ec.msg
+	} else {
+		why = noOutputReason(o)
+	}
 	if *asJSON {
-		out := ""
+		m := jsonEntry(en, nil)
+		m["output"] = string(o.Text)
+		if !utf8.Valid(o.Text) {
+			m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)
+		}
+		if why != "" {
+			m["output_missing"] = why
+		}
+		if o.Flags&history.OutputTruncated != 0 {
+			m["output_truncated"] = true
+		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(jsonEntry(en, &out))
+		return enc.Encode(m)
 	}
 	printEntry(e.stdout, e, en)
+	label := e.out.String(fmt.Sprintf("%-9s", "output")).Bold().String()
+	switch {
+	case why != "":
+		fmt.Fprintf(e.stdout, "%s none: %s\n", label, why)
+	case len(o.Text) == 0:
+		fmt.Fprintf(e.stdout, "%s none: it printed nothing\n", label)
+	default:
+		note := formatSize(int64(len(o.Text)))
+		if o.Flags&history.OutputTruncated != 0 {
+			note += fmt.Sprintf(" kept of %s written", formatSize(o.Bytes))
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", label, note)
+		text := string(o.Text)
+		if e.stdoutTTY {
+			text = sanitizeText(text)
+		}
+		fmt.Fprint(e.stdout, text)
+		if text[len(text)-1] != '\n' {
+			fmt.Fprintln(e.stdout)
+		}
+	}
 	return nil
+}
+
+// formatSize shows a byte count the short way: 512B, 3.4K, 12M.
+func formatSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 10<<10:
+		return fmt.Sprintf("%.1fK", float64(n)/1024)
+	case n < 1<<20:
+		return fmt.Sprintf("%dK", n>>10)
+	case n < 10<<20:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	default:
+		return fmt.Sprintf("%dM", n>>20)
+	}
 }
 
 func printEntry(w io.Writer, e *env, en history.Entry) {

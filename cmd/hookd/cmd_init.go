@@ -13,6 +13,7 @@ import (
 
 func cmdInit(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "init")
+	capture := fs.String("capture", "", "pty: keep each command's output (the shell re-executes itself once under hookd shell);\noff: do not. Default: $HOOKD_CAPTURE, else capture in the config file, else pty")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -23,7 +24,14 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	script, err := shellinit.Script(fs.Arg(0), bin)
+	mode := *capture
+	if mode == "" {
+		mode = e.captureMode()
+	}
+	if mode != "pty" && mode != "off" {
+		return usagef("--capture must be pty or off, not %q", mode)
+	}
+	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode})
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/outbox"
 )
 
 type statusReport struct {
@@ -34,12 +35,57 @@ type statusReport struct {
 		Writable     bool   `json:"writable"`
 		Error        string `json:"error,omitempty"`
 	} `json:"spool"`
-	Capture   string   `json:"capture"`
-	Session   string   `json:"session"`
-	Config    string   `json:"config"`
-	Log       string   `json:"log"`
-	LastError string   `json:"last_error,omitempty"`
-	Problems  []string `json:"problems"`
+	Capture string `json:"capture"`
+	// CaptureMode is the mode asked for (pty or off); CaptureActive says
+	// whether this shell's output is being captured.
+	CaptureMode   string   `json:"capture_mode"`
+	CaptureActive bool     `json:"capture_active"`
+	OutboxFiles   int      `json:"outbox_files"`
+	Session       string   `json:"session"`
+	Config        string   `json:"config"`
+	Log           string   `json:"log"`
+	LastError     string   `json:"last_error,omitempty"`
+	Problems      []string `json:"problems"`
+}
+
+// captureStatus describes output capture for this shell, and notes in r
+// what is wrong.
+func (e *env) captureStatus(r *statusReport) string {
+	r.CaptureMode = e.captureMode()
+	if paths, err := outbox.List(e.outboxDir); err == nil {
+		r.OutboxFiles = len(paths)
+	}
+	problem := ""
+	if b, err := os.ReadFile(e.captureProblemFile()); err == nil {
+		problem = strings.TrimSpace(string(b))
+	}
+	if tty := os.Getenv(ptyEnv); tty != "" && sameFile(tty, "/dev/stdin") {
+		r.CaptureActive = true
+		return "on: this shell runs under hookd shell (" + tty + ")"
+	}
+	switch {
+	case problem != "" && e.session != "":
+		// (hookd shell, unable to start the proxy, runs the shell with
+		// HOOKD_CAPTURE=off, so the mode says off too.)
+		r.Problems = append(r.Problems, "output capture could not start: "+problem)
+		return "off in this shell: the proxy could not start"
+	case r.CaptureMode == "off":
+		return "off (HOOKD_CAPTURE, init --capture or capture in the config file turned it off)"
+	case e.session == "":
+		return "pty (not in a shell with hookd loaded)"
+	case problem != "":
+		r.Problems = append(r.Problems, "output capture could not start: "+problem)
+		return "off in this shell: the proxy could not start"
+	default:
+		return "off in this shell: it is not under hookd shell (capture starts only when stdin and stdout are terminals, in a new shell)"
+	}
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func cmdStatus(ctx context.Context, e *env, args []string) error {
@@ -52,11 +98,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		return usagef("no arguments expected")
 	}
 	r := statusReport{Version: version, Session: e.session, Config: e.configFile, Log: e.logFile, Problems: []string{}}
-	cfg := e.config()
-	r.Capture = "off"
-	if cfg.Capture == "pty" {
-		r.Capture = "off (capture=pty is set, but output capture is not in this version yet)"
-	}
+	r.Capture = e.captureStatus(&r)
 
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	st, err := agent.Call(cctx, agent.SocketPath(e.runtimeDir), agent.Request{Op: "status"})

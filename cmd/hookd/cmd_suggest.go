@@ -28,11 +28,12 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	inline := fs.Bool("inline", false, "at most three short lines for the prompt, and keep the fixes for the shell's `fix` (the shell code uses this)")
 	seq := fs.Int64("seq", 0, "with --inline: the command with this sequence number in this session (default: the last)")
 	width := fs.Int("width", 80, "with --inline: the terminal's width")
+	captured := fs.Bool("captured", false, "with --inline: the shell runs under hookd shell, which is storing the output (wait for it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *inline {
-		return suggestInline(ctx, e, *seq, *width)
+		return suggestInline(ctx, e, *seq, *width, *captured)
 	}
 	refs = append(refs, fs.Args()...)
 	in := analyze.Input{Shell: *shell}
@@ -84,6 +85,9 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		in.Command, in.ExitCode, in.Cwd = en.Command, en.ExitCode, en.Cwd
 		if en.Shell != "" {
 			in.Shell = en.Shell
+		}
+		if o, err := e.outputOf(ctx, s, en, "", 0); err == nil && noOutputReason(o) == "" {
+			in.Output = string(o.Text)
 		}
 	}
 	if store != nil {
@@ -169,7 +173,7 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 // just recorded, print up to three lines that fit the terminal, and keep the
 // fixes where the shell's `fix` reads them. It prints nothing for a command
 // that succeeded, was interrupted, or answered an ordinary "no".
-func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
+func suggestInline(ctx context.Context, e *env, seq int64, width int, captured bool) error {
 	if e.session == "" {
 		return nil
 	}
@@ -193,11 +197,16 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int) error {
 		return nil
 	}
 	in := analyze.Input{Command: en.Command, ExitCode: en.ExitCode, Cwd: en.Cwd, Shell: en.Shell, History: recentHistory(ctx, s)}
-	// No capture of its own yet: in tmux, the pane still shows the output.
-	if pane := os.Getenv("TMUX_PANE"); pane != "" && os.Getenv("TMUX") != "" {
-		if screen, err := capture.Tmux(ctx, pane, 200, 300*time.Millisecond); err == nil {
-			in.Output = capture.LastOutput(screen, en.Command)
+	if captured {
+		// The proxy writes the output as soon as it sees the end mark,
+		// which the shell printed just before starting this process.
+		if o, err := e.outputOf(ctx, s, en, "", 300*time.Millisecond); err == nil && noOutputReason(o) == "" {
+			in.Output = string(o.Text)
 		}
+	} else if out, err := capture.FromTerminal(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
+		// Without capture, the terminal (tmux, kitty, WezTerm) may still
+		// show the output. Nothing is re-run to get it.
+		in.Output = out.Text
 	}
 	in.Env = newProbe(in.Shell)
 	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)

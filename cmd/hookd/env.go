@@ -129,6 +129,20 @@ func (e *env) rules(c config.Config) *agent.Rules {
 	return r
 }
 
+// captureMode is the capture mode asked for outside the command line:
+// HOOKD_CAPTURE (pty or off; anything else is ignored), then the config
+// file, then the default, pty.
+func (e *env) captureMode() string {
+	switch v := os.Getenv("HOOKD_CAPTURE"); v {
+	case "pty", "off":
+		return v
+	}
+	if c := e.config().Capture; c != "" {
+		return c
+	}
+	return "pty"
+}
+
 // openStore opens the history, moving a corrupt database aside.
 func (e *env) openStore(ctx context.Context, busy time.Duration) (*history.Store, error) {
 	s, aside, err := history.OpenRecover(ctx, e.dbPath, busy, false)

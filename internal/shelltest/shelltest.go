@@ -61,6 +61,9 @@ func NewHome(t testing.TB, binDir string) *Home {
 		"XDG_STATE_HOME=" + filepath.Join(dir, ".local", "state"),
 		"XDG_CACHE_HOME=" + filepath.Join(dir, ".cache"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, ".run"),
+		// Tests of recording run without the output-capturing proxy;
+		// tests of capture turn it on with HOOKD_CAPTURE=pty.
+		"HOOKD_CAPTURE=off",
 	}
 	if err := os.MkdirAll(filepath.Join(dir, ".run"), 0o700); err != nil {
 		t.Fatal(err)
@@ -122,6 +125,9 @@ type Options struct {
 	Dir  string   // working directory (default: the home)
 	Cols int
 	Rows int
+	// Wrap, when set, is a command line the shell is started through:
+	// the shell's path and arguments are appended to it.
+	Wrap []string
 	// FirstPrompt, when set, is waited for before anything is typed, so
 	// that the output up to it is the shell's alone.
 	FirstPrompt string
@@ -153,6 +159,9 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 	}
 	env = append(env, "SHELL="+bin)
 	cmd := exec.Command(bin, args...)
+	if len(o.Wrap) > 0 {
+		cmd = exec.Command(o.Wrap[0], append(append(o.Wrap[1:len(o.Wrap):len(o.Wrap)], bin), args...)...)
+	}
 	cmd.Env = env
 	cmd.Dir = home.Dir
 	if o.Dir != "" {
@@ -303,6 +312,18 @@ func (s *Shell) Wait(timeout time.Duration) int {
 	}
 	return 0
 }
+
+// Resize sets the terminal's size, as a terminal window being resized
+// does: the kernel signals the terminal's foreground process group.
+func (s *Shell) Resize(cols, rows int) {
+	if err := pty.Setsize(s.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		s.t.Fatalf("resize: %v", err)
+	}
+}
+
+// PID is the process started on the terminal (under capture, once the rc
+// file has run, the hookd shell proxy: the shell re-executes itself there).
+func (s *Shell) PID() int { return s.cmd.Process.Pid }
 
 // Close kills the shell if it still runs.
 func (s *Shell) Close() {

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/outbox"
+	"github.com/hookd/hookd/proxy"
+)
+
+// Environment variables between the proxy and the shell hooks.
+const (
+	// ptyEnv names the proxy's terminal (the inner pty's slave): a shell
+	// on that terminal is under the proxy already.
+	ptyEnv = "HOOKD_PTY"
+	// captureEnv turns capture off for the shells started below; the
+	// proxy sets it when it cannot start and runs the shell directly.
+	captureEnv = "HOOKD_CAPTURE"
+)
+
+func cmdShell(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "shell")
+	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL)")
+	login := fs.Bool("login", false, "run it as a login shell")
+	check := fs.Bool("check", false, "only check that the proxy can start here; exit 1, saying why, if not")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	// `hookd shell -- CMD ARG…` runs a command rather than a shell.
+	var argv []string
+	switch {
+	case fs.NArg() > 0 && *shell != "":
+		return usagef("give --shell or a command, not both")
+	case fs.NArg() > 0:
+		argv = fs.Args()
+	default:
+		argv = shellArgv(*shell, *login)
+	}
+	if *check {
+		if err := proxy.Check(argv); err != nil {
+			e.noteCaptureProblem(err.Error())
+			return exitCode{1, "capture is not possible here: " + err.Error()}
+		}
+		e.clearCaptureProblem()
+		return nil
+	}
+
+	nonce, err := capture.NewNonce()
+	if err != nil {
+		return e.shellWithoutProxy(argv, err)
+	}
+	cfg := e.config()
+	store := newOutputWriter(e.outboxDir)
+	collector := capture.NewCollector(int(cfg.OutputLimit), store.add)
+	var scanner *capture.Scanner
+	status, err := proxy.Run(ctx, proxy.Options{
+		Argv:   argv,
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Env: func(tty string) []string {
+			env := withoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
+			return append(env, capture.NonceEnv+"="+nonce, ptyEnv+"="+tty)
+		},
+		Output: func(stdout io.Writer) io.Writer {
+			scanner = capture.NewScanner(stdout, collector, nonce)
+			return scanner
+		},
+	})
+	if scanner != nil {
+		// What the shell wrote last is on the terminal; an output left
+		// open (the shell ended mid-command) was cut short: not stored.
+		scanner.Close()
+	}
+	store.close()
+	if errors.Is(err, proxy.ErrStart) {
+		return e.shellWithoutProxy(argv, err)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "hookd shell: %v\n", err)
+	}
+	if status != 0 {
+		return exitCode{status, ""}
+	}
+	return nil
+}
+
+// shellArgv is the command line of an interactive shell: path, or $SHELL,
+// or /bin/sh.
+func shellArgv(path string, login bool) []string {
+	if path == "" {
+		path = os.Getenv("SHELL")
+	}
+	if path == "" {
+		path = "/bin/sh"
+	}
+	argv := []string{path, "-i"}
+	if login {
+		argv = append(argv, "-l")
+	}
+	return argv
+}
+
+// shellWithoutProxy replaces hookd with the shell itself when the proxy
+// cannot run it: the user keeps a working shell, with capture off below it
+// (so that its rc file does not try again), and `hookd status` says why.
+func (e *env) shellWithoutProxy(argv []string, why error) error {
+	e.noteCaptureProblem(why.Error())
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		if p, err := exec.LookPath(path); err == nil {
+			path = p
+		}
+	}
+	env := append(withoutEnv(os.Environ(), captureEnv, capture.NonceEnv, ptyEnv), captureEnv+"=off")
+	err := syscall.Exec(path, argv, env)
+	// Still here: not even the shell could start. /bin/sh is the last
+	// resort, rather than a terminal without any shell.
+	fmt.Fprintf(e.stderr, "hookd shell: %v; and %s: %v; starting /bin/sh\n", why, path, err)
+	err = syscall.Exec("/bin/sh", []string{"/bin/sh", "-i"}, env)
+	return fmt.Errorf("cannot start a shell: %w", err)
+}
+
+// captureProblemFile records why capture could not start, for hookd status.
+func (e *env) captureProblemFile() string { return filepath.Join(e.stateDir, "capture-problem") }
+
+func (e *env) noteCaptureProblem(msg string) {
+	if os.MkdirAll(e.stateDir, 0o700) != nil {
+		return
+	}
+	line := time.Now().Format(time.RFC3339) + " " + strings.ReplaceAll(msg, "\n", " ") + "\n"
+	os.WriteFile(e.captureProblemFile(), []byte(line), 0o600)
+}
+
+func (e *env) clearCaptureProblem() { os.Remove(e.captureProblemFile()) }
+
+// withoutEnv returns env without the variables named.
+func withoutEnv(env []string, names ...string) []string {
+	out := env[:0:0]
+outer:
+	for _, kv := range env {
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				continue outer
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// outputWriter writes each captured output to the outbox, off the path
+// between the shell and the terminal: the collector hands captures over a
+// channel, and one goroutine writes them.
+type outputWriter struct {
+	dir      string
+	ch       chan capture.Capture
+	finished chan struct{}
+}
+
+func newOutputWriter(dir string) *outputWriter {
+	w := &outputWriter{dir: dir, ch: make(chan capture.Capture, 16), finished: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+func (w *outputWriter) loop() {
+	defer close(w.finished)
+	for c := range w.ch {
+		it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
+			Time: time.Now().UnixMicro(), Raw: c.Raw}
+		// A failed write (a full disk) loses this output, not the shell:
+		// there is nowhere to report it but the next `hookd status`.
+		outbox.Write(w.dir, it)
+	}
+}
+
+// done is the collector's callback. Only complete outputs are kept: one cut
+// short belongs to a command whose end was never seen.
+func (w *outputWriter) add(c capture.Capture) {
+	if c.Complete {
+		w.ch <- c
+	}
+}
+
+// close waits until every output handed over is written.
+func (w *outputWriter) close() {
+	close(w.ch)
+	<-w.finished
+}
