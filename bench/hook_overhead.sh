@@ -2,20 +2,23 @@
 # Per-command hook overhead of hookd in a real interactive bash and zsh, next
 # to the builtin-only floor (`printf >> file`, the "spool" variant) and no
 # hook at all, measured in the same run by ../shared/bench's harness.
-#   bench/hook_overhead.sh [-n 2000] [-r 5] [-s "bash zsh"]
+#   bench/hook_overhead.sh [-n 2000] [-r 5] [-s "bash zsh"] [-c off|pty]
+# -c: output capture (default off: the recording path alone; pty: the shell
+# runs under hookd shell, the proxy, and the hooks print the output marks).
 # Prints the harness's summary table; the raw JSON stays in the output dir.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 shared=${HOOKD_SHARED:-$here/../../shared}/bench
-N=2000 REPS=5 SHELLS="bash zsh"
-while getopts "n:r:s:" o; do
-  case $o in n) N=$OPTARG ;; r) REPS=$OPTARG ;; s) SHELLS=$OPTARG ;; *) exit 2 ;; esac
+N=2000 REPS=5 SHELLS="bash zsh" CAPTURE=off
+while getopts "n:r:s:c:" o; do
+  case $o in n) N=$OPTARG ;; r) REPS=$OPTARG ;; s) SHELLS=$OPTARG ;; c) CAPTURE=$OPTARG ;; *) exit 2 ;; esac
 done
 [[ -f $shared/hook_overhead.py ]] || { echo "no harness at $shared (set HOOKD_SHARED)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-bench.XXXXXX")
 (cd "$here/.." && go build -tags sqlite_fts5 -o "$tmp/hookd" ./cmd/hookd)
 H=$tmp/home
-mkdir -p "$H/.run" && chmod 700 "$H/.run"
+mkdir -p "$H/.run" "$H/.config/hookd" && chmod 700 "$H/.run"
+echo "capture: $CAPTURE" >"$H/.config/hookd/config.yaml"
 env=(HOME="$H" XDG_CONFIG_HOME="$H/.config" XDG_DATA_HOME="$H/.local/share"
   XDG_STATE_HOME="$H/.local/state" XDG_CACHE_HOME="$H/.cache" XDG_RUNTIME_DIR="$H/.run")
 env "${env[@]}" "$tmp/hookd" daemon --detach

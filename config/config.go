@@ -42,8 +42,22 @@ type Config struct {
 		KeepDays *int `yaml:"keep_days"`
 	} `yaml:"output"`
 
+	Fix struct {
+		// Command is the name of the shell command that applies a fix
+		// ("fix" when unset; "" for none).
+		Command *string `yaml:"command"`
+		// Key puts the next fix on the command line: caret notation
+		// (^Xf is Ctrl-X then f, the default; "" for none).
+		Key *string `yaml:"key"`
+		// Learn adds, under each fix, why it works.
+		Learn bool `yaml:"learn"`
+	} `yaml:"fix"`
+
 	// Compiled forms, set by Load.
 	IgnoreRE []*regexp.Regexp `yaml:"-"`
+	// FixCommand and FixKey are the fix settings with the defaults applied.
+	FixCommand string `yaml:"-"`
+	FixKey     string `yaml:"-"`
 	// OutputLimit, OutputKeepBytes and OutputKeepDays are the output
 	// settings with the defaults applied (0 keep: no limit).
 	OutputLimit     int64 `yaml:"-"`
@@ -60,7 +74,54 @@ const (
 
 // Defaults returns the configuration used when there is no file.
 func Defaults() Config {
-	return Config{OutputLimit: DefaultOutputLimit, OutputKeepBytes: DefaultOutputKeep, OutputKeepDays: DefaultOutputKeepDays}
+	return Config{OutputLimit: DefaultOutputLimit, OutputKeepBytes: DefaultOutputKeep, OutputKeepDays: DefaultOutputKeepDays,
+		FixCommand: "fix", FixKey: "^Xf"}
+}
+
+var shellName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// ValidFixCommand checks a name for the fix command: empty (none) or a
+// plain shell word.
+func ValidFixCommand(name string) error {
+	if name != "" && (!shellName.MatchString(name) || len(name) > 64) {
+		return fmt.Errorf("fix command %q: want a plain name (letters, digits, _ and -), or '' for none", name)
+	}
+	return nil
+}
+
+// KeyBytes reads a key in caret notation: ^X is Ctrl-X, ^[ or \e is Esc,
+// ^? is Delete, any other printable ASCII character is itself. "" is no key.
+func KeyBytes(key string) ([]byte, error) {
+	var b []byte
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '^' && i+1 < len(key):
+			i++
+			d := key[i]
+			switch {
+			case d == '?':
+				b = append(b, 0x7f)
+			case d >= '@' && d <= '_':
+				b = append(b, d-'@')
+			case d >= 'a' && d <= 'z':
+				b = append(b, d-'a'+1)
+			default:
+				return nil, fmt.Errorf("key %q: ^%c is not a control key", key, d)
+			}
+		case c == '\\' && i+1 < len(key) && key[i+1] == 'e':
+			i++
+			b = append(b, 0x1b)
+		case c > ' ' && c < 0x7f:
+			b = append(b, c)
+		default:
+			return nil, fmt.Errorf("key %q: use caret notation (^Xf is Ctrl-X then f)", key)
+		}
+	}
+	if len(b) > 8 {
+		return nil, fmt.Errorf("key %q is too long", key)
+	}
+	return b, nil
 }
 
 // ParseSize reads a size: a whole number of bytes, optionally followed by
@@ -138,6 +199,10 @@ history:
 redact:
   patterns:             # extra secrets; a (?P<secret>...) group marks the part to replace
     - 'INTERNAL-[0-9a-f]{32}'
+fix:
+  command: fix          # the shell command that applies a fix ('' for none)
+  key: '^Xf'            # Ctrl-X f puts the next fix on the command line ('' for none)
+  learn: false          # true: say why each fix works, under it
 output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
   keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)
@@ -160,6 +225,20 @@ func Load(path, home string) (Config, []string) {
 		return Defaults(), []string{fmt.Sprintf("%s: %s; using the defaults", path, yamlError(err))}
 	}
 	var warns []string
+	if c.Fix.Command != nil {
+		if err := ValidFixCommand(*c.Fix.Command); err != nil {
+			warns = append(warns, fmt.Sprintf("%s:%d: fix.command: %v; using fix", path, lineOf(data, "command"), err))
+		} else {
+			c.FixCommand = *c.Fix.Command
+		}
+	}
+	if c.Fix.Key != nil {
+		if _, err := KeyBytes(*c.Fix.Key); err != nil {
+			warns = append(warns, fmt.Sprintf("%s:%d: fix.key: %v; using ^Xf", path, lineOf(data, "key"), err))
+		} else {
+			c.FixKey = *c.Fix.Key
+		}
+	}
 	if c.Output.Limit != nil {
 		if n, err := sizeOf(c.Output.Limit); err != nil || n < 1024 {
 			if err == nil {

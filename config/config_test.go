@@ -113,3 +113,19 @@ func TestOutputSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestFixSettings(t *testing.T) {
+	c, warns := Load(write(t, "fix:\n  command: ''\n  key: '^[x'\n  learn: true\n"), "/h")
+	if len(warns) != 0 || c.FixCommand != "" || c.FixKey != "^[x" || !c.Fix.Learn {
+		t.Errorf("got %q %q %v, %q", c.FixCommand, c.FixKey, c.Fix.Learn, warns)
+	}
+	c, warns = Load(write(t, "fix:\n  command: 'rm -rf'\n  key: '^1'\n"), "/h")
+	if len(warns) != 2 || c.FixCommand != "fix" || c.FixKey != "^Xf" {
+		t.Errorf("bad values: got %q %q, %q; want the defaults and two warnings", c.FixCommand, c.FixKey, warns)
+	}
+	for key, want := range map[string]string{"^Xf": "\x18f", `\ef`: "\x1bf", "^?": "\x7f", "^x^f": "\x18\x06", "": ""} {
+		if b, err := KeyBytes(key); err != nil || string(b) != want {
+			t.Errorf("KeyBytes(%q) = %q, %v; want %q", key, b, err, want)
+		}
+	}
+}

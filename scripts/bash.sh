@@ -19,6 +19,8 @@ _hookd_init() {
 
   _hookd_bin=hookd # @bin@
   _hookd_capture=off # @capture@
+  _hookd_fixcmd=fix # @fixcmd@
+  _hookd_fixkey= # @fixkey@
   _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
   [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
   _hookd_state+=/hookd
@@ -108,8 +110,13 @@ _hookd_init() {
     PROMPT_COMMAND=_hookd_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
   fi
 
-  # `fix`, unless that name is taken (an alias, a function, a command).
-  builtin type -t fix >/dev/null 2>&1 || builtin eval 'fix() { _hookd_fix "$@"; }'
+  # `fix` (or the name the config gives), unless that name is taken (an
+  # alias, a function, a command); hookd init lets only a plain word through.
+  if [[ -n $_hookd_fixcmd ]] && ! builtin type -t "$_hookd_fixcmd" >/dev/null 2>&1; then
+    builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
+  fi
+  # Ctrl-X f (or the config's key) puts the next fix on the command line.
+  [[ -z $_hookd_fixkey ]] || builtin bind -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
 
   _hookd_agent
 }
@@ -150,8 +157,10 @@ _hookd_precmd() {
       # Only a failure starts a process: up to three fixes, before the
       # prompt. (Interrupted commands get none.)
       if ((_hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
+        # Alias and function names go along, for the typo rules; listing
+        # the functions takes a subshell, but only on this path.
         command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" \
-          ${_hookd_nonce:+--captured} 2>/dev/null || :
+          ${_hookd_nonce:+--captured} --names 2>/dev/null <<<"${!BASH_ALIASES[*]} $(builtin compgen -A function)" || :
       fi
       _hookd_n=$((_hookd_seq + 1))
     elif [[ -n $_hookd_nonce ]]; then
@@ -192,6 +201,25 @@ _hookd_fix() {
   [[ $_hookd_a == [yY]* ]] || return 1
   builtin history -s -- "$_hookd_c"
   builtin eval -- "$_hookd_c"
+}
+
+# _hookd_fix_key (bound to Ctrl-X f) puts the first fix on the command line,
+# to edit or run with Enter; pressed again, the next one.
+_hookd_fix_key() {
+  local _hookd_c='' _hookd_i=0 _hookd_n=0
+  local -a _hookd_all=()
+  while IFS= builtin read -r -d '' _hookd_c; do
+    _hookd_all+=("$_hookd_c")
+  done 2>/dev/null <"$_hookd_state/fixes/${HOOKD_SESSION-}"
+  ((${#_hookd_all[@]} > 0)) || return 0
+  for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
+    if [[ $READLINE_LINE == "${_hookd_all[_hookd_i]}" ]]; then
+      _hookd_n=$(((_hookd_i + 1) % ${#_hookd_all[@]}))
+      break
+    fi
+  done
+  READLINE_LINE=${_hookd_all[_hookd_n]}
+  READLINE_POINT=${#READLINE_LINE}
 }
 
 # _hookd_agent starts the hookd agent when it is not running. It is quiet when

@@ -21,6 +21,8 @@ _hookd_init() {
 
   typeset -g _hookd_bin=hookd # @bin@
   typeset -g _hookd_capture=off # @capture@
+  typeset -g _hookd_fixcmd=fix # @fixcmd@
+  typeset -g _hookd_fixkey= # @fixkey@
   typeset -g _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
   [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
   _hookd_state+=/hookd
@@ -78,8 +80,22 @@ _hookd_init() {
     trap ':' XFSZ
   fi
 
-  # `fix`, unless that name is taken (an alias, a function, a command).
-  (( $+aliases[fix] || $+functions[fix] || $+commands[fix] )) || fix() { _hookd_fix "$@" }
+  # `fix` (or the name the config gives), unless that name is taken (an
+  # alias, a function, a command); hookd init lets only a plain word through.
+  if [[ -n $_hookd_fixcmd ]] &&
+    ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
+    functions[$_hookd_fixcmd]='_hookd_fix "$@"'
+  fi
+  # Ctrl-X f (or the config's key) puts the next fix on the command line,
+  # in the emacs and vi insert keymaps, where the key is free.
+  if [[ -n $_hookd_fixkey ]]; then
+    zle -N _hookd_fix_widget
+    local km
+    for km in emacs viins; do
+      [[ $(bindkey -M $km -- $_hookd_fixkey 2>/dev/null) == *undefined-key ]] &&
+        bindkey -M $km -- $_hookd_fixkey _hookd_fix_widget
+    done
+  fi
 
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
   # hooks, that is, before the mark that ends the output, where it would be
@@ -145,7 +161,9 @@ _hookd_precmd() {
     # Only a failure starts a process: up to three fixes, before the
     # prompt. (Interrupted commands get none.)
     if (( _hookd_s != 0 && _hookd_s != 130 )) && [[ -x $_hookd_bin ]]; then
-      command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} ${_hookd_nonce:+--captured} 2>/dev/null
+      # Alias and function names go along, for the typo rules.
+      command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} ${_hookd_nonce:+--captured} \
+        --names 2>/dev/null <<<"${(k)aliases} ${(k)functions}"
     fi
     _hookd_cmd=
   fi
@@ -200,6 +218,20 @@ _hookd_fix() {
     return 1
   fi
   print -z -- "${fixes[n]}"
+}
+
+# _hookd_fix_widget (bound to Ctrl-X f) puts the first fix on the command
+# line, to edit or run with Enter; pressed again, the next one.
+_hookd_fix_widget() {
+  emulate -L zsh
+  local f=$_hookd_state/fixes/$HOOKD_SESSION
+  local -a fixes
+  [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
+  fixes=(${fixes:#})
+  (( $#fixes )) || return 0
+  local -i i=${fixes[(Ie)$BUFFER]}
+  BUFFER=${fixes[i % $#fixes + 1]}
+  CURSOR=$#BUFFER
 }
 
 # _hookd_agent starts the hookd agent when it is not running. It is quiet when

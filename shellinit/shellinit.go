@@ -15,6 +15,8 @@ import (
 const (
 	binMarker     = " # @bin@"
 	captureMarker = " # @capture@"
+	fixCmdMarker  = " # @fixcmd@"
+	fixKeyMarker  = " # @fixkey@"
 )
 
 // Options are the values Script fills in.
@@ -24,6 +26,39 @@ type Options struct {
 	// Capture is "pty" (the shell re-executes itself under hookd shell,
 	// which keeps each command's output) or "off".
 	Capture string
+	// FixCommand is the name of the command that applies a fix ("" for
+	// none); it must be a plain word (config.ValidFixCommand).
+	FixCommand string
+	// FixKey is the key sequence that puts the next fix on the command
+	// line (nil for none).
+	FixKey []byte
+}
+
+// bindSeq writes key in the notation of the shell's key binding command:
+// readline's ("\C-xf", for bind) or zle's ("^Xf", for bindkey).
+func bindSeq(shell string, key []byte) string {
+	var b strings.Builder
+	for _, c := range key {
+		switch {
+		case c == 0x1b:
+			b.WriteString(`\e`)
+		case c == 0x7f && shell == "bash":
+			b.WriteString(`\C-?`)
+		case c == 0x7f:
+			b.WriteString("^?")
+		case c < 0x20 && shell == "bash":
+			b.WriteString(`\C-` + string(rune(c+'`')))
+		case c < 0x20:
+			b.WriteString("^" + string(rune(c+'@')))
+		case shell == "bash" && (c == '"' || c == '\\'):
+			b.WriteString(`\` + string(rune(c)))
+		case shell == "zsh" && (c == '^' || c == '\\'):
+			b.WriteString(`\` + string(rune(c)))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 var sources = map[string]string{
@@ -53,7 +88,8 @@ func Script(shell string, o Options) (string, error) {
 	default:
 		return "", fmt.Errorf("capture must be pty or off, not %q", o.Capture)
 	}
-	vals := map[string]string{binMarker: o.Bin, captureMarker: o.Capture}
+	vals := map[string]string{binMarker: o.Bin, captureMarker: o.Capture, fixCmdMarker: o.FixCommand,
+		fixKeyMarker: bindSeq(shell, o.FixKey)}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

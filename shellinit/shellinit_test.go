@@ -97,3 +97,23 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+func TestBindSeq(t *testing.T) {
+	for _, tt := range []struct {
+		key       []byte
+		bash, zsh string
+	}{
+		{[]byte{0x18, 'f'}, `\C-xf`, `^Xf`},
+		{[]byte{0x1b, 'f'}, `\ef`, `\ef`},
+		{[]byte{0x7f}, `\C-?`, `^?`},
+		{[]byte(`"\^`), `\"\\^`, `"\\\^`},
+		{nil, ``, ``},
+	} {
+		if got := bindSeq("bash", tt.key); got != tt.bash {
+			t.Errorf("bindSeq(bash, %q) = %q; want %q", tt.key, got, tt.bash)
+		}
+		if got := bindSeq("zsh", tt.key); got != tt.zsh {
+			t.Errorf("bindSeq(zsh, %q) = %q; want %q", tt.key, got, tt.zsh)
+		}
+	}
+}

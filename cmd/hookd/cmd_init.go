@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/shellinit"
 )
 
@@ -31,7 +32,9 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 	if mode != "pty" && mode != "off" {
 		return usagef("--capture must be pty or off, not %q", mode)
 	}
-	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode})
+	cfg := e.config()
+	key, _ := config.KeyBytes(cfg.FixKey) // checked by config.Load
+	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode, FixCommand: cfg.FixCommand, FixKey: key})
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,11 +30,17 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	seq := fs.Int64("seq", 0, "with --inline: the command with this sequence number in this session (default: the last)")
 	width := fs.Int("width", 80, "with --inline: the terminal's width")
 	captured := fs.Bool("captured", false, "with --inline: the shell runs under hookd shell, which is storing the output (wait for it)")
+	names := fs.Bool("names", false, "read the shell's alias and function names from stdin (for the typo rules)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	var shellNames []string
+	if *names {
+		b, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+		shellNames = strings.Fields(string(b))
+	}
 	if *inline {
-		return suggestInline(ctx, e, *seq, *width, *captured)
+		return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
 	}
 	refs = append(refs, fs.Args()...)
 	in := analyze.Input{Shell: *shell}
@@ -94,7 +101,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		defer store.Close()
 		in.History = recentHistory(ctx, store)
 	}
-	in.Env = newProbe(in.Shell)
+	in.Env = newProbe(in.Shell, shellNames...)
 	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	res := e.analyzer(true).Analyze(actx, in)
@@ -173,7 +180,7 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 // just recorded, print up to three lines that fit the terminal, and keep the
 // fixes where the shell's `fix` reads them. It prints nothing for a command
 // that succeeded, was interrupted, or answered an ordinary "no".
-func suggestInline(ctx context.Context, e *env, seq int64, width int, captured bool) error {
+func suggestInline(ctx context.Context, e *env, seq int64, width int, captured bool, names []string) error {
 	if e.session == "" {
 		return nil
 	}
@@ -189,7 +196,8 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	} else {
 		en, err = s.Recent(ctx, e.session, 1)
 	}
-	if err != nil || isFixCall(en.Command) {
+	cfg := e.config()
+	if err != nil || isFixCall(en.Command, cfg.FixCommand) {
 		return nil // a declined fix keeps the fixes it declined
 	}
 	os.Remove(fixes) // the fixes of an earlier command never apply to this one
@@ -208,13 +216,14 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		// show the output. Nothing is re-run to get it.
 		in.Output = out.Text
 	}
-	in.Env = newProbe(in.Shell)
+	in.Env = newProbe(in.Shell, names...)
 	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	r := e.analyzer(false).Analyze(actx, in)
 	if r.Quiet {
 		return nil
 	}
+	learn := cfg.Fix.Learn
 	var keep []byte
 	for _, f := range r.Fixes {
 		keep = append(append(keep, f.Command...), 0)
@@ -251,14 +260,18 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		}
 		fmt.Fprintf(e.stdout, "  %s %s%s   %s\n", e.out.String("↳").Faint(), e.out.String(text).Bold(), risk,
 			e.out.String(label).Faint())
+		if learn && f.Explanation != "" {
+			// Learning mode: why this fix works, under it.
+			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(f.Explanation)).Faint())
+		}
 	}
 	return nil
 }
 
-// isFixCall reports the shell's own `fix` command (fix, fix 2).
-func isFixCall(cmd string) bool {
+// isFixCall reports the shell's own fix command (fix, fix 2), called name.
+func isFixCall(cmd, name string) bool {
 	f := strings.Fields(cmd)
-	return len(f) >= 1 && len(f) <= 2 && f[0] == "fix"
+	return name != "" && len(f) >= 1 && len(f) <= 2 && f[0] == name
 }
 
 // analyzer is the built-in rules plus the user's patterns file; with warn,
@@ -289,6 +302,10 @@ func (e *env) analyzer(warn bool) *analyze.Analyzer {
 }
 
 // newProbe gathers environment facts for the analysis, lazily.
-func newProbe(shell string) *probe.Probe {
-	return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"), UID: os.Getuid()})
+// newProbe gathers environment facts for the analysis; names are the
+// shell's aliases and functions, when it told them (they count as
+// commands for the typo rules: both are typed the same way).
+func newProbe(shell string, names ...string) *probe.Probe {
+	return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
+		UID: os.Getuid(), Functions: names})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -54,6 +55,41 @@ func TestFixFlow(t *testing.T) {
 		got := commandsOf(entries(t, h))
 		if got[len(got)-1] != "echo again" {
 			t.Errorf("history ends with %q; want the fix itself", got[len(got)-1])
+		}
+	})
+}
+
+// TestFixOptions: the fix command can be renamed, Ctrl-X f puts the fixes
+// on the command line one after the other, learning mode says why a fix
+// works, and the shell's aliases count for the typo rules.
+func TestFixOptions(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  command: ff\n  learn: true\n"), 0o600)
+		rc := "PS1='$ '\nPROMPT='%# '\nalias hello-there='echo general-kenobi'\n" + initLine(shell)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
+		// An alias, mistyped: the alias is the fix.
+		s.Type("helo-there\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ hello-there\s+fix`), 10*time.Second)
+		s.Sync()
+		if !regexp.MustCompile(`↳ hello-there\s+fix\n +\S`).MatchString(s.Plain()) {
+			t.Errorf("learning mode: no explanation under the fix:\n%s", s.Plain())
+		}
+		// fix is not defined; ff is.
+		s.Run("type fix >/dev/null 2>&1 && echo has-fix || echo no-fix")
+		s.WaitForPlain(regexp.MustCompile(`\nno-fix\n`), 5*time.Second)
+		s.Run("ech key-works")
+		// Ctrl-X f: the fix on the command line; Enter runs it.
+		s.Editing()
+		s.Type("\x18f")
+		time.Sleep(300 * time.Millisecond)
+		s.Type("\r")
+		s.WaitForPlain(regexp.MustCompile(`\nkey-works\n`), 5*time.Second)
+		s.Sync()
+		got := commandsOf(entries(t, h))
+		if got[len(got)-1] != "echo key-works" {
+			t.Errorf("history ends with %q; want the fix put there by the key", got[len(got)-1])
 		}
 	})
 }
