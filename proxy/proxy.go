@@ -67,6 +67,10 @@ type Options struct {
 	// in the proxy's PATH.
 	Argv []string
 
+	// Path, when set, is the program to run, and Argv[0] is passed to it
+	// as is: a login shell's "-bash", say.
+	Path string
+
 	// Env returns the command's whole environment, given the path of the
 	// inner terminal (/dev/pts/N), typically to export it. A nil Env means
 	// the proxy's own environment.
@@ -287,7 +291,11 @@ func start(o Options) (_ *session, err error) {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	path, err := lookPath(o.Argv[0])
+	name := o.Argv[0]
+	if o.Path != "" {
+		name = o.Path
+	}
+	path, err := lookPath(name)
 	if err != nil {
 		return nil, err
 	}

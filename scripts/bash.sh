@@ -37,8 +37,14 @@ _hookd_init() {
   if [[ $_hookd_capture == pty ]]; then
     if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
       _hookd_nonce=$HOOKD_CAPTURE_NONCE
-    elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check "$BASH" </dev/null >/dev/null 2>&1; then
-      if builtin shopt -q login_shell; then
+    elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
+      # The same command line again (--rcfile, a login shell's "-bash"),
+      # read without a fork; without /proc, an interactive shell.
+      local -a _hookd_argv=()
+      builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
+      if ((${#_hookd_argv[@]} > 0)); then
+        builtin exec "$_hookd_bin" shell --shell "$BASH" -- "${_hookd_argv[@]}"
+      elif builtin shopt -q login_shell; then
         builtin exec "$_hookd_bin" shell --login --shell "$BASH"
       else
         builtin exec "$_hookd_bin" shell --shell "$BASH"

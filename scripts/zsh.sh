@@ -42,8 +42,14 @@ _hookd_init() {
       local zsh_path=${${:-/proc/$$/exe}:A}
       [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
       if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
-        command $_hookd_bin shell --check $zsh_path </dev/null >/dev/null 2>&1; then
-        if [[ -o login ]]; then
+        command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
+        # The same command line again (a login shell's "-zsh", options),
+        # read without a fork; without /proc, an interactive shell.
+        local -a zsh_argv
+        [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
+        if (( $#zsh_argv )); then
+          exec $_hookd_bin shell --shell $zsh_path -- $zsh_argv
+        elif [[ -o login ]]; then
           exec $_hookd_bin shell --login --shell $zsh_path
         else
           exec $_hookd_bin shell --shell $zsh_path

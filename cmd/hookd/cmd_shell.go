@@ -36,17 +36,30 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	// `hookd shell -- CMD ARG…` runs a command rather than a shell.
+	// With both, --shell is the program and the arguments its whole
+	// command line, argv[0] included: the shell code re-executes the
+	// shell with the command line it was started with (/proc/PID/cmdline),
+	// so that `bash --rcfile F` or a login shell's "-zsh" stay what they
+	// were.
 	var argv []string
+	path := ""
 	switch {
 	case fs.NArg() > 0 && *shell != "":
-		return usagef("give --shell or a command, not both")
+		if *login {
+			return usagef("--login goes with --shell PATH alone (a login shell's argv[0] starts with '-')")
+		}
+		path, argv = *shell, fs.Args()
 	case fs.NArg() > 0:
 		argv = fs.Args()
 	default:
 		argv = shellArgv(*shell, *login)
 	}
 	if *check {
-		if err := proxy.Check(argv); err != nil {
+		checkArgv := argv
+		if path != "" {
+			checkArgv = []string{path}
+		}
+		if err := proxy.Check(checkArgv); err != nil {
 			e.noteCaptureProblem(err.Error())
 			return exitCode{1, "capture is not possible here: " + err.Error()}
 		}
@@ -56,13 +69,14 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 
 	nonce, err := capture.NewNonce()
 	if err != nil {
-		return e.shellWithoutProxy(argv, err)
+		return e.shellWithoutProxy(path, argv, err)
 	}
 	cfg := e.config()
 	store := newOutputWriter(e.outboxDir)
 	collector := capture.NewCollector(int(cfg.OutputLimit), store.add)
 	var scanner *capture.Scanner
 	status, err := proxy.Run(ctx, proxy.Options{
+		Path:   path,
 		Argv:   argv,
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
@@ -82,7 +96,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	}
 	store.close()
 	if errors.Is(err, proxy.ErrStart) {
-		return e.shellWithoutProxy(argv, err)
+		return e.shellWithoutProxy(path, argv, err)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "hookd shell: %v\n", err)
@@ -112,9 +126,11 @@ func shellArgv(path string, login bool) []string {
 // shellWithoutProxy replaces hookd with the shell itself when the proxy
 // cannot run it: the user keeps a working shell, with capture off below it
 // (so that its rc file does not try again), and `hookd status` says why.
-func (e *env) shellWithoutProxy(argv []string, why error) error {
+func (e *env) shellWithoutProxy(path string, argv []string, why error) error {
 	e.noteCaptureProblem(why.Error())
-	path := argv[0]
+	if path == "" {
+		path = argv[0]
+	}
 	if !strings.Contains(path, "/") {
 		if p, err := exec.LookPath(path); err == nil {
 			path = p

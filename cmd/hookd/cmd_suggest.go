@@ -95,6 +95,13 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		}
 		if o, err := e.outputOf(ctx, s, en, "", 0); err == nil && noOutputReason(o) == "" {
 			in.Output = string(o.Text)
+		} else if (ref == "" || ref == "-1") && en.Session == e.session {
+			// Not captured: the terminal may still show it (the last
+			// command only: further back, the screen is not to be trusted).
+			if out, err := capture.FromTerminal(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
+				in.Output = out.Text
+				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", out.Source)
+			}
 		}
 	}
 	if store != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
-// captureEnv turns output capture on for a test shell (the test homes have
+// captureOn turns output capture on for a test shell (the test homes have
 // it off).
 var captureOn = []string{"HOOKD_CAPTURE=pty"}
 
@@ -31,6 +31,26 @@ func startCaptured(t *testing.T, h *shelltest.Home, shell, rc string) *shelltest
 		t.Fatalf("%s did not re-execute under hookd shell: the terminal's process runs %q", shell, cmdline)
 	}
 	return s
+}
+
+// runPrompt types line and waits for the next prompt (its OSC 133;A mark) before
+// going on. Keys typed while a command runs are echoed by the terminal as
+// part of its output, as a user would see them: the tests type nothing
+// ahead, so that each output is the command's alone.
+func runPrompt(t *testing.T, s *shelltest.Shell, line string) {
+	t.Helper()
+	// A command that prints an OSC 133;A mark itself (line names it)
+	// comes before the prompt's own.
+	n := strings.Count(s.Output(), "\x1b]133;A\a") + strings.Count(line, "133;A")
+	s.Type(line + "\r")
+	deadline := time.Now().Add(20 * time.Second)
+	for strings.Count(s.Output(), "\x1b]133;A\a") <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompt after %q; output:\n%s", line, s.Plain())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.Sync()
 }
 
 // showJSON is `hookd show ID --json`.
@@ -68,14 +88,14 @@ func TestCaptureOutputs(t *testing.T) {
 		// A fancy prompt with colours and a title, and set -u.
 		rc := "set -u\nPS1=$'\\[\\e]0;title\\a\\e[1;32m\\]\\u \\w\\[\\e[0m\\] $ '\nPROMPT=$'%{\\e]0;title\\a\\e[1;32m%}%n %~%{\\e[0m%} %# '\n"
 		s := startCaptured(t, h, shell, rc)
-		s.Run("echo hello; echo to-stderr >&2")
-		s.Run("printf 'line1\\nline2\\n\\nline4\\n'")
-		s.Run("printf 'working 10%%\\rworking 50%%\\rdone       \\n'")
-		s.Run("printf '\\033[31mred\\033[0m plain\\n'")
-		s.Run("true")
-		s.Run(" echo hidden-output")
-		s.Run("printf '\\033]133;D;0\\007\\033]133;A\\007fake-marks\\n'")
-		s.Run("printf '\\033]6973;hookd;0123;D;x;1;0\\007spoof\\n'")
+		runPrompt(t, s, "echo hello; echo to-stderr >&2")
+		runPrompt(t, s, "printf 'line1\\nline2\\n\\nline4\\n'")
+		runPrompt(t, s, "printf 'working 10%%\\rworking 50%%\\rdone       \\n'")
+		runPrompt(t, s, "printf '\\033[31mred\\033[0m plain\\n'")
+		runPrompt(t, s, "true")
+		runPrompt(t, s, " echo hidden-output")
+		runPrompt(t, s, "printf '\\033]133;D;0\\007\\033]133;A\\007fake-marks\\n'")
+		runPrompt(t, s, "printf '\\033]6973;hookd;0123;D;x;1;0\\007spoof\\n'")
 		// Rapid commands typed ahead, with and without output.
 		s.Type("echo r1\rtrue\recho r3\r:\recho r5\r")
 		s.Sync()
@@ -123,7 +143,7 @@ func TestCaptureOutputs(t *testing.T) {
 		// is not counted.
 		s.Run("hookd out | tr a-z A-Z")
 		s.WaitForPlain(regexp.MustCompile(`\nPARTIAL`), 5*time.Second)
-		if strings.Contains(s.Plain(), "hidden-output\n") == false {
+		if !strings.Contains(s.Plain(), "hidden-output\n") {
 			t.Errorf("the hidden command's output did not reach the terminal")
 		}
 		raw, _ := os.ReadFile(h.Path(".local", "share", "hookd", "history.db"))
@@ -131,7 +151,7 @@ func TestCaptureOutputs(t *testing.T) {
 			t.Errorf("the output of a command with a leading space was stored")
 		}
 		// The private marks never reach the terminal; OSC 133 marks do.
-		if strings.Contains(s.Output(), "6973;hookd;"+"") && regexp.MustCompile(`6973;hookd;[0-9a-f]{32}`).MatchString(s.Output()) {
+		if regexp.MustCompile(`6973;hookd;[0-9a-f]{32}`).MatchString(s.Output()) {
 			t.Errorf("a private mark reached the terminal")
 		}
 		if !strings.Contains(s.Output(), "\x1b]133;C\a") || !strings.Contains(s.Output(), "\x1b]133;D;0\a") {
@@ -149,9 +169,9 @@ func TestCaptureExitStatusAndLarge(t *testing.T) {
 		s := startCaptured(t, h, shell, "")
 		// 10 MB of output: the terminal gets it all, the history keeps
 		// head and tail.
-		s.Run("head -c 10000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo END-OF-BIG")
+		runPrompt(t, s, "head -c 10000000 /dev/zero | tr '\\0' x | fold -w 100; echo; echo END-OF-BIG")
 		s.WaitForPlain(regexp.MustCompile(`\nEND-OF-BIG\n`), 30*time.Second)
-		s.Run("printf '\\033[?1049hfull screen\\033[?1049l'")
+		runPrompt(t, s, "printf '\\033[?1049hfull screen\\033[?1049l'")
 		es := entries(t, h)
 		big := show(t, h, es[0].ID)
 		if !big.Truncated || len(big.Output) > 1<<20+200 || len(big.Output) < 1_000_000 ||
@@ -197,7 +217,7 @@ func TestCaptureInteractive(t *testing.T) {
 		// A resize of the outer terminal reaches programs inside.
 		s.Resize(123, 45)
 		time.Sleep(200 * time.Millisecond)
-		s.Run("stty size")
+		runPrompt(t, s, "stty size")
 		s.WaitForPlain(regexp.MustCompile(`\n45 123\n`), 10*time.Second)
 
 		es := entries(t, h)
@@ -224,13 +244,11 @@ func TestCaptureNestedShell(t *testing.T) {
 		h := newHome(t)
 		s := startCaptured(t, h, shell, "")
 		s.Run(shell)
-		s.Run("echo in-nested")
+		runPrompt(t, s, "echo in-nested")
 		s.Run("hookd status --json > " + h.Path("nested-status.json"))
 		s.Run("exit")
-		s.Run("echo back-outside")
+		runPrompt(t, s, "echo back-outside")
 		// One proxy only: the terminal's process has no hookd shell below it.
-		out, _ := exec.Command("pgrep", "-f", "-c", "hookd shell").Output()
-		_ = out
 		procs := proxiesUnder(t, s.PID())
 		if procs != 0 {
 			t.Errorf("%d proxies run below the first one; want none", procs)
@@ -293,11 +311,8 @@ func TestCaptureProxyKilled(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := startCaptured(t, h, shell, "")
-		s.Run("echo before-kill")
+		runPrompt(t, s, "echo before-kill")
 		var inner int
-		for _, e := range entries(t, h) {
-			_ = e
-		}
 		ents, _ := os.ReadDir("/proc")
 		for _, ent := range ents {
 			p, err := strconv.Atoi(ent.Name())
