@@ -5,13 +5,17 @@
 #   bench/hook_overhead.sh [-n 2000] [-r 5] [-s "bash zsh"] [-c off|pty]
 # -c: output capture (default off: the recording path alone; pty: the shell
 # runs under hookd shell, the proxy, and the hooks print the output marks).
+# -v: the harness's variants (default "null spool hookd"; "hookd@paced" pauses
+# between commands, so that work done after the prompt is not counted).
 # Prints the harness's summary table; the raw JSON stays in the output dir.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 shared=${HOOKD_SHARED:-$here/../../shared}/bench
-N=2000 REPS=5 SHELLS="bash zsh" CAPTURE=off
-while getopts "n:r:s:c:" o; do
-  case $o in n) N=$OPTARG ;; r) REPS=$OPTARG ;; s) SHELLS=$OPTARG ;; c) CAPTURE=$OPTARG ;; *) exit 2 ;; esac
+N=2000 REPS=5 SHELLS="bash zsh" CAPTURE=off VARIANTS="null spool hookd"
+while getopts "n:r:s:c:v:" o; do
+  case $o in
+    n) N=$OPTARG ;; r) REPS=$OPTARG ;; s) SHELLS=$OPTARG ;; c) CAPTURE=$OPTARG ;; v) VARIANTS=$OPTARG ;; *) exit 2 ;;
+  esac
 done
 [[ -f $shared/hook_overhead.py ]] || { echo "no harness at $shared (set HOOKD_SHARED)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-bench.XXXXXX")
@@ -25,6 +29,6 @@ env "${env[@]}" "$tmp/hookd" daemon --detach
 trap 'env "${env[@]}" bash -c "kill \$(cut -d\" \" -f1 \$XDG_STATE_HOME/hookd/agent.pid)" 2>/dev/null; true' EXIT
 tools=$("$shared/build_tools.sh" "$tmp/tools" 2>/dev/null | tail -1)
 HOOKD="$tmp/hookd" HOOKD_HOME="$H" "$shared/run_hook_baselines.sh" -t "$tools" -n "$N" -r "$REPS" \
-  -s "$SHELLS" -v "null spool hookd" -o "$tmp/out"
+  -s "$SHELLS" -v "$VARIANTS" -o "$tmp/out"
 echo "rows recorded by hookd: $(env "${env[@]}" "$tmp/hookd" history --json | wc -l)"
 echo "raw results: $tmp/out"
