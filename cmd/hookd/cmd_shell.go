@@ -176,65 +176,27 @@ outer:
 // outputWriter writes each captured output to the outbox, off the path
 // between the shell and the terminal: the collector hands captures over a
 // channel, and one goroutine writes them.
-//
-// The output of a failed command is written at once: the failure path
-// (hookd suggest, started by the same prompt) is waiting for it. Other
-// outputs wait a moment (writeDelay), so that creating their files does
-// not compete with the shell drawing the next prompt; a burst of commands
-// is written together.
 type outputWriter struct {
 	dir      string
 	ch       chan capture.Capture
 	finished chan struct{}
 }
 
-// writeDelay is how long the output of a successful command waits before
-// it is written.
-const writeDelay = 50 * time.Millisecond
-
 func newOutputWriter(dir string) *outputWriter {
-	w := &outputWriter{dir: dir, ch: make(chan capture.Capture, 64), finished: make(chan struct{})}
+	w := &outputWriter{dir: dir, ch: make(chan capture.Capture, 16), finished: make(chan struct{})}
 	go w.loop()
 	return w
 }
 
 func (w *outputWriter) loop() {
 	defer close(w.finished)
-	var pending []capture.Capture
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	flush := func() {
-		for _, c := range pending {
-			w.write(c)
-		}
-		pending = pending[:0]
+	for c := range w.ch {
+		it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
+			Time: time.Now().UnixMicro(), Raw: c.Raw}
+		// A failed write (a full disk) loses this output, not the shell:
+		// there is nowhere to report it but the next `hookd status`.
+		outbox.Write(w.dir, it)
 	}
-	for {
-		select {
-		case c, ok := <-w.ch:
-			if !ok {
-				flush()
-				return
-			}
-			pending = append(pending, c)
-			if c.Status != 0 {
-				timer.Stop()
-				flush()
-			} else if len(pending) == 1 {
-				timer.Reset(writeDelay)
-			}
-		case <-timer.C:
-			flush()
-		}
-	}
-}
-
-func (w *outputWriter) write(c capture.Capture) {
-	it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
-		Time: time.Now().UnixMicro(), Raw: c.Raw}
-	// A failed write (a full disk) loses this output, not the shell:
-	// there is nowhere to report it but the next `hookd status`.
-	outbox.Write(w.dir, it)
 }
 
 // done is the collector's callback. Only complete outputs are kept: one cut

@@ -39,6 +39,8 @@ func startCaptured(t *testing.T, h *shelltest.Home, shell, rc string) *shelltest
 // ahead, so that each output is the command's alone.
 func runPrompt(t *testing.T, s *shelltest.Shell, line string) {
 	t.Helper()
+	// The line editor is reading (the last prompt's marks are all out).
+	s.Editing()
 	// A command that prints an OSC 133;A mark itself (line names it)
 	// comes before the prompt's own.
 	n := strings.Count(s.Output(), "\x1b]133;A\a") + strings.Count(line, "133;A")
