@@ -161,8 +161,10 @@ _hookd_precmd() {
     } 2>/dev/null
     # The record is written: now the mark that ends the output (the proxy
     # then stores it under this row).
-    [[ -z $_hookd_nonce ]] ||
+    if [[ -n $_hookd_nonce ]]; then
       print -rn -- $'\e]6973;hookd;'$_hookd_nonce';D;'$HOOKD_SESSION';'$_hookd_seq';'$_hookd_s$'\a\e]133;D;'$_hookd_s$'\a'
+      [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+    fi
     _hookd_ran=
     # Only a failure starts a process: up to three fixes, before the
     # prompt. (Interrupted commands get none.)
@@ -174,8 +176,10 @@ _hookd_precmd() {
     _hookd_cmd=
   fi
   if [[ -n $_hookd_nonce ]]; then
-    [[ -z $_hookd_ran ]] || print -rn -- $'\e]133;D;'$_hookd_s$'\a'
-    [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+    if [[ -n $_hookd_ran ]]; then
+      print -rn -- $'\e]133;D;'$_hookd_s$'\a'
+      [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+    fi
     print -rn -- $'\e]133;A\a'
   fi
   _hookd_ran=

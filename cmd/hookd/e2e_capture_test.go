@@ -364,7 +364,7 @@ func TestCaptureOffShowsWhy(t *testing.T) {
 	shell := "bash"
 	shelltest.Need(t, shell)
 	h := newHome(t)
-	s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+	s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: []string{"HOOKD_CAPTURE=off"}})
 	s.Run("echo not-captured")
 	es := entries(t, h)
 	_, errOut, err := hookdRun(h, nil, "out", strconv.FormatInt(es[0].ID, 10))

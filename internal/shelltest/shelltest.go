@@ -4,6 +4,7 @@ package shelltest
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -61,9 +62,11 @@ func NewHome(t testing.TB, binDir string) *Home {
 		"XDG_STATE_HOME=" + filepath.Join(dir, ".local", "state"),
 		"XDG_CACHE_HOME=" + filepath.Join(dir, ".cache"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, ".run"),
-		// Tests of recording run without the output-capturing proxy;
-		// tests of capture turn it on with HOOKD_CAPTURE=pty.
-		"HOOKD_CAPTURE=off",
+		// Shells run without the output-capturing proxy unless the test
+		// asks for it (HOOKD_CAPTURE=pty in Options.Env), or the whole
+		// run does: HOOKD_TEST_CAPTURE=pty runs every shell test under
+		// the proxy, as a user with the default settings has it.
+		"HOOKD_CAPTURE=" + cmp.Or(os.Getenv("HOOKD_TEST_CAPTURE"), "off"),
 	}
 	if err := os.MkdirAll(filepath.Join(dir, ".run"), 0o700); err != nil {
 		t.Fatal(err)
