@@ -121,7 +121,7 @@ func Ingest(ctx context.Context, store *history.Store, dir string, rules *Rules,
 	// the file and its row) are dropped.
 	var gone []string
 	for name := range known {
-		if !present[name] {
+		if !present[name] && !strings.HasPrefix(name, streamOffsetPrefix) {
 			gone = append(gone, name)
 		}
 	}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/capture"
@@ -27,6 +30,8 @@ const outputBatch = 64
 // dropped, never stored.
 func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, rules *Rules, now time.Time) (Stats, error) {
 	listed, lerr := outbox.List(outDir)
+	streams, serr := outbox.ListStreams(outDir)
+	lerr = errors.Join(lerr, serr)
 	st, err := Ingest(ctx, store, spoolDir, rules, now)
 	if err != nil {
 		// A spool not fully read may hold the commands of listed outputs:
@@ -39,6 +44,12 @@ func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, ru
 	}
 	if err := IngestOutputs(ctx, store, listed, rules, now, &st); err != nil {
 		return st, err
+	}
+	for path, size := range streams {
+		if err := ingestStream(ctx, store, path, size, rules, now, &st); err != nil {
+			st.Problems = append(st.Problems, err.Error())
+			return st, err
+		}
 	}
 	outbox.Sweep(outDir, func(fi os.FileInfo) bool { return now.Sub(fi.ModTime()) > time.Hour })
 	return st, nil
@@ -130,4 +141,122 @@ func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
 	}
 	o.Text = []byte(text)
 	return o, redacted
+}
+
+// streamOffsetPrefix names a stream's read offset in the spools table,
+// apart from the spools' own.
+const streamOffsetPrefix = "outs:"
+
+// ingestStream stores the outputs appended to the stream at path up to
+// size (its size when the outbox was listed, before the spools were read),
+// exactly once: the read offset is committed with the outputs. What was
+// read is punched out of the file; the stream of a proxy that has ended is
+// removed once read.
+func ingestStream(ctx context.Context, store *history.Store, path string, size int64, rules *Rules, now time.Time, st *Stats) error {
+	base := filepath.Base(path)
+	key := streamOffsetPrefix + base
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", base, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", base, err)
+	}
+	inode := fi.Sys().(*syscall.Stat_t).Ino
+	ended := sessionEnded(strings.TrimSuffix(base, outbox.StreamSuffix))
+	for {
+		tx, err := store.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		ino, off, err := tx.SpoolOffset(ctx, key)
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+		if ino != inode {
+			off = 0
+		}
+		if off >= size {
+			tx.Rollback()
+			break
+		}
+		buf := make([]byte, min(size-off, chunk))
+		k, err := f.ReadAt(buf, off)
+		if err != nil && k < len(buf) {
+			tx.Rollback()
+			return fmt.Errorf("ingest %s: %w", base, err)
+		}
+		items, used, derr := outbox.DecodeStream(buf[:k])
+		if derr != nil {
+			// What follows a malformed item cannot be trusted: skip to the
+			// end of what was listed.
+			st.Bad++
+			st.Problems = append(st.Problems, fmt.Sprintf("%s: %v", base, derr))
+			used = k
+		}
+		for _, it := range items {
+			ok, err := tx.HasCommand(ctx, it.Session, it.Seq)
+			if err != nil {
+				tx.Rollback()
+				return err
+			}
+			if !ok {
+				st.OutputsDropped++
+				continue
+			}
+			o, redacted := StoredOutput(it, rules)
+			if o.CreatedAt == 0 {
+				o.CreatedAt = now.UnixMicro()
+			}
+			if err := tx.AddOutput(ctx, o); err != nil {
+				tx.Rollback()
+				return err
+			}
+			st.Outputs++
+			st.Redacted += redacted
+		}
+		if used == 0 {
+			tx.Rollback()
+			break // an item larger than a chunk is not possible; one still being written is
+		}
+		if err := tx.SetSpoolOffset(ctx, key, inode, off+int64(used), 0, now.UnixMicro()); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		punch(f, off+int64(used))
+		if int64(k) < min(size-off, chunk) || off+int64(used) >= size {
+			break
+		}
+	}
+	if !ended {
+		return nil
+	}
+	// Its proxy has ended: nothing more will come (a partial item at the
+	// end was cut by a full disk, and will never be whole).
+	tx, err := store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Bytes written after the listing (just before the proxy ended) are
+	// read by the next pass first.
+	if now, err := f.Stat(); err != nil || now.Size() > size {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", base, err)
+	}
+	if err := tx.DeleteSpool(ctx, key); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

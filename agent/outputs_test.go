@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,74 @@ func TestPassOutputsMissingDirs(t *testing.T) {
 	e := newEnv(t)
 	if _, err := agent.Pass(t.Context(), e.store, e.dir, filepath.Join(t.TempDir(), "none"), e.rules, time.Now()); err != nil {
 		t.Errorf("Pass with no outbox: %v", err)
+	}
+}
+
+// TestPassStreams: outputs appended to a stream are stored exactly once, a
+// partial item waits, read bytes are punched out, and the stream of an
+// ended proxy is removed once read.
+func TestPassStreams(t *testing.T) {
+	e := newEnv(t)
+	out := filepath.Join(filepath.Dir(e.dir), "outputs")
+	s := sessionID(livePID, 1)
+	e.write(s, header(livePID))
+	e.write(s, records(1, 3, "cmd %d"))
+	st, err := outbox.OpenStream(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.Append(outbox.Item{Session: s, Seq: 1, Size: 4, Raw: []byte("one\n")})
+	st.Append(outbox.Item{Session: s, Seq: 2, Size: 4, Raw: []byte("two\n")})
+	pass := func() agent.Stats {
+		t.Helper()
+		stats, err := agent.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
+		if err != nil {
+			t.Fatalf("Pass: %v", err)
+		}
+		return stats
+	}
+	if got := pass(); got.Outputs != 2 {
+		t.Errorf("first pass stored %d outputs; want 2", got.Outputs)
+	}
+	if got := pass(); got.Outputs != 0 {
+		t.Errorf("second pass stored %d outputs again", got.Outputs)
+	}
+	// A partial item waits for its end.
+	streams, _ := outbox.ListStreams(out)
+	var path string
+	for p := range streams {
+		path = p
+	}
+	item := []byte(`{"session":"` + s + `","seq":3,"status":0,"size":6,"time":0,"len":6}` + "\nthree\n")
+	appendFile(t, path, item[:20])
+	if got := pass(); got.Outputs != 0 || got.Bad != 0 {
+		t.Errorf("partial item: %+v", got)
+	}
+	appendFile(t, path, item[20:])
+	if got := pass(); got.Outputs != 1 {
+		t.Errorf("completed item: stored %d", got.Outputs)
+	}
+	for seq, want := range map[int64]string{1: "one\n", 2: "two\n", 3: "three\n"} {
+		if o, err := e.store.Output(t.Context(), s, seq, ""); err != nil || string(o.Text) != want {
+			t.Errorf("output %d = %q, %v", seq, o.Text, err)
+		}
+	}
+	// Read bytes are gone from the disk (hole punched), where supported.
+	if raw, _ := os.ReadFile(path); strings.Contains(string(raw), "one\n") {
+		t.Logf("the file system kept the read bytes (no hole punching)")
+	}
+	// A stream whose writer has ended is removed once read.
+	dead := filepath.Join(out, fmt.Sprintf("1700000000000000-%d-00000000%s", deadPID(t), outbox.StreamSuffix))
+	os.WriteFile(dead, append([]byte(`{"session":"`+s+`","seq":3,"size":1,"time":0,"len":1}`+"\n"), 'x'), 0o600)
+	pass()
+	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the ended proxy's stream is still there: %v", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the live proxy's stream was removed: %v", err)
+	}
+	if o, _ := e.store.Output(t.Context(), s, 3, ""); string(o.Text) != "x" {
+		t.Errorf("the ended stream's output was not stored first: %q", o.Text)
 	}
 }

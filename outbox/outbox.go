@@ -16,6 +16,8 @@ package outbox
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Suffix ends the name of every complete item.
@@ -54,6 +57,8 @@ type Item struct {
 	Time int64 `json:"time"`
 	// Raw holds the kept bytes, as the command wrote them.
 	Raw []byte `json:"-"`
+	// Len is the length of Raw, in a stream's headers only.
+	Len int `json:"len,omitempty"`
 }
 
 // name returns the file name of an item: session, sequence number and
@@ -165,6 +170,27 @@ func Path(dir, session string, seq int64, stream string) string {
 	return filepath.Join(dir, Item{Session: session, Seq: seq, Stream: stream}.name())
 }
 
+// ListStreams returns the streams in dir with their sizes now.
+func ListStreams(dir string) (map[string]int64, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	m := map[string]int64{}
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), StreamSuffix) || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			m[filepath.Join(dir, e.Name())] = fi.Size()
+		}
+	}
+	return m, nil
+}
+
 // List returns the paths of the complete items in dir, in name order (a
 // missing directory has none). Temporary files of writers that died are
 // not listed; Sweep removes them.
@@ -201,4 +227,101 @@ func Sweep(dir string, olderThan func(os.FileInfo) bool) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// StreamSuffix ends the name of an output stream: the file one proxy
+// appends the outputs of successful commands to, one item after another,
+// rather than creating a file per output (a file costs a directory entry
+// created and removed per command, a stream one write). The name before
+// the suffix is "<µs>-<pid>-<random>", as a session id, so that the agent
+// can tell when its writer has ended.
+const StreamSuffix = ".outs"
+
+// Stream is an output stream open for appending.
+type Stream struct {
+	f   *os.File
+	buf []byte
+	bad bool // a write failed: the stream may end in a partial item
+}
+
+// OpenStream creates a new stream in dir (created 0700 if missing).
+func OpenStream(dir string) (*Stream, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	var rnd [4]byte
+	rand.Read(rnd[:])
+	name := fmt.Sprintf("%d-%d-%s%s", time.Now().UnixMicro(), os.Getpid(), hex.EncodeToString(rnd[:]), StreamSuffix)
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	return &Stream{f: f}, nil
+}
+
+// Append adds it to the stream in one write. After a failed write (a full
+// disk) the stream is not used again: the caller opens a new one.
+func (s *Stream) Append(it Item) error {
+	if err := it.valid(); err != nil {
+		return err
+	}
+	if s.bad {
+		return fmt.Errorf("outbox: stream %s is broken", filepath.Base(s.f.Name()))
+	}
+	it.Len = len(it.Raw)
+	hdr, err := json.Marshal(it)
+	if err != nil {
+		return fmt.Errorf("outbox: %w", err)
+	}
+	s.buf = append(append(append(s.buf[:0], hdr...), '\n'), it.Raw...)
+	if _, err := s.f.Write(s.buf); err != nil {
+		s.bad = true
+		return fmt.Errorf("outbox: %w", err)
+	}
+	if cap(s.buf) > 4<<20 {
+		s.buf = nil // a large output's buffer is not kept
+	}
+	return nil
+}
+
+// Broken reports whether a write failed.
+func (s *Stream) Broken() bool { return s.bad }
+
+// Close closes the stream.
+func (s *Stream) Close() error { return s.f.Close() }
+
+// DecodeStream decodes the complete items at the start of buf and returns
+// them and the bytes they took. An item cut off by the end of buf is left
+// for later; a malformed one is an error wrapping ErrBad (the bytes after
+// it cannot be trusted).
+func DecodeStream(buf []byte) ([]Item, int, error) {
+	var items []Item
+	n := 0
+	for n < len(buf) {
+		i := bytes.IndexByte(buf[n:], '\n')
+		if i < 0 {
+			if len(buf)-n > 4096 {
+				return items, n, fmt.Errorf("outbox: stream header too long at offset %d: %w", n, ErrBad)
+			}
+			break
+		}
+		var it Item
+		dec := json.NewDecoder(bytes.NewReader(buf[n : n+i]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&it); err != nil {
+			return items, n, fmt.Errorf("outbox: stream item at offset %d: %v: %w", n, err, ErrBad)
+		}
+		if err := it.valid(); err != nil || it.Len < 0 {
+			return items, n, fmt.Errorf("outbox: stream item at offset %d: bad header: %w", n, ErrBad)
+		}
+		end := n + i + 1 + it.Len
+		if end > len(buf) {
+			break
+		}
+		it.Raw = buf[n+i+1 : end]
+		it.Len = 0
+		items = append(items, it)
+		n = end
+	}
+	return items, n, nil
 }

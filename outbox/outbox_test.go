@@ -121,3 +121,75 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestStream(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "outputs")
+	s, err := OpenStream(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Item{
+		{Session: "1-2-3", Seq: 1, Size: 6, Raw: []byte("hello\n")},
+		{Session: "1-2-3", Seq: 2, Raw: []byte{}},
+		{Session: "1-2-3", Seq: 3, Size: 3, Raw: []byte("a\nb")},
+	}
+	for _, it := range want {
+		if err := s.Append(it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	streams, err := ListStreams(dir)
+	if err != nil || len(streams) != 1 {
+		t.Fatalf("ListStreams = %v, %v", streams, err)
+	}
+	if files, _ := List(dir); len(files) != 0 {
+		t.Errorf("List lists streams as items: %v", files)
+	}
+	for path, size := range streams {
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+			t.Errorf("stream mode %v", fi.Mode())
+		}
+		data, _ := os.ReadFile(path)
+		if int64(len(data)) != size {
+			t.Fatalf("size %d; file has %d", size, len(data))
+		}
+		// Every cut decodes the complete items before it, and no more.
+		for cut := 0; cut <= len(data); cut++ {
+			items, n, err := DecodeStream(data[:cut])
+			if err != nil {
+				t.Fatalf("cut %d: %v", cut, err)
+			}
+			if n > cut || len(items) > len(want) {
+				t.Fatalf("cut %d: %d items, %d bytes", cut, len(items), n)
+			}
+			for i, it := range items {
+				if it.Seq != want[i].Seq || !bytes.Equal(it.Raw, want[i].Raw) || it.Size != want[i].Size {
+					t.Fatalf("cut %d: item %d = %+v; want %+v", cut, i, it, want[i])
+				}
+			}
+		}
+		items, n, _ := DecodeStream(data)
+		if len(items) != 3 || n != len(data) {
+			t.Errorf("whole stream: %d items, %d of %d bytes", len(items), n, len(data))
+		}
+		if _, _, err := DecodeStream(append([]byte("garbage\n"), data...)); !errors.Is(err, ErrBad) {
+			t.Errorf("garbage: %v; want ErrBad", err)
+		}
+	}
+}
+
+func FuzzDecodeStream(f *testing.F) {
+	f.Add([]byte("{\"session\":\"s\",\"seq\":1,\"len\":2}\nhi"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		items, n, _ := DecodeStream(data)
+		if n < 0 || n > len(data) {
+			t.Fatalf("n = %d of %d", n, len(data))
+		}
+		for _, it := range items {
+			if it.valid() != nil {
+				t.Fatalf("invalid item %+v", it)
+			}
+		}
+	})
+}

@@ -175,11 +175,17 @@ outer:
 
 // outputWriter writes each captured output to the outbox, off the path
 // between the shell and the terminal: the collector hands captures over a
-// channel, and one goroutine writes them.
+// channel, and one goroutine writes them, at once (a proxy killed a moment
+// later loses nothing already captured).
+//
+// The output of a successful command is appended to this proxy's stream:
+// one write. A failed command's gets a file of its own, which the failure
+// path (hookd suggest, started by the same prompt) looks for by name.
 type outputWriter struct {
 	dir      string
 	ch       chan capture.Capture
 	finished chan struct{}
+	stream   *outbox.Stream
 }
 
 func newOutputWriter(dir string) *outputWriter {
@@ -191,12 +197,34 @@ func newOutputWriter(dir string) *outputWriter {
 func (w *outputWriter) loop() {
 	defer close(w.finished)
 	for c := range w.ch {
-		it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
-			Time: time.Now().UnixMicro(), Raw: c.Raw}
-		// A failed write (a full disk) loses this output, not the shell:
-		// there is nowhere to report it but the next `hookd status`.
-		outbox.Write(w.dir, it)
+		w.write(c)
 	}
+	if w.stream != nil {
+		w.stream.Close()
+	}
+}
+
+// write stores one output. A failed write (a full disk) loses this output,
+// not the shell: there is nowhere to report it but the next hookd status.
+func (w *outputWriter) write(c capture.Capture) {
+	it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
+		Time: time.Now().UnixMicro(), Raw: c.Raw}
+	if c.Status != 0 {
+		outbox.Write(w.dir, it)
+		return
+	}
+	if w.stream == nil || w.stream.Broken() {
+		if w.stream != nil {
+			w.stream.Close()
+		}
+		st, err := outbox.OpenStream(w.dir)
+		if err != nil {
+			w.stream = nil
+			return
+		}
+		w.stream = st
+	}
+	w.stream.Append(it)
 }
 
 // done is the collector's callback. Only complete outputs are kept: one cut
