@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -328,11 +329,58 @@ func (s *Shell) Resize(cols, rows int) {
 // file has run, the hookd shell proxy: the shell re-executes itself there).
 func (s *Shell) PID() int { return s.cmd.Process.Pid }
 
-// Close kills the shell if it still runs.
+// Close kills the shell if it still runs, and every process below it:
+// under capture the shell runs in a session of its own below the proxy, out
+// of reach of a signal to the proxy's group, and would otherwise still be
+// writing (its history file, say) while the test's home is removed.
 func (s *Shell) Close() {
 	if s.cmd.ProcessState == nil {
+		below := descendants(s.cmd.Process.Pid)
 		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		for _, pid := range below {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 		s.cmd.Wait()
+		for _, pid := range below {
+			for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
 	}
 	s.pty.Close()
+}
+
+// descendants returns the processes below pid, found through /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		p, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		st := string(b)
+		f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if pp, err := strconv.Atoi(f[1]); err == nil {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children[p] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }
