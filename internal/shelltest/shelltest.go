@@ -342,12 +342,24 @@ func (s *Shell) Close() {
 		}
 		s.cmd.Wait()
 		for _, pid := range below {
-			for i := 0; i < 500 && syscall.Kill(pid, 0) == nil; i++ {
+			for i := 0; i < 500 && running(pid); i++ {
 				time.Sleep(10 * time.Millisecond)
 			}
 		}
 	}
 	s.pty.Close()
+}
+
+// running reports whether pid is a process that has not ended (a zombie
+// has: its parent, maybe a container's init, has yet to reap it).
+func running(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	st := string(b)
+	f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
 // descendants returns the processes below pid, found through /proc.
