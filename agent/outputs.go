@@ -93,24 +93,10 @@ func ingestOutputs(ctx context.Context, store *history.Store, paths []string, ru
 			}
 			continue
 		}
-		ok, err := tx.HasCommand(ctx, it.Session, it.Seq)
-		if err != nil {
+		if err := storeItem(ctx, tx, it, rules, now, st); err != nil {
 			return err
 		}
 		done = append(done, p)
-		if !ok {
-			st.OutputsDropped++
-			continue
-		}
-		o, redacted := StoredOutput(it, rules)
-		if o.CreatedAt == 0 {
-			o.CreatedAt = now.UnixMicro()
-		}
-		if err := tx.AddOutput(ctx, o); err != nil {
-			return err
-		}
-		st.Outputs++
-		st.Redacted += redacted
 	}
 	if err := tx.Commit(); err != nil {
 		return err
@@ -120,6 +106,29 @@ func ingestOutputs(ctx context.Context, store *history.Store, paths []string, ru
 			st.Problems = append(st.Problems, fmt.Sprintf("outbox: %v", err))
 		}
 	}
+	return nil
+}
+
+// storeItem stores one captured output in tx, unless its command is not in
+// the history (it was not recorded): then the output is dropped.
+func storeItem(ctx context.Context, tx *history.Tx, it outbox.Item, rules *Rules, now time.Time, st *Stats) error {
+	ok, err := tx.HasCommand(ctx, it.Session, it.Seq)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		st.OutputsDropped++
+		return nil
+	}
+	o, redacted := StoredOutput(it, rules)
+	if o.CreatedAt == 0 {
+		o.CreatedAt = now.UnixMicro()
+	}
+	if err := tx.AddOutput(ctx, o); err != nil {
+		return err
+	}
+	st.Outputs++
+	st.Redacted += redacted
 	return nil
 }
 
@@ -201,25 +210,10 @@ func ingestStream(ctx context.Context, store *history.Store, path string, size i
 			used = k
 		}
 		for _, it := range items {
-			ok, err := tx.HasCommand(ctx, it.Session, it.Seq)
-			if err != nil {
+			if err := storeItem(ctx, tx, it, rules, now, st); err != nil {
 				tx.Rollback()
 				return err
 			}
-			if !ok {
-				st.OutputsDropped++
-				continue
-			}
-			o, redacted := StoredOutput(it, rules)
-			if o.CreatedAt == 0 {
-				o.CreatedAt = now.UnixMicro()
-			}
-			if err := tx.AddOutput(ctx, o); err != nil {
-				tx.Rollback()
-				return err
-			}
-			st.Outputs++
-			st.Redacted += redacted
 		}
 		if used == 0 {
 			tx.Rollback()

@@ -73,9 +73,6 @@ func (e *env) captureStatus(r *statusReport) string {
 		return "off (HOOKD_CAPTURE, init --capture or capture in the config file turned it off)"
 	case e.session == "":
 		return "pty (not in a shell with hookd loaded)"
-	case problem != "":
-		r.Problems = append(r.Problems, "output capture could not start: "+problem)
-		return "off in this shell: the proxy could not start"
 	default:
 		return "off in this shell: it is not under hookd shell (capture starts only when stdin and stdout are terminals, in a new shell)"
 	}

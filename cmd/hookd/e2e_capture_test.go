@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -273,37 +272,12 @@ func TestCaptureNestedShell(t *testing.T) {
 // proxiesUnder counts the hookd shell processes descending from pid.
 func proxiesUnder(t *testing.T, pid int) int {
 	n := 0
-	ents, _ := os.ReadDir("/proc")
-	for _, ent := range ents {
-		p, err := strconv.Atoi(ent.Name())
-		if err != nil || p == pid {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
-		if !strings.Contains(string(cmdline), "hookd\x00shell\x00") {
-			continue
-		}
-		for q := p; q > 1; q = ppid(q) {
-			if q == pid {
-				n++
-				break
-			}
+	for _, p := range shelltest.Descendants(pid) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if strings.Contains(string(cmdline), "hookd\x00shell\x00") {
+			n++
 		}
 	}
-	return n
-}
-
-func ppid(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.Atoi(f[1])
 	return n
 }
 
@@ -314,17 +288,11 @@ func TestCaptureProxyKilled(t *testing.T) {
 		h := newHome(t)
 		s := startCaptured(t, h, shell, "")
 		runPrompt(t, s, "echo before-kill")
-		var inner int
-		ents, _ := os.ReadDir("/proc")
-		for _, ent := range ents {
-			p, err := strconv.Atoi(ent.Name())
-			if err == nil && ppid(p) == s.PID() {
-				inner = p
-			}
-		}
-		if inner == 0 {
+		below := shelltest.Descendants(s.PID())
+		if len(below) == 0 {
 			t.Fatalf("no shell below the proxy")
 		}
+		inner := below[0]
 		syscall.Kill(s.PID(), syscall.SIGKILL)
 		deadline := time.Now().Add(10 * time.Second)
 		for syscall.Kill(inner, 0) == nil {

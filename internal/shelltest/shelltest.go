@@ -335,7 +335,7 @@ func (s *Shell) PID() int { return s.cmd.Process.Pid }
 // writing (its history file, say) while the test's home is removed.
 func (s *Shell) Close() {
 	if s.cmd.ProcessState == nil {
-		below := descendants(s.cmd.Process.Pid)
+		below := Descendants(s.cmd.Process.Pid)
 		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		for _, pid := range below {
 			syscall.Kill(pid, syscall.SIGKILL)
@@ -362,8 +362,9 @@ func running(pid int) bool {
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
-// descendants returns the processes below pid, found through /proc.
-func descendants(pid int) []int {
+// Descendants returns the processes below pid, found through /proc,
+// nearest first.
+func Descendants(pid int) []int {
 	children := map[int][]int{}
 	ents, _ := os.ReadDir("/proc")
 	for _, ent := range ents {
