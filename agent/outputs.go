@@ -29,9 +29,7 @@ const outputBatch = 64
 // command that was not recorded (a leading space, an ignore rule): it is
 // dropped, never stored.
 func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, rules *Rules, now time.Time) (Stats, error) {
-	listed, lerr := outbox.List(outDir)
-	streams, serr := outbox.ListStreams(outDir)
-	lerr = errors.Join(lerr, serr)
+	listed, lerr := outbox.Scan(outDir)
 	st, err := Ingest(ctx, store, spoolDir, rules, now)
 	if err != nil {
 		// A spool not fully read may hold the commands of listed outputs:
@@ -42,16 +40,16 @@ func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, ru
 		st.Problems = append(st.Problems, lerr.Error())
 		return st, lerr
 	}
-	if err := IngestOutputs(ctx, store, listed, rules, now, &st); err != nil {
+	if err := IngestOutputs(ctx, store, listed.Items, rules, now, &st); err != nil {
 		return st, err
 	}
-	for path, size := range streams {
+	for path, size := range listed.Streams {
 		if err := ingestStream(ctx, store, path, size, rules, now, &st); err != nil {
 			st.Problems = append(st.Problems, err.Error())
 			return st, err
 		}
 	}
-	outbox.Sweep(outDir, func(fi os.FileInfo) bool { return now.Sub(fi.ModTime()) > time.Hour })
+	listed.RemoveStale(now, time.Hour)
 	return st, nil
 }
 

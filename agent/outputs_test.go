@@ -68,7 +68,7 @@ func TestPassOutputs(t *testing.T) {
 	if sess, _ := e.store.Session(ctx, s); sess.Capture != "pty" {
 		t.Errorf("session capture = %q", sess.Capture)
 	}
-	if left, _ := outbox.List(out); len(left) != 0 {
+	if left, _ := outbox.Scan(out); len(left.Items) != 0 {
 		t.Errorf("outbox not emptied: %v", left)
 	}
 	es := e.entries()
@@ -117,9 +117,9 @@ func TestPassStreams(t *testing.T) {
 		t.Errorf("second pass stored %d outputs again", got.Outputs)
 	}
 	// A partial item waits for its end.
-	streams, _ := outbox.ListStreams(out)
+	l, _ := outbox.Scan(out)
 	var path string
-	for p := range streams {
+	for p := range l.Streams {
 		path = p
 	}
 	item := []byte(`{"session":"` + s + `","seq":3,"status":0,"size":6,"time":0,"len":6}` + "\nthree\n")

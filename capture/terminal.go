@@ -12,29 +12,13 @@ import (
 	"time"
 )
 
-// Tmux returns the last lines of a tmux pane (joined where tmux wrapped
-// them), for finding the last command's output when hookd did not capture
-// it itself. It runs `tmux capture-pane`, and gives up after timeout.
-func Tmux(ctx context.Context, pane string, lines int, timeout time.Duration) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", "capture-pane", "-p", "-J", "-t", pane, "-S", "-"+strconv.Itoa(lines)).Output()
-	return string(out), err
-}
-
-// LastOutput cuts what command printed out of screen, the text of a
+// cutOutput cuts what command printed out of screen, the text of a
 // terminal that shows the command typed after a prompt and then its output:
 // the lines after the last line that ends with the command's first line (and
-// after the rest of a multi-line command). It returns "" when the command is
-// not on the screen. It is a guess: a command that prints its own command
-// line confuses it, which is why it serves only when there is no capture.
-func LastOutput(screen, command string) string {
-	out, _ := cutOutput(screen, command)
-	return out
-}
-
-// cutOutput is [LastOutput], also reporting whether the command was found
-// on the screen, so that "no output" and "not on the screen" differ.
+// after the rest of a multi-line command). It also reports whether the
+// command was found on the screen, so that "no output" and "not on the
+// screen" differ. It is a guess: a command that prints its own command line
+// confuses it, which is why it serves only when there is no capture.
 func cutOutput(screen, command string) (string, bool) {
 	cmdLines := strings.Split(strings.TrimRight(command, "\n"), "\n")
 	first := strings.TrimSpace(cmdLines[0])
@@ -97,13 +81,13 @@ const terminalLines = 500
 //     tmuxMarked) and captures exactly the lines between. An older tmux, a
 //     pane without marks, or marks that do not frame the command: it
 //     captures the last lines with `tmux capture-pane -p -J` and cuts the
-//     output with [LastOutput].
+//     output with cutOutput.
 //   - kitty, when KITTY_WINDOW_ID is set: `kitty @ --to $KITTY_LISTEN_ON
 //     get-text --match id:$KITTY_WINDOW_ID --extent last_cmd_output`, which
 //     needs KITTY_LISTEN_ON (kitty's listen_on) and remote control allowed
 //     (allow_remote_control); kitty finds the output by the same marks.
 //   - WezTerm, when WEZTERM_PANE is set: `wezterm cli get-text --pane-id
-//     $WEZTERM_PANE --start-line=-500`, cut with [LastOutput].
+//     $WEZTERM_PANE --start-line=-500`, cut with cutOutput.
 //
 // It is meant to be called from the shell's prompt hook, after the
 // command and before the next prompt is drawn: a prompt on the screen may

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-func TestLastOutput(t *testing.T) {
+func TestCutOutput(t *testing.T) {
 	tests := []struct{ name, screen, cmd, want string }{
 		{"simple", "[st=0] $ ls\na b\n[st=0] $ gti status\nbash: gti: command not found\n", "gti status", "bash: gti: command not found\n"},
 		{"last of two", "$ make\nerror 1\n$ make\nerror 2\n\n\n", "make", "error 2\n"},
@@ -24,8 +24,8 @@ func TestLastOutput(t *testing.T) {
 		{"empty command", "$ x\n", "", ""},
 	}
 	for _, tt := range tests {
-		if got := LastOutput(tt.screen, tt.cmd); got != tt.want {
-			t.Errorf("%s: LastOutput(%q, %q) = %q; want %q", tt.name, tt.screen, tt.cmd, got, tt.want)
+		if got, _ := cutOutput(tt.screen, tt.cmd); got != tt.want {
+			t.Errorf("%s: cutOutput(%q, %q) = %q; want %q", tt.name, tt.screen, tt.cmd, got, tt.want)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // readTmux reads the output of command from tmux pane: by the OSC 133
 // marks when tmux knows them and they frame the command, otherwise from the
-// last lines of the pane with [LastOutput].
+// last lines of the pane with cutOutput.
 func readTmux(ctx context.Context, pane, command string, timeout time.Duration) (string, error) {
 	if paneID.MatchString(pane) {
 		if v, err := run(ctx, timeout, "-V", "tmux", "-V"); err == nil && parseTmuxVersion(v).promptMarks() {

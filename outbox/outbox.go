@@ -16,8 +16,6 @@ package outbox
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookd/hookd/spool"
 )
 
 // Suffix ends the name of every complete item.
@@ -170,61 +170,51 @@ func Path(dir, session string, seq int64, stream string) string {
 	return filepath.Join(dir, Item{Session: session, Seq: seq, Stream: stream}.name())
 }
 
-// ListStreams returns the streams in dir with their sizes now.
-func ListStreams(dir string) (map[string]int64, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("outbox: %w", err)
-	}
-	m := map[string]int64{}
-	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), StreamSuffix) || !e.Type().IsRegular() {
-			continue
-		}
-		if fi, err := e.Info(); err == nil {
-			m[filepath.Join(dir, e.Name())] = fi.Size()
-		}
-	}
-	return m, nil
+// Listing is what an outbox directory holds, read once.
+type Listing struct {
+	// Items are the paths of the complete items, in name order.
+	Items []string
+	// Streams are the paths of the streams, with their sizes then.
+	Streams map[string]int64
+	// temps are the temporary files of writers (still writing, or dead).
+	temps []os.DirEntry
+	dir   string
 }
 
-// List returns the paths of the complete items in dir, in name order (a
-// missing directory has none). Temporary files of writers that died are
-// not listed; Sweep removes them.
-func List(dir string) ([]string, error) {
+// Scan lists the outbox directory dir (a missing one holds nothing).
+func Scan(dir string) (Listing, error) {
+	l := Listing{dir: dir, Streams: map[string]int64{}}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return l, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("outbox: %w", err)
+		return l, fmt.Errorf("outbox: %w", err)
 	}
-	var paths []string
 	for _, e := range ents {
-		if n := e.Name(); strings.HasSuffix(n, Suffix) && !strings.HasPrefix(n, ".") && e.Type().IsRegular() {
-			paths = append(paths, filepath.Join(dir, n))
+		n := e.Name()
+		switch {
+		case !e.Type().IsRegular():
+		case strings.HasPrefix(n, ".tmp-"):
+			l.temps = append(l.temps, e)
+		case strings.HasSuffix(n, Suffix):
+			l.Items = append(l.Items, filepath.Join(dir, n))
+		case strings.HasSuffix(n, StreamSuffix):
+			if fi, err := e.Info(); err == nil {
+				l.Streams[filepath.Join(dir, n)] = fi.Size()
+			}
 		}
 	}
-	sort.Strings(paths)
-	return paths, nil
+	sort.Strings(l.Items)
+	return l, nil
 }
 
-// Sweep removes temporary files in dir older than age: what a writer that
-// died mid-write left behind.
-func Sweep(dir string, olderThan func(os.FileInfo) bool) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".tmp-") {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && olderThan(fi) {
-			os.Remove(filepath.Join(dir, e.Name()))
+// RemoveStale removes the temporary files listed that are older than age:
+// what a writer that died mid-write left behind.
+func (l Listing) RemoveStale(now time.Time, age time.Duration) {
+	for _, e := range l.temps {
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > age {
+			os.Remove(filepath.Join(l.dir, e.Name()))
 		}
 	}
 }
@@ -249,9 +239,7 @@ func OpenStream(dir string) (*Stream, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
-	var rnd [4]byte
-	rand.Read(rnd[:])
-	name := fmt.Sprintf("%d-%d-%s%s", time.Now().UnixMicro(), os.Getpid(), hex.EncodeToString(rnd[:]), StreamSuffix)
+	name := spool.NewSessionID(time.Now(), os.Getpid()) + StreamSuffix
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)

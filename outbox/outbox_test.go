@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestWriteReadList(t *testing.T) {
@@ -36,7 +37,8 @@ func TestWriteReadList(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".tmp-123"), []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	paths, err := List(dir)
+	l, err := Scan(dir)
+	paths := l.Items
 	if err != nil || len(paths) != 3 {
 		t.Fatalf("List = %v, %v; want 3 items", paths, err)
 	}
@@ -65,12 +67,13 @@ func TestWriteReadList(t *testing.T) {
 	if err != nil || !bytes.Equal(it.Raw, again.Raw) {
 		t.Errorf("after rewrite: %q, %v", it.Raw, err)
 	}
-	Sweep(dir, func(os.FileInfo) bool { return true })
+	l, _ = Scan(dir)
+	l.RemoveStale(time.Now().Add(time.Hour), time.Minute)
 	if _, err := os.Stat(filepath.Join(dir, ".tmp-123")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Sweep left the temporary file: %v", err)
 	}
-	if paths, _ := List(dir); len(paths) != 3 {
-		t.Errorf("Sweep removed items: %v", paths)
+	if l, _ := Scan(dir); len(l.Items) != 3 {
+		t.Errorf("RemoveStale removed items: %v", l.Items)
 	}
 }
 
@@ -87,8 +90,8 @@ func TestWriteRejects(t *testing.T) {
 			t.Errorf("Write(%+v) succeeded", it)
 		}
 	}
-	if paths, _ := List(dir); len(paths) != 0 {
-		t.Errorf("rejected items left files: %v", paths)
+	if l, _ := Scan(dir); len(l.Items) != 0 {
+		t.Errorf("rejected items left files: %v", l.Items)
 	}
 }
 
@@ -106,7 +109,7 @@ func TestReadBad(t *testing.T) {
 			t.Errorf("Read(%q) error = %v; want ErrBad", data, err)
 		}
 	}
-	if _, err := List(filepath.Join(dir, "missing")); err != nil {
+	if _, err := Scan(filepath.Join(dir, "missing")); err != nil {
 		t.Errorf("List of a missing dir: %v", err)
 	}
 }
@@ -139,12 +142,13 @@ func TestStream(t *testing.T) {
 		}
 	}
 	s.Close()
-	streams, err := ListStreams(dir)
+	l, err := Scan(dir)
+	streams := l.Streams
 	if err != nil || len(streams) != 1 {
-		t.Fatalf("ListStreams = %v, %v", streams, err)
+		t.Fatalf("Scan streams = %v, %v", streams, err)
 	}
-	if files, _ := List(dir); len(files) != 0 {
-		t.Errorf("List lists streams as items: %v", files)
+	if len(l.Items) != 0 {
+		t.Errorf("Scan lists streams as items: %v", l.Items)
 	}
 	for path, size := range streams {
 		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {

@@ -69,7 +69,7 @@ _hookd_init() {
   builtin export HOOKD_SESSION
   _hookd_spooldir=$_hookd_state/spool
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
-  _hookd_seq=0 _hookd_s=0 _hookd_ps=
+  _hookd_seq=0 _hookd_s=0 _hookd_ps='' _hookd_m=''
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   builtin declare -gA _hookd_e
@@ -131,7 +131,7 @@ _hookd_init() {
 # on every prompt's path, so it is written for bash's speed: builtins only,
 # no eval, no subshell, no `local`, one printf format.
 _hookd_precmd() {
-  _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}"
+  _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}" _hookd_m=
   if [[ -n $_hookd_t0 ]]; then
     # Record only what bash put in its history list: that honours
     # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
@@ -156,13 +156,16 @@ _hookd_precmd() {
         builtin printf '\0'
       } >>"$_hookd_spool" 2>&1
       # The record is written: now the mark that ends the output (the
-      # proxy then stores it under this row).
+      # proxy then stores it under this row). The marks go out in one
+      # write with the prompt's, below, unless fixes come in between.
       [[ -z $_hookd_nonce ]] ||
-        builtin printf '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
+        builtin printf -v _hookd_m '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
           "$_hookd_seq" "$_hookd_s" "$_hookd_s"
       # Only a failure starts a process: up to three fixes, before the
       # prompt. (Interrupted commands get none.)
       if ((_hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
+        builtin printf '%s' "$_hookd_m"
+        _hookd_m=
         # Alias and function names go along, for the typo rules; listing
         # the functions takes a subshell, but only on this path.
         command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" \
@@ -171,12 +174,12 @@ _hookd_precmd() {
       _hookd_n=$((_hookd_seq + 1))
     elif [[ -n $_hookd_nonce ]]; then
       # Not recorded: its output is not kept either.
-      builtin printf '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$_hookd_n" "$_hookd_s"
+      builtin printf -v _hookd_m '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$_hookd_n" "$_hookd_s"
     fi
   fi
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
-  [[ -z $_hookd_nonce ]] || builtin printf '\e]133;A\a'
+  [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
   return $_hookd_s
 }
 

@@ -148,6 +148,9 @@ _hookd_preexec() {
 _hookd_precmd() {
   _hookd_s=$? _hookd_ps="${pipestatus[*]}"
   emulate -L zsh
+  # Under capture, the marks (and PROMPT_SP's padding) go out in one write
+  # with the prompt's mark, unless fixes come in between.
+  local REPLY= m=
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
@@ -162,13 +165,15 @@ _hookd_precmd() {
     # The record is written: now the mark that ends the output (the proxy
     # then stores it under this row).
     if [[ -n $_hookd_nonce ]]; then
-      print -rn -- $'\e]6973;hookd;'$_hookd_nonce';D;'$HOOKD_SESSION';'$_hookd_seq';'$_hookd_s$'\a\e]133;D;'$_hookd_s$'\a'
-      [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+      m=$'\e]6973;hookd;'$_hookd_nonce';D;'$HOOKD_SESSION';'$_hookd_seq';'$_hookd_s$'\a\e]133;D;'$_hookd_s$'\a'
+      [[ -z $_hookd_sp ]] || { _hookd_prompt_sp; m+=$REPLY }
     fi
     _hookd_ran=
     # Only a failure starts a process: up to three fixes, before the
     # prompt. (Interrupted commands get none.)
     if (( _hookd_s != 0 && _hookd_s != 130 )) && [[ -x $_hookd_bin ]]; then
+      print -rn -- "$m"
+      m=
       # Alias and function names go along, for the typo rules.
       command $_hookd_bin suggest --inline --seq $_hookd_seq --width ${COLUMNS:-80} ${_hookd_nonce:+--captured} \
         --names 2>/dev/null <<<"${(k)aliases} ${(k)functions}"
@@ -177,10 +182,10 @@ _hookd_precmd() {
   fi
   if [[ -n $_hookd_nonce ]]; then
     if [[ -n $_hookd_ran ]]; then
-      print -rn -- $'\e]133;D;'$_hookd_s$'\a'
-      [[ -z $_hookd_sp ]] || _hookd_prompt_sp
+      m=$'\e]133;D;'$_hookd_s$'\a'
+      [[ -z $_hookd_sp ]] || { _hookd_prompt_sp; m+=$REPLY }
     fi
-    print -rn -- $'\e]133;A\a'
+    print -rn -- "$m"$'\e]133;A\a'
   fi
   _hookd_ran=
   _hookd_cwd=$PWD
@@ -198,10 +203,10 @@ _hookd_take_sp() {
   _hookd_sp=1
 }
 
-# _hookd_prompt_sp does what zsh's PROMPT_SP does: print the end-of-line
-# mark and pad to the terminal's width, so that output without a final
-# newline keeps its line (the mark shows it) and the prompt starts on a
-# fresh one.
+# _hookd_prompt_sp sets REPLY to what zsh's PROMPT_SP prints: the
+# end-of-line mark and padding to the terminal's width, so that output
+# without a final newline keeps its line (the mark shows it) and the prompt
+# starts on a fresh one.
 _hookd_prompt_sp() {
   emulate -L zsh
   setopt extended_glob
@@ -209,7 +214,7 @@ _hookd_prompt_sp() {
   # Its width: the expansion without the attribute escapes.
   local bare=${${mark//\%[BbSsUu]/}//\%[FfKk](\{[^\}]#\}|)/}
   local -i w=${(m)#${(%)bare}}
-  print -rn -- "${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
+  REPLY="${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command

@@ -177,13 +177,9 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	refs = append(refs, fs.Args()...)
-	if len(refs) > 1 {
-		return usagef("one REF at most")
-	}
-	ref := ""
-	if len(refs) == 1 {
-		ref = refs[0]
+	ref, err := oneRef(append(refs, fs.Args()...))
+	if err != nil {
+		return err
 	}
 	s, err := e.openFlushed(ctx)
 	if err != nil {

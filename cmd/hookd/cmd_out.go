@@ -19,18 +19,14 @@ func cmdOut(ctx context.Context, e *env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	refs = append(refs, fs.Args()...)
-	if len(refs) > 1 {
-		return usagef("one REF at most")
+	ref, err := oneRef(append(refs, fs.Args()...))
+	if err != nil {
+		return err
 	}
 	switch *stream {
 	case "", outbox.Stdout, outbox.Stderr:
 	default:
 		return usagef("--stream must be stdout or stderr, not %q", *stream)
-	}
-	ref := ""
-	if len(refs) == 1 {
-		ref = refs[0]
 	}
 	s, err := e.openFlushed(ctx)
 	if err != nil {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -145,9 +143,7 @@ func exitStatus(ps *os.ProcessState) int {
 // the outbox, then asks the agent to store them (it will anyway within a
 // second, or when it next starts).
 func (e *env) recordRun(text, cwd string, status int, start, end time.Time, all, stdout, stderr *capture.Buffer) {
-	var rnd [4]byte
-	rand.Read(rnd[:])
-	session := fmt.Sprintf("%d-%d-%s", start.UnixMicro(), os.Getpid(), hex.EncodeToString(rnd[:]))
+	session := spool.NewSessionID(start, os.Getpid())
 	host, _ := os.Hostname()
 	rec := spool.AppendSession(nil, spool.Session{Shell: "run", Version: version, PID: os.Getpid(), Host: host,
 		User: os.Getenv("USER"), UID: os.Getuid(), Start: start.UnixMicro(), Capture: "run"})

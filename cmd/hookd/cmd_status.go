@@ -52,8 +52,8 @@ type statusReport struct {
 // what is wrong.
 func (e *env) captureStatus(r *statusReport) string {
 	r.CaptureMode = e.captureMode()
-	if paths, err := outbox.List(e.outboxDir); err == nil {
-		r.OutboxFiles = len(paths)
+	if l, err := outbox.Scan(e.outboxDir); err == nil {
+		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
 	problem := ""
 	if b, err := os.ReadFile(e.captureProblemFile()); err == nil {

@@ -70,8 +70,9 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			store, _ = e.openStore(ctx, time.Second)
 		}
 	default:
-		if len(refs) > 1 {
-			return usagef("one REF at most")
+		ref, err := oneRef(refs)
+		if err != nil {
+			return err
 		}
 		if *outputFile != "" || *cwd != "" {
 			return usagef("--output-file and --cwd go with --command")
@@ -81,10 +82,6 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		store = s
-		ref := ""
-		if len(refs) == 1 {
-			ref = refs[0]
-		}
 		en, err := resolveRef(ctx, e, s, ref)
 		if err != nil {
 			return err

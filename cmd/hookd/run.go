@@ -208,6 +208,17 @@ func splitRefs(args []string) (rest, refs []string) {
 	return rest, refs
 }
 
+// oneRef returns the single REF among refs ("" for none, which means -1).
+func oneRef(refs []string) (string, error) {
+	switch len(refs) {
+	case 0:
+		return "", nil
+	case 1:
+		return refs[0], nil
+	}
+	return "", usagef("one REF at most")
+}
+
 func capitalize(s string) string {
 	if s == "" {
 		return s

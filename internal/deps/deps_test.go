@@ -16,6 +16,7 @@ const module = "github.com/hookd/hookd/"
 var allowed = map[string][]string{
 	"shellinit":          {"scripts"},
 	"agent":              {"history", "spool", "redact", "outbox", "capture"},
+	"outbox":             {"spool"},
 	"cmd/hookd":          {"*"},
 	"internal/shelltest": {},
 }
