@@ -29,7 +29,7 @@ const (
 
 func cmdShell(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "shell")
-	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL)")
+	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL); with -- ARGV…: the program that runs ARGV (argv[0] included)")
 	login := fs.Bool("login", false, "run it as a login shell")
 	check := fs.Bool("check", false, "only check that the proxy can start here; exit 1, saying why, if not")
 	if err := parse(fs, args); err != nil {

@@ -31,7 +31,7 @@ func init() {
 		{"out", "[REF] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},
 		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
 		{"shell", "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", cmdShell},
-		{"status", "[--json]", "agent, database and spool state: the first thing to run when something is off", cmdStatus},
+		{"status", "[--json]", "agent, database, spool and output capture state: the first thing to run when something is off", cmdStatus},
 		{"suggest", "[REF] [--json] | --command C --exit N [--output-file F] [--cwd D] [--json]", "explain a failed command and propose up to three fixes (nothing is run)", cmdSuggest},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good", cmdForget},
