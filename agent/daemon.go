@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 )
 
 // ErrRunning reports that another agent holds the lock.
@@ -31,7 +32,7 @@ type Options struct {
 	RuntimeDir string        // socket and lock; 0700
 	DBPath     string        // the history database
 	Interval   time.Duration // between ingestion passes
-	Rules      *Rules
+	Rules      *ingest.Rules
 	// Retention limits for stored outputs: outputs older than MaxAge, and
 	// the oldest beyond MaxOutputBytes in all, lose their text (0: no
 	// limit). Applied at start and every PruneEvery.
@@ -55,7 +56,7 @@ type daemon struct {
 
 	mu         sync.Mutex
 	lastIngest time.Time
-	total      Stats
+	total      ingest.Stats
 	lastErr    string
 	flush      chan chan struct{}
 }
@@ -180,7 +181,7 @@ func (d *daemon) prune(ctx context.Context) {
 }
 
 func (d *daemon) ingest(ctx context.Context) {
-	st, err := Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
+	st, err := ingest.Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.lastIngest = time.Now()

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/spool"
 )
 
@@ -24,13 +24,13 @@ type env struct {
 	dir   string // the spool directory
 	db    string // the database path
 	store *history.Store
-	rules *agent.Rules
+	rules *ingest.Rules
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	root := t.TempDir()
-	e := &env{t: t, dir: filepath.Join(root, "spool"), db: filepath.Join(root, "data", "history.db"), rules: &agent.Rules{}}
+	e := &env{t: t, dir: filepath.Join(root, "spool"), db: filepath.Join(root, "data", "history.db"), rules: &ingest.Rules{}}
 	if err := os.Mkdir(e.dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +49,9 @@ func openStore(t testing.TB, path string, busy time.Duration) *history.Store {
 }
 
 // ingest runs one pass and fails the test on an error.
-func (e *env) ingest() agent.Stats {
+func (e *env) ingest() ingest.Stats {
 	e.t.Helper()
-	st, err := agent.Ingest(e.t.Context(), e.store, e.dir, e.rules, time.Unix(1_800_000_000, 0))
+	st, err := ingest.Spools(e.t.Context(), e.store, e.dir, e.rules, time.Unix(1_800_000_000, 0))
 	if err != nil {
 		e.t.Fatalf("Ingest: %v (stats %+v)", err, st)
 	}
@@ -59,7 +59,7 @@ func (e *env) ingest() agent.Stats {
 }
 
 // path returns the spool file of a session.
-func (e *env) path(session string) string { return filepath.Join(e.dir, session+agent.SpoolSuffix) }
+func (e *env) path(session string) string { return filepath.Join(e.dir, session+spool.Suffix) }
 
 // write appends b to the session's spool in one write, as a shell does.
 func (e *env) write(session string, b []byte) {

@@ -17,8 +17,8 @@
 //   - [Render] turns the kept raw bytes into plain text when the output is
 //     read, not while it streams, so rendering never slows the terminal.
 //
-// Those three work on byte slices, io.Writer and plain values only. Apart
-// from them, [FromTerminal] asks the terminal itself (tmux, kitty, WezTerm)
-// for the last command's output when capture is off: the only part of the
-// package that starts processes.
+// All three work on byte slices, io.Writer and plain values only: the
+// package starts no process and touches no file. (Reading the last output
+// back from tmux, kitty or WezTerm when capture is off is package
+// scrollback's job.)
 package capture

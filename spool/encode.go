@@ -1,11 +1,8 @@
 package spool
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // AppendSession appends s as a header record, as the shell code writes it.
@@ -52,15 +49,4 @@ func appendFields(buf []byte, fields ...string) []byte {
 		buf = append(buf, 0)
 	}
 	return buf
-}
-
-// NewSessionID returns a session id in the shells' form,
-// "<start µs>-<pid>-<random>", for a process of hookd's own that writes
-// records (hookd run) or per-process files the agent must know the writer
-// of (output streams): the agent reads the pid back to tell when the
-// writer has ended.
-func NewSessionID(start time.Time, pid int) string {
-	var rnd [4]byte
-	rand.Read(rnd[:])
-	return strconv.FormatInt(start.UnixMicro(), 10) + "-" + strconv.Itoa(pid) + "-" + hex.EncodeToString(rnd[:])
 }

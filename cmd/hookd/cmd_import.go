@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/hookd/hookd/histfile"
-	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 )
 
 func cmdImport(ctx context.Context, e *env, args []string) error {
@@ -63,7 +61,7 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	added, ignored, err := importEntries(ctx, s, e.rules(e.config()), shell, res.Entries, fi.ModTime())
+	added, ignored, err := ingest.Import(ctx, s, e.rules(e.config()), shell, res.Entries, fi.ModTime())
 	if err != nil {
 		return err
 	}
@@ -76,51 +74,4 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
-}
-
-// importEntries adds entries under one session per shell. Each gets a
-// sequence number derived from its time, text and how often that pair came
-// before, so importing the same file again, or a longer version of it, adds
-// nothing twice. Entries without a time get one just before the file's
-// modification time, in file order.
-func importEntries(ctx context.Context, s *history.Store, rules interface {
-	Filter(text, cwd string) (string, bool, int)
-}, shell string, entries []histfile.Entry, mtime time.Time) (added, ignored int, err error) {
-	session := "import-" + shell
-	tx, err := s.Begin(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback()
-	if err := tx.AddSession(ctx, history.Session{ID: session, Shell: shell}); err != nil {
-		return 0, 0, err
-	}
-	seen := map[[32]byte]int{}
-	for i, en := range entries {
-		at := en.Time
-		if at.IsZero() {
-			at = mtime.Add(-time.Duration(len(entries)-i) * time.Microsecond)
-		}
-		key := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s", en.Time.Unix(), en.Command)))
-		seen[key]++
-		h := sha256.Sum256(append(key[:], byte(seen[key]), byte(seen[key]>>8), byte(seen[key]>>16)))
-		seq := int64(binary.BigEndian.Uint64(h[:8]) >> 1)
-		if seq == 0 {
-			seq = 1
-		}
-		text, ok, _ := rules.Filter(en.Command, "")
-		if !ok {
-			ignored++
-			continue
-		}
-		ok, err := tx.AddCommand(ctx, history.Entry{Session: session, Seq: seq, Command: text, StartedAt: at.UnixMicro(),
-			DurationUS: en.Duration.Microseconds(), Source: "import"})
-		if err != nil {
-			return 0, 0, err
-		}
-		if ok {
-			added++
-		}
-	}
-	return added, ignored, tx.Commit()
 }

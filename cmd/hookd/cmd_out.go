@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/outbox"
 )
 
@@ -77,7 +77,7 @@ func (e *env) outputOf(ctx context.Context, s *history.Store, en history.Entry, 
 			return o, err
 		}
 		if it, err := outbox.Read(path); err == nil {
-			o, _ := agent.StoredOutput(it, e.rules(e.config()))
+			o, _ := ingest.StoredOutput(it, e.rules(e.config()))
 			return o, nil
 		}
 		if time.Now().After(deadline) {

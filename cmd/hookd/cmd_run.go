@@ -153,7 +153,7 @@ func (e *env) recordRun(text, cwd string, status int, start, end time.Time, all,
 		fmt.Fprintf(e.stderr, "hookd run: not recorded: %v\n", err)
 		return
 	}
-	path := filepath.Join(e.spoolDir, session+agent.SpoolSuffix)
+	path := filepath.Join(e.spoolDir, session+spool.Suffix)
 	if err := os.WriteFile(path, rec, 0o600); err != nil {
 		fmt.Fprintf(e.stderr, "hookd run: not recorded: %v\n", err)
 		return

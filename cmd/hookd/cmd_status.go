@@ -14,6 +14,7 @@ import (
 	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/outbox"
+	"github.com/hookd/hookd/spool"
 )
 
 type statusReport struct {
@@ -140,7 +141,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	r.Spool.Dir = e.spoolDir
 	ents, _ := os.ReadDir(e.spoolDir)
 	for _, ent := range ents {
-		if !strings.HasSuffix(ent.Name(), agent.SpoolSuffix) {
+		if !strings.HasSuffix(ent.Name(), spool.Suffix) {
 			continue
 		}
 		r.Spool.Files++
@@ -255,7 +256,7 @@ func humanBytes(n int64) string {
 // size of its spool: its writes then fail (hookd keeps them from killing the
 // shell) and commands go unrecorded.
 func fileSizeLimitProblem(e *env) string {
-	pid := agent.SessionPID(e.session)
+	pid := spool.SessionPID(e.session)
 	if pid == 0 {
 		return ""
 	}
@@ -275,7 +276,7 @@ func fileSizeLimitProblem(e *env) string {
 		if err != nil {
 			return ""
 		}
-		fi, err := os.Stat(filepath.Join(e.spoolDir, e.session+agent.SpoolSuffix))
+		fi, err := os.Stat(filepath.Join(e.spoolDir, e.session+spool.Suffix))
 		if err == nil && fi.Size()+4096 > limit {
 			return fmt.Sprintf("this shell's file size limit (ulimit -f: %s) is too small for its spool (%s): commands are not being recorded", humanBytes(limit), humanBytes(fi.Size()))
 		}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
-	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/scrollback"
 )
 
 func cmdSuggest(ctx context.Context, e *env, args []string) error {
@@ -95,7 +95,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		} else if (ref == "" || ref == "-1") && en.Session == e.session {
 			// Not captured: the terminal may still show it (the last
 			// command only: further back, the screen is not to be trusted).
-			if out, err := capture.FromTerminal(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
+			if out, err := scrollback.Read(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
 				in.Output = out.Text
 				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", out.Source)
 			}
@@ -215,7 +215,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		if o, err := e.outputOf(ctx, s, en, "", 300*time.Millisecond); err == nil && noOutputReason(o) == "" {
 			in.Output = string(o.Text)
 		}
-	} else if out, err := capture.FromTerminal(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
+	} else if out, err := scrollback.Read(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
 		// Without capture, the terminal (tmux, kitty, WezTerm) may still
 		// show the output. Nothing is re-run to get it.
 		in.Output = out.Text

@@ -15,9 +15,9 @@ import (
 	"github.com/adrg/xdg"
 	"github.com/muesli/termenv"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/redact"
 )
 
@@ -117,8 +117,8 @@ func (e *env) config() config.Config {
 }
 
 // rules builds the ingestion rules from the configuration.
-func (e *env) rules(c config.Config) *agent.Rules {
-	r := &agent.Rules{IgnoreDirs: c.History.IgnoreDirs}
+func (e *env) rules(c config.Config) *ingest.Rules {
+	r := &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs}
 	r.Ignore = append([]*regexp.Regexp(nil), c.IgnoreRE...)
 	red, err := redact.New(c.Redact.Patterns)
 	if err != nil {
@@ -160,7 +160,7 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := agent.Pass(ctx, s, e.spoolDir, e.outboxDir, e.rules(e.config()), time.Now()); err != nil && e.debug {
+	if _, err := ingest.Pass(ctx, s, e.spoolDir, e.outboxDir, e.rules(e.config()), time.Now()); err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
 	}
 	return s, nil

@@ -1,4 +1,4 @@
-package agent_test
+package ingest_test
 
 import (
 	"errors"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/outbox"
 	"github.com/hookd/hookd/spool"
 )
@@ -43,7 +43,7 @@ func TestPassOutputs(t *testing.T) {
 	// A file that is not an item is reported and removed.
 	os.WriteFile(filepath.Join(out, "junk.1.term.out"), []byte("junk"), 0o600)
 
-	st, err := agent.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
+	st, err := ingest.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
 	if err != nil {
 		t.Fatalf("Pass: %v", err)
 	}
@@ -81,7 +81,7 @@ func TestPassOutputs(t *testing.T) {
 // outputs wait (their commands may be in those spools).
 func TestPassOutputsMissingDirs(t *testing.T) {
 	e := newEnv(t)
-	if _, err := agent.Pass(t.Context(), e.store, e.dir, filepath.Join(t.TempDir(), "none"), e.rules, time.Now()); err != nil {
+	if _, err := ingest.Pass(t.Context(), e.store, e.dir, filepath.Join(t.TempDir(), "none"), e.rules, time.Now()); err != nil {
 		t.Errorf("Pass with no outbox: %v", err)
 	}
 }
@@ -102,9 +102,9 @@ func TestPassStreams(t *testing.T) {
 	defer st.Close()
 	st.Append(outbox.Item{Session: s, Seq: 1, Size: 4, Raw: []byte("one\n")})
 	st.Append(outbox.Item{Session: s, Seq: 2, Size: 4, Raw: []byte("two\n")})
-	pass := func() agent.Stats {
+	pass := func() ingest.Stats {
 		t.Helper()
-		stats, err := agent.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
+		stats, err := ingest.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0))
 		if err != nil {
 			t.Fatalf("Pass: %v", err)
 		}

@@ -1,4 +1,4 @@
-package capture
+package scrollback
 
 import (
 	"context"
@@ -150,7 +150,7 @@ const makeScreen = "$ ls\nMakefile\n$ make\nmake: *** No rule to make target 'al
 
 const makeOutput = "make: *** No rule to make target 'all'.  Stop.\n"
 
-func TestFromTerminalOrder(t *testing.T) {
+func TestReadOrder(t *testing.T) {
 	tests := []struct {
 		name       string
 		env        map[string]string
@@ -176,7 +176,7 @@ func TestFromTerminalOrder(t *testing.T) {
 			f.add("tmux", rule{"-V", reply{stdout: "tmux 3.3a\n"}}, rule{"capture-pane*", capture})
 			f.add("kitty", rule{"@*", reply{stdout: makeOutput}})
 			f.add("wezterm", rule{"cli*", reply{stdout: makeScreen}})
-			got, err := FromTerminal(context.Background(), envOf(tt.env), "make", time.Second)
+			got, err := Read(context.Background(), envOf(tt.env), "make", time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,10 +196,10 @@ func TestFromTerminalOrder(t *testing.T) {
 	}
 }
 
-func TestFromTerminalNoTerminal(t *testing.T) {
+func TestReadNoTerminal(t *testing.T) {
 	f := newFakeTools(t)
 	f.add("tmux")
-	_, err := FromTerminal(context.Background(), envOf(map[string]string{"TERM": "xterm"}), "make", time.Second)
+	_, err := Read(context.Background(), envOf(map[string]string{"TERM": "xterm"}), "make", time.Second)
 	if !errors.Is(err, ErrNoTerminal) {
 		t.Errorf("err = %v; want ErrNoTerminal", err)
 	}
@@ -208,7 +208,7 @@ func TestFromTerminalNoTerminal(t *testing.T) {
 	}
 }
 
-func TestFromTerminalArgv(t *testing.T) {
+func TestReadArgv(t *testing.T) {
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -232,7 +232,7 @@ func TestFromTerminalArgv(t *testing.T) {
 			f.add("tmux", rule{"-V", reply{stdout: "tmux 3.3a\n"}}, rule{"capture-pane*", reply{stdout: makeScreen}})
 			f.add("kitty", rule{"@*", reply{stdout: makeOutput}})
 			f.add("wezterm", rule{"cli*", reply{stdout: makeScreen}})
-			got, err := FromTerminal(context.Background(), envOf(tt.env), "make", time.Second)
+			got, err := Read(context.Background(), envOf(tt.env), "make", time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,7 +273,7 @@ func captureCall(prompt [2]int, out *[2]int) []string {
 // sepArg matches the separator tmuxMarked makes.
 var sepArg = regexp.MustCompile(`^hookd-[A-Z2-7]{26}$`)
 
-func TestFromTerminalTmuxMarks(t *testing.T) {
+func TestReadTmuxMarks(t *testing.T) {
 	const (
 		marked   = "$ make\n{sep}\nmake: *** No rule to make target 'all'.  Stop.\n\n\n"
 		fallback = "$ make\nmake: from the fallback\n"
@@ -393,11 +393,11 @@ func TestFromTerminalTmuxMarks(t *testing.T) {
 				rule{"capture-pane*-S -500", reply{stdout: fallback}},
 				rule{"capture-pane*", reply{stdout: tt.capture}},
 			)
-			got, err := FromTerminal(context.Background(), envOf(tmuxEnv), tt.command, time.Second)
+			got, err := Read(context.Background(), envOf(tmuxEnv), tt.command, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != (TerminalOutput{Text: tt.want, Source: SourceTmux}) {
+			if got != (Output{Text: tt.want, Source: SourceTmux}) {
 				t.Errorf("got %+v; want %q from tmux", got, tt.want)
 			}
 			calls := f.calls("tmux")
@@ -415,14 +415,14 @@ func TestFromTerminalTmuxMarks(t *testing.T) {
 	}
 }
 
-func TestFromTerminalTmuxMarksTimeout(t *testing.T) {
+func TestReadTmuxMarksTimeout(t *testing.T) {
 	f := newFakeTools(t)
 	f.add("tmux",
 		rule{"-V", reply{stdout: "tmux 3.4\n"}},
 		rule{"if-shell*", reply{sleep: true}},
 		rule{"capture-pane*", reply{stdout: makeScreen}},
 	)
-	_, err := FromTerminal(context.Background(), envOf(tmuxEnv), "make", 200*time.Millisecond)
+	_, err := Read(context.Background(), envOf(tmuxEnv), "make", 200*time.Millisecond)
 	if want := "no terminal output: tmux: if-shell timed out after 200ms"; err == nil || err.Error() != want {
 		t.Errorf("err = %v; want %s", err, want)
 	}
@@ -431,7 +431,7 @@ func TestFromTerminalTmuxMarksTimeout(t *testing.T) {
 	}
 }
 
-func TestFromTerminalFailures(t *testing.T) {
+func TestReadFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -515,7 +515,7 @@ func TestFromTerminalFailures(t *testing.T) {
 				timeout = time.Second
 			}
 			start := time.Now()
-			_, err := FromTerminal(context.Background(), envOf(tt.env), "make", timeout)
+			_, err := Read(context.Background(), envOf(tt.env), "make", timeout)
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("err = %v\nwant  %s", err, tt.want)
 			}
@@ -529,13 +529,13 @@ func TestFromTerminalFailures(t *testing.T) {
 	}
 }
 
-func TestFromTerminalCanceled(t *testing.T) {
+func TestReadCanceled(t *testing.T) {
 	f := newFakeTools(t)
 	f.add("tmux", rule{"*", reply{sleep: true}})
 	f.add("kitty", rule{"@*", reply{stdout: makeOutput}})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := FromTerminal(ctx, envOf(merge(tmuxEnv, kittyEnv)), "make", 10*time.Second)
+	_, err := Read(ctx, envOf(merge(tmuxEnv, kittyEnv)), "make", 10*time.Second)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v; want the context's deadline", err)
 	}
@@ -544,7 +544,7 @@ func TestFromTerminalCanceled(t *testing.T) {
 	}
 }
 
-func TestFromTerminalPlainText(t *testing.T) {
+func TestReadPlainText(t *testing.T) {
 	tests := []struct{ name, tool, out, want string }{
 		{"kitty: escapes and trailing blanks", "kitty", "\x1b[31merror\x1b[0m: no rule   \n\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\n\n\n", "error: no rule\nlink\n"},
 		{"kitty: control characters", "kitty", "a\x07b\r\nc\x01d\n", "ab\nc\\x01d\n"},
@@ -561,7 +561,7 @@ func TestFromTerminalPlainText(t *testing.T) {
 			if tt.tool == "wezterm" {
 				env = weztermEnv
 			}
-			got, err := FromTerminal(context.Background(), envOf(env), "make", time.Second)
+			got, err := Read(context.Background(), envOf(env), "make", time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -572,7 +572,7 @@ func TestFromTerminalPlainText(t *testing.T) {
 	}
 }
 
-func TestFromTerminalWezTermCut(t *testing.T) {
+func TestReadWezTermCut(t *testing.T) {
 	tests := []struct{ name, screen, command, want string }{
 		{"last of two", "$ make\nerror 1\n$ make\nerror 2\n\n\n", "make", "error 2\n"},
 		{"prompt with the path", "[me@box ~/src]$ gti status\ngit: 'gti' is not a git command. See 'git --help'.\n", "gti status",
@@ -585,11 +585,11 @@ func TestFromTerminalWezTermCut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeTools(t)
 			f.add("wezterm", rule{"cli*", reply{stdout: tt.screen}})
-			got, err := FromTerminal(context.Background(), envOf(weztermEnv), tt.command, time.Second)
+			got, err := Read(context.Background(), envOf(weztermEnv), tt.command, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != (TerminalOutput{Text: tt.want, Source: SourceWezTerm}) {
+			if got != (Output{Text: tt.want, Source: SourceWezTerm}) {
 				t.Errorf("got %+v; want %q", got, tt.want)
 			}
 		})
@@ -638,10 +638,10 @@ func TestTmuxVersion(t *testing.T) {
 	}
 }
 
-// TestFromTerminalRealTmux runs FromTerminal against a real tmux server.
+// TestReadRealTmux runs Read against a real tmux server.
 // Its shell prints the OSC 133 marks, so a tmux 3.4 or newer takes the
 // marks; an older one cuts the screen.
-func TestFromTerminalRealTmux(t *testing.T) {
+func TestReadRealTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
@@ -686,11 +686,11 @@ func TestFromTerminalRealTmux(t *testing.T) {
 
 	t.Setenv("TMUX", sock+",1,0") // where the tmux client finds the server
 	env := envOf(map[string]string{"TMUX": sock + ",1,0", "TMUX_PANE": pane})
-	got, err := FromTerminal(context.Background(), env, command, 2*time.Second)
+	got, err := Read(context.Background(), env, command, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (TerminalOutput{Text: "one\ntwo\n", Source: SourceTmux}); got != want {
+	if want := (Output{Text: "one\ntwo\n", Source: SourceTmux}); got != want {
 		t.Errorf("got %+v; want %+v", got, want)
 	}
 

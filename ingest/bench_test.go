@@ -1,4 +1,4 @@
-package agent_test
+package ingest_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/redact"
 	"github.com/hookd/hookd/spool"
 )
@@ -58,7 +58,7 @@ func writeBenchSpools(b *testing.B, dir string, spools, perSpool int, r *rand.Ra
 				buf = spool.AppendCommand(buf, c)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, sessionID(livePID, k)+agent.SpoolSuffix), buf, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, sessionID(livePID, k)+spool.Suffix), buf, 0o600); err != nil {
 			b.Fatal(err)
 		}
 		bytes += len(buf)
@@ -74,7 +74,7 @@ func BenchmarkIngest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rules := &agent.Rules{Redactor: red}
+	rules := &ingest.Rules{Redactor: red}
 	r := rand.New(rand.NewPCG(1, 2))
 	var elapsed time.Duration
 	var size int
@@ -93,7 +93,7 @@ func BenchmarkIngest(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		st, err := agent.Ingest(context.Background(), store, dir, rules, time.Now())
+		st, err := ingest.Spools(context.Background(), store, dir, rules, time.Now())
 		elapsed += time.Since(start)
 		b.StopTimer()
 		if err != nil || st.Added != spools*perSpool || st.Bad != 0 {
@@ -120,12 +120,12 @@ func BenchmarkIngestIdle(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	rules := &agent.Rules{}
-	if st, err := agent.Ingest(context.Background(), store, dir, rules, time.Now()); err != nil || st.Added != 1000 {
+	rules := &ingest.Rules{}
+	if st, err := ingest.Spools(context.Background(), store, dir, rules, time.Now()); err != nil || st.Added != 1000 {
 		b.Fatalf("first pass = %+v, %v", st, err)
 	}
 	for b.Loop() {
-		if st, err := agent.Ingest(context.Background(), store, dir, rules, time.Now()); err != nil || st.Added != 0 {
+		if st, err := ingest.Spools(context.Background(), store, dir, rules, time.Now()); err != nil || st.Added != 0 {
 			b.Fatalf("idle pass = %+v, %v", st, err)
 		}
 	}

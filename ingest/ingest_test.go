@@ -1,4 +1,4 @@
-package agent_test
+package ingest_test
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/spool"
 )
 
@@ -117,7 +117,7 @@ func TestIngestAppendsExactlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := offsets[s+agent.SpoolSuffix].Offset; got != fi.Size() {
+		if got := offsets[s+spool.Suffix].Offset; got != fi.Size() {
 			t.Errorf("offset of %s = %d; want the file size %d", s, got, fi.Size())
 		}
 	}
@@ -309,7 +309,7 @@ func TestIngestRemovesEndedSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []string{done, empty, noHeader} {
-		if o, ok := offsets[s+agent.SpoolSuffix]; ok {
+		if o, ok := offsets[s+spool.Suffix]; ok {
 			t.Errorf("offset of removed spool %s still recorded: %+v", s, o)
 		}
 	}
@@ -335,7 +335,7 @@ func TestIngestIgnoresOtherFiles(t *testing.T) {
 	if st := e.ingest(); st.Spools != 0 || st.Added != 0 {
 		t.Errorf("Ingest = %+v; want no spools", st)
 	}
-	st, err := agent.Ingest(t.Context(), e.store, filepath.Join(e.dir, "missing"), e.rules, time.Now())
+	st, err := ingest.Spools(t.Context(), e.store, filepath.Join(e.dir, "missing"), e.rules, time.Now())
 	if err != nil || st.Spools != 0 {
 		t.Errorf("Ingest of a missing directory = %+v, %v; want nothing, no error", st, err)
 	}
@@ -403,7 +403,7 @@ func TestIngestCanceled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	st, err := agent.Ingest(ctx, e.store, e.dir, e.rules, time.Now())
+	st, err := ingest.Spools(ctx, e.store, e.dir, e.rules, time.Now())
 	if !errors.Is(err, context.Canceled) || st.Added != 0 {
 		t.Errorf("Ingest with a canceled context = %+v, %v; want context.Canceled, nothing added", st, err)
 	}

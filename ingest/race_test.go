@@ -1,4 +1,4 @@
-package agent_test
+package ingest_test
 
 import (
 	"database/sql"
@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/redact"
 	"github.com/hookd/hookd/spool"
 )
@@ -20,11 +20,11 @@ import (
 // totals adds up the stats of several passes.
 type totals struct {
 	mu sync.Mutex
-	agent.Stats
+	ingest.Stats
 	errs []error
 }
 
-func (t *totals) add(st agent.Stats, err error) {
+func (t *totals) add(st ingest.Stats, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.Spools += st.Spools
@@ -148,7 +148,7 @@ func TestIngestConcurrent(t *testing.T) {
 					finished = true // one more pass: everything is written now
 				default:
 				}
-				st, err := agent.Ingest(t.Context(), store, e.dir, e.rules, time.Now())
+				st, err := ingest.Spools(t.Context(), store, e.dir, e.rules, time.Now())
 				tot.add(st, err)
 				passes[i]++
 				passCount.Add(1)
@@ -187,7 +187,7 @@ func TestIngestConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := offsets[s+agent.SpoolSuffix]; got.Offset != fi.Size() {
+		if got := offsets[s+spool.Suffix]; got.Offset != fi.Size() {
 			t.Errorf("offset of %s = %d; want the file size %d", s, got.Offset, fi.Size())
 		}
 	}
@@ -225,7 +225,7 @@ func TestIngestConcurrentEnded(t *testing.T) {
 			store := openStore(t, e.db, 60*time.Second)
 			wg.Go(func() {
 				<-start
-				tot.add(agent.Ingest(t.Context(), store, e.dir, e.rules, time.Now()))
+				tot.add(ingest.Spools(t.Context(), store, e.dir, e.rules, time.Now()))
 			})
 		}
 		close(start)
@@ -280,7 +280,7 @@ func TestIngestLocked(t *testing.T) {
 	}
 
 	start := time.Now()
-	st, err := agent.Ingest(t.Context(), store, e.dir, e.rules, time.Now())
+	st, err := ingest.Spools(t.Context(), store, e.dir, e.rules, time.Now())
 	elapsed := time.Since(start)
 	if err == nil || st.Added != 0 {
 		t.Errorf("Ingest while the database is locked = %+v, %v; want an error, nothing added", st, err)
@@ -299,7 +299,7 @@ func TestIngestLocked(t *testing.T) {
 	if got := e.entries(); len(got) != 0 {
 		t.Fatalf("history after the failed pass has %d entries; want 0", len(got))
 	}
-	st, err = agent.Ingest(t.Context(), store, e.dir, e.rules, time.Now())
+	st, err = ingest.Spools(t.Context(), store, e.dir, e.rules, time.Now())
 	if err != nil || st.Added != 300 || st.Bad != 0 {
 		t.Errorf("Ingest after the lock was released = %+v, %v; want 300 added", st, err)
 	}

@@ -1,4 +1,4 @@
-package agent_test
+package ingest_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/ingest"
 	"github.com/hookd/hookd/redact"
 	"github.com/hookd/hookd/spool"
 )
@@ -17,13 +17,13 @@ import (
 // token is a GitHub token's shape: ghp_ and 36 letters and digits.
 const token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 
-func testRules(t *testing.T) *agent.Rules {
+func testRules(t *testing.T) *ingest.Rules {
 	t.Helper()
 	red, err := redact.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &agent.Rules{
+	return &ingest.Rules{
 		Redactor:   red,
 		Ignore:     []*regexp.Regexp{regexp.MustCompile(`^(ls|pwd)\b`), regexp.MustCompile(`password`)},
 		IgnoreDirs: []string{"/home/u/private/", "/srv/vault"},

@@ -1,4 +1,9 @@
-package capture
+// Package scrollback reads the output of the last command back from the
+// terminal (tmux, kitty, WezTerm) when it was not captured: it never runs
+// the command again, it asks the terminal for its text. It runs those
+// terminals' command-line tools; package capture, which cuts and renders
+// captured output, stays a pure library.
+package scrollback
 
 import (
 	"bytes"
@@ -10,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookd/hookd/capture"
 )
 
 // cutOutput cuts what command printed out of screen, the text of a
@@ -39,7 +46,7 @@ func cutOutput(screen, command string) (string, bool) {
 	return "", false
 }
 
-// The sources [FromTerminal] reads from, as [TerminalOutput.Source] names
+// The sources [Read] reads from, as [Output.Source] names
 // them.
 const (
 	SourceTmux    = "tmux"
@@ -47,8 +54,8 @@ const (
 	SourceWezTerm = "wezterm"
 )
 
-// TerminalOutput is the output of a command as a terminal shows it.
-type TerminalOutput struct {
+// Output is the output of a command as a terminal shows it.
+type Output struct {
 	// Text is the output as plain text: no escape sequences or other
 	// control characters but newline and tab, no trailing spaces or
 	// blank lines, and a final newline unless it is empty (the command
@@ -58,16 +65,16 @@ type TerminalOutput struct {
 	Source string
 }
 
-// ErrNoTerminal is the error of [FromTerminal] when the environment names
+// ErrNoTerminal is the error of [Read] when the environment names
 // no terminal it can read.
 var ErrNoTerminal = errors.New("not in tmux, kitty or WezTerm (TMUX and TMUX_PANE, KITTY_WINDOW_ID and WEZTERM_PANE are unset)")
 
-// terminalLines bounds what FromTerminal reads: the lines of scrollback it
+// terminalLines bounds what Read reads: the lines of scrollback it
 // searches for the command, and the lines of output it returns (the last
 // ones).
 const terminalLines = 500
 
-// FromTerminal returns the output of the last command (whose text is
+// Read returns the output of the last command (whose text is
 // command) as the terminal shows it. It never runs the command again: it
 // asks the terminal for its text. It tries, in this order, each terminal
 // env (os.LookupEnv in production; nil means os.LookupEnv) says it runs in,
@@ -76,7 +83,7 @@ const terminalLines = 500
 //   - tmux, when TMUX and TMUX_PANE are set. A tmux of version 3.4 or newer
 //     knows where prompts and outputs start from the OSC 133 marks a shell
 //     prints (A at a prompt, C before the output: hookd's hooks under
-//     capture, and many prompts and shell integrations); FromTerminal finds
+//     capture, and many prompts and shell integrations); Read finds
 //     them with copy mode's previous-prompt and next-prompt commands (see
 //     tmuxMarked) and captures exactly the lines between. An older tmux, a
 //     pane without marks, or marks that do not frame the command: it
@@ -93,8 +100,8 @@ const terminalLines = 500
 // command and before the next prompt is drawn: a prompt on the screen may
 // be taken for output when the screen is cut.
 //
-// timeout bounds each external command FromTerminal runs. The text is made
-// plain with [Render] whatever the terminal sent.
+// timeout bounds each external command Read runs. The text is made
+// plain with [capture.Render] whatever the terminal sent.
 //
 // The error says what was tried and why each failed, for example
 // "no terminal output: tmux: capture-pane failed: exit status 1: no server
@@ -102,7 +109,7 @@ const terminalLines = 500
 // (allow_remote_control in kitty.conf)". It is [ErrNoTerminal] when there
 // was nothing to try; it wraps [context.DeadlineExceeded] when a command
 // timed out.
-func FromTerminal(ctx context.Context, env func(string) (string, bool), command string, timeout time.Duration) (TerminalOutput, error) {
+func Read(ctx context.Context, env func(string) (string, bool), command string, timeout time.Duration) (Output, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
@@ -131,23 +138,23 @@ func FromTerminal(ctx context.Context, env func(string) (string, bool), command 
 		}})
 	}
 	if len(sources) == 0 {
-		return TerminalOutput{}, ErrNoTerminal
+		return Output{}, ErrNoTerminal
 	}
 	var failed attempts
 	for _, s := range sources {
 		text, err := s.read()
 		if err == nil {
-			return TerminalOutput{Text: text, Source: s.name}, nil
+			return Output{Text: text, Source: s.name}, nil
 		}
 		failed = append(failed, fmt.Errorf("%s: %w", s.name, err))
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	return TerminalOutput{}, failed
+	return Output{}, failed
 }
 
-// attempts is the error of FromTerminal: why each source failed.
+// attempts is the error of Read: why each source failed.
 type attempts []error
 
 func (a attempts) Error() string {
@@ -203,11 +210,11 @@ func cutScreen(screen, command string) (string, error) {
 }
 
 // screenText returns what the screen shows of s, which should be plain text
-// already: anything [Render] strips or applies is gone, trailing spaces and
+// already: anything [capture.Render] strips or applies is gone, trailing spaces and
 // blank lines are trimmed, and the text ends in a newline unless it is
 // empty.
 func screenText(s string) string {
-	text, fullScreen := Render([]byte(s))
+	text, fullScreen := capture.Render([]byte(s))
 	if fullScreen { // an alternate-screen switch in what was to be plain text
 		text = strings.Map(func(r rune) rune {
 			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
@@ -279,7 +286,7 @@ func run(ctx context.Context, timeout time.Duration, label, name string, args ..
 	return "", te
 }
 
-// toolError is the error of an external command run by FromTerminal.
+// toolError is the error of an external command run by Read.
 type toolError struct {
 	label    string // the command, without the program: "capture-pane"
 	name     string // the program

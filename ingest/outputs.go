@@ -1,4 +1,4 @@
-package agent
+package ingest
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/outbox"
+	"github.com/hookd/hookd/spool"
 )
 
 // outputBatch bounds how many outputs one transaction stores.
@@ -30,7 +30,7 @@ const outputBatch = 64
 // dropped, never stored.
 func Pass(ctx context.Context, store *history.Store, spoolDir, outDir string, rules *Rules, now time.Time) (Stats, error) {
 	listed, lerr := outbox.Scan(outDir)
-	st, err := Ingest(ctx, store, spoolDir, rules, now)
+	st, err := Spools(ctx, store, spoolDir, rules, now)
 	if err != nil {
 		// A spool not fully read may hold the commands of listed outputs:
 		// they wait for the next pass.
@@ -150,105 +150,54 @@ func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
 	return o, redacted
 }
 
-// streamOffsetPrefix names a stream's read offset in the spools table,
-// apart from the spools' own.
-const streamOffsetPrefix = "outs:"
+// maxStreamItem bounds one output in a stream: the capture limit
+// (output.limit) is far below it.
+const maxStreamItem = 1 << 30
+
+// streamKeyPrefix names a stream's read offset in the spools table, apart
+// from the spools' own.
+const streamKeyPrefix = "outs:"
 
 // ingestStream stores the outputs appended to the stream at path up to
 // size (its size when the outbox was listed, before the spools were read),
-// exactly once: the read offset is committed with the outputs. What was
-// read is punched out of the file; the stream of a proxy that has ended is
-// removed once read.
+// exactly once (see the package documentation); the stream of a proxy that
+// has ended is removed once read.
 func ingestStream(ctx context.Context, store *history.Store, path string, size int64, rules *Rules, now time.Time, st *Stats) error {
 	base := filepath.Base(path)
-	key := streamOffsetPrefix + base
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if errors.Is(err, os.ErrNotExist) {
+	l, err := openLog(path, streamKeyPrefix+base, maxStreamItem)
+	if err != nil {
+		return fmt.Errorf("ingest %s: %w", base, err)
+	}
+	if l == nil {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("ingest %s: %w", base, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("ingest %s: %w", base, err)
-	}
-	inode := fi.Sys().(*syscall.Stat_t).Ino
-	ended := sessionEnded(strings.TrimSuffix(base, outbox.StreamSuffix))
-	for {
-		tx, err := store.Begin(ctx)
-		if err != nil {
-			return err
-		}
-		ino, off, err := tx.SpoolOffset(ctx, key)
-		if err != nil {
-			tx.Rollback()
-			return err
-		}
-		if ino != inode {
-			off = 0
-		}
-		if off >= size {
-			tx.Rollback()
-			break
-		}
-		buf := make([]byte, min(size-off, chunk))
-		k, err := f.ReadAt(buf, off)
-		if err != nil && k < len(buf) {
-			tx.Rollback()
-			return fmt.Errorf("ingest %s: %w", base, err)
-		}
-		items, used, derr := outbox.DecodeStream(buf[:k])
+	defer l.Close()
+	ended := writerEnded(spool.SessionPID(strings.TrimSuffix(base, outbox.StreamSuffix)))
+	decode := func(ctx context.Context, tx *history.Tx, buf []byte, more, final bool) (int, int, error) {
+		items, used, derr := outbox.DecodeStream(buf)
+		bad := 0
 		if derr != nil {
 			// What follows a malformed item cannot be trusted: skip to the
-			// end of what was listed.
-			st.Bad++
+			// end of what was read.
+			bad = 1
 			st.Problems = append(st.Problems, fmt.Sprintf("%s: %v", base, derr))
-			used = k
+			used = len(buf)
 		}
 		for _, it := range items {
 			if err := storeItem(ctx, tx, it, rules, now, st); err != nil {
-				tx.Rollback()
-				return err
+				return 0, 0, err
 			}
 		}
-		if used == 0 {
-			tx.Rollback()
-			break // an item larger than a chunk is not possible; one still being written is
-		}
-		if err := tx.SetSpoolOffset(ctx, key, inode, off+int64(used), 0, now.UnixMicro()); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		punch(f, off+int64(used))
-		if int64(k) < min(size-off, chunk) || off+int64(used) >= size {
-			break
-		}
+		return used, bad, nil
+	}
+	if err := l.follow(ctx, store, size, ended, now, decode, st); err != nil {
+		return err
 	}
 	if !ended {
 		return nil
 	}
 	// Its proxy has ended: nothing more will come (a partial item at the
 	// end was cut by a full disk, and will never be whole).
-	tx, err := store.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	// Bytes written after the listing (just before the proxy ended) are
-	// read by the next pass first.
-	if now, err := f.Stat(); err != nil || now.Size() > size {
-		return err
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", base, err)
-	}
-	if err := tx.DeleteSpool(ctx, key); err != nil {
-		return err
-	}
-	return tx.Commit()
+	_, err = l.retire(ctx, store)
+	return err
 }
