@@ -136,10 +136,16 @@ func ingestSpool(ctx context.Context, store *history.Store, path, session string
 // decodeSpool stores the session headers and commands in buf.
 func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf []byte, more, final bool, rules *Rules, st *Stats) (int, int, error) {
 	recs, used, bad := spool.Decode(buf, final && !more)
+	// Commands recorded by `hookd run` (a session of shell "run", written
+	// whole in one write) are marked as such.
+	source := "hook"
 	for _, r := range recs {
 		switch {
 		case r.Session != nil:
 			s := r.Session
+			if s.Shell == "run" {
+				source = "run"
+			}
 			if s.User == "" { // USER is not always set (su, some terminals)
 				if u, err := user.LookupId(strconv.Itoa(s.UID)); err == nil {
 					s.User = u.Username
@@ -160,7 +166,7 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			st.Redacted += k
 			added, err := tx.AddCommand(ctx, history.Entry{Session: session, Seq: c.Seq, Command: text,
 				ExitCode: c.Exit, Pipestatus: c.Pipestatus, Cwd: c.Cwd, StartedAt: c.Start,
-				DurationUS: max(c.End-c.Start, 0), Source: "hook"})
+				DurationUS: max(c.End-c.Start, 0), Source: source})
 			if err != nil {
 				return 0, 0, err
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/paths"
 )
 
 func cmdDaemon(ctx context.Context, e *env, args []string) error {
@@ -22,7 +23,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("no arguments expected")
 	}
-	if err := e.privateRuntimeDir(); err != nil {
+	if err := paths.Private(e.paths.Runtime); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
@@ -39,8 +40,8 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 	defer closer.Close()
 	cfg := e.config()
 	err = agent.Run(ctx, agent.Options{
-		Version: version, SpoolDir: e.spoolDir, OutboxDir: e.outboxDir, PIDFile: e.pidFile, RuntimeDir: e.runtimeDir,
-		DBPath: e.dbPath, Interval: time.Second, Rules: e.rules(cfg), Log: log, Exe: exe,
+		Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
+		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(cfg), Log: log, Exe: exe,
 		MaxAge: time.Duration(cfg.OutputKeepDays) * 24 * time.Hour, MaxOutputBytes: cfg.OutputKeepBytes,
 	})
 	if errors.Is(err, agent.ErrRunning) {
@@ -56,7 +57,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 // startAgent starts a detached agent unless one of this version answers. An
 // agent of another version (hookd was upgraded) is asked to stop first.
 func startAgent(ctx context.Context, e *env, exe string) error {
-	sock := agent.SocketPath(e.runtimeDir)
+	sock := agent.SocketPath(e.paths.Runtime)
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
 	st, err := agent.Call(cctx, sock, agent.Request{Op: "status"})
 	cancel()

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/recall"
+	"github.com/hookd/hookd/sanitize"
 )
 
 func cmdHistory(ctx context.Context, e *env, args []string) error {
@@ -92,7 +94,7 @@ func printEntryLine(e *env, en history.Entry) {
 		size = formatSize(en.OutputBytes)
 	}
 	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
-		e.out.String(size).Faint(), sanitizeLine(en.Command))
+		e.out.String(size).Faint(), sanitize.Line(en.Command))
 }
 
 // jsonEntry is the JSON shape of an entry (DESIGN.md's contract).
@@ -148,28 +150,6 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d, 1w) or a date (2006-01-02, RFC 3339)", s)
 }
 
-// resolveRef finds the entry REF names: an id, or -N in this session.
-func resolveRef(ctx context.Context, e *env, s *history.Store, ref string) (history.Entry, error) {
-	if ref == "" {
-		ref = "-1"
-	}
-	if strings.HasPrefix(ref, "-") {
-		n, err := strconv.Atoi(ref[1:])
-		if err != nil || n < 1 {
-			return history.Entry{}, usagef("bad REF %q: want an id or -N", ref)
-		}
-		if e.session == "" {
-			return history.Entry{}, fmt.Errorf("REF %s needs a shell with hookd loaded (HOOKD_SESSION is not set); give an id instead (hookd history lists them)", ref)
-		}
-		return s.Recent(ctx, e.session, n)
-	}
-	id, err := strconv.ParseInt(ref, 10, 64)
-	if err != nil || id < 1 {
-		return history.Entry{}, usagef("bad REF %q: want an id or -N", ref)
-	}
-	return s.Get(ctx, id)
-}
-
 func cmdShow(ctx context.Context, e *env, args []string) error {
 	args, refs := splitRefs(args)
 	fs := flags(e, "show")
@@ -186,20 +166,18 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	en, err := resolveRef(ctx, e, s, ref)
+	rd := e.reader(s)
+	en, err := entry(ctx, rd, ref)
 	if err != nil {
 		return err
 	}
-	o, oerr := e.outputOf(ctx, s, en, "", 0)
+	o, oerr := rd.Output(ctx, en, "", 0)
 	why := ""
-	if oerr != nil {
-		var ec exitCode
-		if !errors.As(oerr, &ec) {
-			return oerr
-		}
-		why = ec.msg
-	} else {
-		why = noOutputReason(o)
+	var no *recall.NoOutput
+	if errors.As(oerr, &no) {
+		why = no.Reason
+	} else if oerr != nil {
+		return oerr
 	}
 	if *asJSON {
 		m := jsonEntry(en, nil)
@@ -232,7 +210,7 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%s %s\n", label, note)
 		text := string(o.Text)
 		if e.stdoutTTY {
-			text = sanitizeText(text)
+			text = sanitize.Text(text)
 		}
 		fmt.Fprint(e.stdout, text)
 		if text[len(text)-1] != '\n' {
@@ -262,7 +240,7 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
 	cmd := en.Command
 	if e.stdoutTTY {
-		cmd = sanitizeText(cmd)
+		cmd = sanitize.Text(cmd)
 	}
 	fmt.Fprintf(w, "%s %s\n", label("command"), strings.ReplaceAll(cmd, "\n", "\n"+strings.Repeat(" ", 10)))
 	status := strconv.Itoa(en.ExitCode)
@@ -271,8 +249,8 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	}
 	fmt.Fprintf(w, "%s %s\n", label("status"), status)
 	fmt.Fprintf(w, "%s %s (took %s)\n", label("started"), time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05.000 MST"), formatDuration(en.DurationUS))
-	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitizeLine(en.Cwd))
+	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitize.Line(en.Cwd))
 	who := strings.TrimSpace(fmt.Sprintf("%s %s@%s %s", en.Shell, en.User, en.Host, en.TTY))
-	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitizeLine(who))
+	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitize.Line(who))
 	fmt.Fprintf(w, "%s %d\n", label("id"), en.ID)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookd/hookd/histfile"
 	"github.com/hookd/hookd/ingest"
+	"github.com/hookd/hookd/sanitize"
 )
 
 func cmdImport(ctx context.Context, e *env, args []string) error {
@@ -70,7 +71,7 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 	if res.Skipped > 0 {
 		fmt.Fprintf(e.stderr, "hookd: skipped %d unreadable entries:\n", res.Skipped)
 		for _, p := range res.Problems {
-			fmt.Fprintf(e.stderr, "  %s\n", sanitizeLine(p))
+			fmt.Fprintf(e.stderr, "  %s\n", sanitize.Line(p))
 		}
 	}
 	return nil

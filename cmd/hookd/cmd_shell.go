@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -72,8 +71,8 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 		return e.shellWithoutProxy(path, argv, err)
 	}
 	cfg := e.config()
-	store := newOutputWriter(e.outboxDir)
-	collector := capture.NewCollector(int(cfg.OutputLimit), store.add)
+	store := outbox.NewWriter(e.paths.Outbox)
+	collector := capture.NewCollector(int(cfg.OutputLimit), store.Add)
 	var scanner *capture.Scanner
 	status, err := proxy.Run(ctx, proxy.Options{
 		Path:   path,
@@ -94,7 +93,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 		// open (the shell ended mid-command) was cut short: not stored.
 		scanner.Close()
 	}
-	store.close()
+	store.Close()
 	if errors.Is(err, proxy.ErrStart) {
 		return e.shellWithoutProxy(path, argv, err)
 	}
@@ -145,18 +144,17 @@ func (e *env) shellWithoutProxy(path string, argv []string, why error) error {
 	return fmt.Errorf("cannot start a shell: %w", err)
 }
 
-// captureProblemFile records why capture could not start, for hookd status.
-func (e *env) captureProblemFile() string { return filepath.Join(e.stateDir, "capture-problem") }
-
+// noteCaptureProblem records why capture could not start, for hookd
+// status; clearCaptureProblem forgets it once capture works again.
 func (e *env) noteCaptureProblem(msg string) {
-	if os.MkdirAll(e.stateDir, 0o700) != nil {
+	if os.MkdirAll(e.paths.State, 0o700) != nil {
 		return
 	}
 	line := time.Now().Format(time.RFC3339) + " " + strings.ReplaceAll(msg, "\n", " ") + "\n"
-	os.WriteFile(e.captureProblemFile(), []byte(line), 0o600)
+	os.WriteFile(e.paths.CaptureProblem, []byte(line), 0o600)
 }
 
-func (e *env) clearCaptureProblem() { os.Remove(e.captureProblemFile()) }
+func (e *env) clearCaptureProblem() { os.Remove(e.paths.CaptureProblem) }
 
 // withoutEnv returns env without the variables named.
 func withoutEnv(env []string, names ...string) []string {
@@ -171,72 +169,4 @@ outer:
 		out = append(out, kv)
 	}
 	return out
-}
-
-// outputWriter writes each captured output to the outbox, off the path
-// between the shell and the terminal: the collector hands captures over a
-// channel, and one goroutine writes them, at once (a proxy killed a moment
-// later loses nothing already captured).
-//
-// The output of a successful command is appended to this proxy's stream:
-// one write. A failed command's gets a file of its own, which the failure
-// path (hookd suggest, started by the same prompt) looks for by name.
-type outputWriter struct {
-	dir      string
-	ch       chan capture.Capture
-	finished chan struct{}
-	stream   *outbox.Stream
-}
-
-func newOutputWriter(dir string) *outputWriter {
-	w := &outputWriter{dir: dir, ch: make(chan capture.Capture, 16), finished: make(chan struct{})}
-	go w.loop()
-	return w
-}
-
-func (w *outputWriter) loop() {
-	defer close(w.finished)
-	for c := range w.ch {
-		w.write(c)
-	}
-	if w.stream != nil {
-		w.stream.Close()
-	}
-}
-
-// write stores one output. A failed write (a full disk) loses this output,
-// not the shell: there is nowhere to report it but the next hookd status.
-func (w *outputWriter) write(c capture.Capture) {
-	it := outbox.Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
-		Time: time.Now().UnixMicro(), Raw: c.Raw}
-	if c.Status != 0 {
-		outbox.Write(w.dir, it)
-		return
-	}
-	if w.stream == nil || w.stream.Broken() {
-		if w.stream != nil {
-			w.stream.Close()
-		}
-		st, err := outbox.OpenStream(w.dir)
-		if err != nil {
-			w.stream = nil
-			return
-		}
-		w.stream = st
-	}
-	w.stream.Append(it)
-}
-
-// done is the collector's callback. Only complete outputs are kept: one cut
-// short belongs to a command whose end was never seen.
-func (w *outputWriter) add(c capture.Capture) {
-	if c.Complete {
-		w.ch <- c
-	}
-}
-
-// close waits until every output handed over is written.
-func (w *outputWriter) close() {
-	close(w.ch)
-	<-w.finished
 }

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/outbox"
+	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/spool"
 )
 
@@ -53,11 +51,11 @@ type statusReport struct {
 // what is wrong.
 func (e *env) captureStatus(r *statusReport) string {
 	r.CaptureMode = e.captureMode()
-	if l, err := outbox.Scan(e.outboxDir); err == nil {
+	if l, err := outbox.Scan(e.paths.Outbox); err == nil {
 		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
 	problem := ""
-	if b, err := os.ReadFile(e.captureProblemFile()); err == nil {
+	if b, err := os.ReadFile(e.paths.CaptureProblem); err == nil {
 		problem = strings.TrimSpace(string(b))
 	}
 	if tty := os.Getenv(ptyEnv); tty != "" && sameFile(tty, "/dev/stdin") {
@@ -95,11 +93,11 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("no arguments expected")
 	}
-	r := statusReport{Version: version, Session: e.session, Config: e.configFile, Log: e.logFile, Problems: []string{}}
+	r := statusReport{Version: version, Session: e.session, Config: e.paths.Config, Log: e.paths.Log, Problems: []string{}}
 	r.Capture = e.captureStatus(&r)
 
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	st, err := agent.Call(cctx, agent.SocketPath(e.runtimeDir), agent.Request{Op: "status"})
+	st, err := agent.Call(cctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "status"})
 	cancel()
 	if err == nil {
 		r.Agent = &st
@@ -113,7 +111,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		r.Problems = append(r.Problems, "the agent is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
 	}
 
-	r.Database.Path = e.dbPath
+	r.Database.Path = e.paths.DB
 	offsets := map[string]history.SpoolState{}
 	if s, err := e.openStore(ctx, 2*time.Second); err != nil {
 		r.Database.Error = err.Error()
@@ -135,13 +133,13 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		s.Close()
 	}
 	if r.Database.Bad > 0 {
-		r.Problems = append(r.Problems, fmt.Sprintf("%d malformed spool records were skipped (details in %s)", r.Database.Bad, e.logFile))
+		r.Problems = append(r.Problems, fmt.Sprintf("%d malformed spool records were skipped (details in %s)", r.Database.Bad, e.paths.Log))
 	}
 
-	r.Spool.Dir = e.spoolDir
-	ents, _ := os.ReadDir(e.spoolDir)
+	r.Spool.Dir = e.paths.Spool
+	ents, _ := os.ReadDir(e.paths.Spool)
 	for _, ent := range ents {
-		if !strings.HasSuffix(ent.Name(), spool.Suffix) {
+		if _, ok := spool.SessionOf(ent.Name()); !ok {
 			continue
 		}
 		r.Spool.Files++
@@ -149,14 +147,15 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 			r.Spool.BacklogBytes += max(fi.Size()-offsets[ent.Name()].Offset, 0)
 		}
 	}
-	if err := probeWritable(e.spoolDir); err != nil {
+	if err := spool.Writable(e.paths.Spool); err != nil {
 		r.Spool.Error = err.Error()
 		r.Problems = append(r.Problems, fmt.Sprintf("the spool directory cannot be written (%v): shells cannot record commands", err))
 	} else {
 		r.Spool.Writable = true
 	}
-	if msg := fileSizeLimitProblem(e); msg != "" {
-		r.Problems = append(r.Problems, msg)
+	if limit, size, over := spool.OverSizeLimit(e.paths.Spool, e.session); over {
+		r.Problems = append(r.Problems, fmt.Sprintf("this shell's file size limit (ulimit -f: %s) is too small for its spool (%s): commands are not being recorded",
+			humanBytes(limit), humanBytes(size)))
 	}
 	if e.session == "" {
 		r.Problems = append(r.Problems, "HOOKD_SESSION is not set: this shell does not load hookd (see `hookd init --help`)")
@@ -168,38 +167,6 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	}
 	printStatus(e, &r)
 	return nil
-}
-
-// probeWritable checks that a shell can append to a spool in dir: it exists,
-// and a small write succeeds (a full disk fails here).
-func probeWritable(dir string) error {
-	var sfs syscall.Statfs_t
-	if err := syscall.Statfs(dir, &sfs); err != nil {
-		if os.IsNotExist(err) {
-			return nil // made by the first shell
-		}
-		return err
-	}
-	if sfs.Bavail == 0 {
-		return syscall.ENOSPC
-	}
-	f, err := os.CreateTemp(dir, ".probe-*")
-	if err != nil {
-		return unwrapPath(err)
-	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	if _, err := f.Write(make([]byte, 512)); err != nil {
-		return unwrapPath(err)
-	}
-	return f.Sync()
-}
-
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 func printStatus(e *env, r *statusReport) {
@@ -233,7 +200,7 @@ func printStatus(e *env, r *statusReport) {
 	fmt.Fprintf(w, "%s %s\n", label("config"), r.Config)
 	fmt.Fprintf(w, "%s %s\n", label("log"), r.Log)
 	if r.LastError != "" {
-		fmt.Fprintf(w, "%s %s\n", label("error"), sanitizeLine(r.LastError))
+		fmt.Fprintf(w, "%s %s\n", label("error"), sanitize.Line(r.LastError))
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "%s %s\n", e.out.String("!").Foreground(e.out.Color("3")).String()+strings.Repeat(" ", 8), p)
@@ -250,36 +217,4 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// fileSizeLimitProblem explains when this shell's `ulimit -f` is below the
-// size of its spool: its writes then fail (hookd keeps them from killing the
-// shell) and commands go unrecorded.
-func fileSizeLimitProblem(e *env) string {
-	pid := spool.SessionPID(e.session)
-	if pid == 0 {
-		return ""
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/limits")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(line, "Max file size") {
-			continue
-		}
-		f := strings.Fields(strings.TrimPrefix(line, "Max file size"))
-		if len(f) == 0 || f[0] == "unlimited" {
-			return ""
-		}
-		limit, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil {
-			return ""
-		}
-		fi, err := os.Stat(filepath.Join(e.spoolDir, e.session+spool.Suffix))
-		if err == nil && fi.Size()+4096 > limit {
-			return fmt.Sprintf("this shell's file size limit (ulimit -f: %s) is too small for its spool (%s): commands are not being recorded", humanBytes(limit), humanBytes(fi.Size()))
-		}
-	}
-	return ""
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
-	"github.com/hookd/hookd/config"
-	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/scrollback"
+	"github.com/hookd/hookd/suggest"
 )
 
 func cmdSuggest(ctx context.Context, e *env, args []string) error {
@@ -43,11 +43,11 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
 	}
 	refs = append(refs, fs.Args()...)
+	eng := e.engine(true, shellNames)
 	in := analyze.Input{Shell: *shell}
 	if in.Shell == "" {
 		in.Shell = filepath.Base(os.Getenv("SHELL"))
 	}
-	var store *history.Store
 	switch {
 	case *command != "":
 		if len(refs) > 0 {
@@ -66,8 +66,11 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		}
 		// The history helps (what succeeded here before), but asking a
 		// question must not create a database.
-		if _, err := os.Stat(e.dbPath); err == nil {
-			store, _ = e.openStore(ctx, time.Second)
+		if _, err := os.Stat(e.paths.DB); err == nil {
+			if s, err := e.openStore(ctx, time.Second); err == nil {
+				defer s.Close()
+				in.History = suggest.Past(ctx, s)
+			}
 		}
 	default:
 		ref, err := oneRef(refs)
@@ -81,53 +84,28 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		store = s
-		en, err := resolveRef(ctx, e, s, ref)
+		defer s.Close()
+		rd := e.reader(s)
+		en, err := entry(ctx, rd, ref)
 		if err != nil {
 			return err
 		}
-		in.Command, in.ExitCode, in.Cwd = en.Command, en.ExitCode, en.Cwd
-		if en.Shell != "" {
-			in.Shell = en.Shell
+		sh := in.Shell
+		var source string
+		in, source = eng.Input(ctx, rd, en, (ref == "" || ref == "-1") && en.Session == e.session)
+		if in.Shell == "" {
+			in.Shell = sh
 		}
-		if o, err := e.outputOf(ctx, s, en, "", 0); err == nil && noOutputReason(o) == "" {
-			in.Output = string(o.Text)
-		} else if (ref == "" || ref == "-1") && en.Session == e.session {
-			// Not captured: the terminal may still show it (the last
-			// command only: further back, the screen is not to be trusted).
-			if out, err := scrollback.Read(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
-				in.Output = out.Text
-				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", out.Source)
-			}
+		if source != "" {
+			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
 		}
 	}
-	if store != nil {
-		defer store.Close()
-		in.History = recentHistory(ctx, store)
-	}
-	in.Env = newProbe(in.Shell, shellNames...)
-	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	res := e.analyzer(true).Analyze(actx, in)
+	res := eng.Analyze(ctx, in, 2*time.Second)
 	if *asJSON {
 		return printSuggestJSON(e, res)
 	}
 	printSuggest(e, in, res)
 	return nil
-}
-
-// recentHistory returns the user's recent commands, newest first, for the
-// rules that prefer what this user ran successfully before.
-func recentHistory(ctx context.Context, s *history.Store) []analyze.Past {
-	es, err := s.List(ctx, history.Query{Limit: 500})
-	if err != nil {
-		return nil
-	}
-	past := make([]analyze.Past, 0, len(es))
-	for _, en := range es {
-		past = append(past, analyze.Past{Command: en.Command, Cwd: en.Cwd, ExitCode: en.ExitCode, When: time.UnixMicro(en.StartedAt)})
-	}
-	return past
 }
 
 type suggestJSON struct {
@@ -159,14 +137,14 @@ func printSuggestJSON(e *env, r analyze.Result) error {
 
 func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 	if in.ExitCode == 0 {
-		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitizeLine(in.Command))
+		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))
 		return
 	}
 	if r.Quiet {
 		return
 	}
 	if r.RootCause != "" {
-		fmt.Fprintln(e.stdout, sanitizeLine(r.RootCause))
+		fmt.Fprintln(e.stdout, sanitize.Line(r.RootCause))
 	}
 	for i, f := range r.Fixes {
 		risk := e.out.String(f.Risk)
@@ -176,70 +154,33 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 		case analyze.RiskMedium:
 			risk = risk.Foreground(e.out.Color("3"))
 		}
-		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitizeLine(f.Command)).Bold(), risk, sanitizeLine(f.Explanation))
+		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitize.Line(f.Command)).Bold(), risk, sanitize.Line(f.Explanation))
 	}
 }
 
 // suggestInline is the failure path of the shell hooks: analyse the command
-// just recorded, print up to three lines that fit the terminal, and keep the
-// fixes where the shell's `fix` reads them. It prints nothing for a command
-// that succeeded, was interrupted, or answered an ordinary "no".
+// just recorded, print up to three lines that fit the terminal, and offer
+// the fixes to the shell's `fix`. It prints nothing for a command that
+// succeeded, was interrupted, or answered an ordinary "no".
 func suggestInline(ctx context.Context, e *env, seq int64, width int, captured bool, names []string) error {
 	if e.session == "" {
 		return nil
 	}
-	fixes := filepath.Join(e.stateDir, "fixes", e.session)
 	s, err := e.openFlushed(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	var en history.Entry
-	if seq > 0 {
-		en, err = s.BySeq(ctx, e.session, seq)
-	} else {
-		en, err = s.Recent(ctx, e.session, 1)
-	}
 	cfg := e.config()
-	if err != nil || isFixCall(en.Command, cfg.FixCommand) {
-		return nil // a declined fix keeps the fixes it declined
-	}
-	os.Remove(fixes) // the fixes of an earlier command never apply to this one
-	if en.ExitCode == 0 {
-		return nil
-	}
-	in := analyze.Input{Command: en.Command, ExitCode: en.ExitCode, Cwd: en.Cwd, Shell: en.Shell, History: recentHistory(ctx, s)}
-	if captured {
-		// The proxy writes the output as soon as it sees the end mark,
-		// which the shell printed just before starting this process.
-		if o, err := e.outputOf(ctx, s, en, "", 300*time.Millisecond); err == nil && noOutputReason(o) == "" {
-			in.Output = string(o.Text)
-		}
-	} else if out, err := scrollback.Read(ctx, os.LookupEnv, en.Command, 300*time.Millisecond); err == nil {
-		// Without capture, the terminal (tmux, kitty, WezTerm) may still
-		// show the output. Nothing is re-run to get it.
-		in.Output = out.Text
-	}
-	in.Env = newProbe(in.Shell, names...)
-	actx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	r := e.analyzer(false).Analyze(actx, in)
-	if r.Quiet {
-		return nil
+	r, ok, err := e.engine(false, names).Run(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
+		FixCommand: cfg.FixCommand, Offers: e.paths.Offers})
+	if !ok {
+		return err
 	}
 	learn := cfg.Fix.Learn
-	var keep []byte
-	for _, f := range r.Fixes {
-		keep = append(append(keep, f.Command...), 0)
-	}
-	if len(keep) > 0 {
-		if err := os.MkdirAll(filepath.Dir(fixes), 0o700); err == nil {
-			os.WriteFile(fixes, keep, 0o600)
-		}
-	}
 	width = max(width, 20)
 	line := func(text string) string {
-		text = sanitizeLine(text)
+		text = sanitize.Line(text)
 		if r := []rune(text); len(r) > width-4 {
 			text = string(r[:width-5]) + "…"
 		}
@@ -272,44 +213,27 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	return nil
 }
 
-// isFixCall reports the shell's own fix command (fix, fix 2), called name.
-func isFixCall(cmd, name string) bool {
-	f := strings.Fields(cmd)
-	return name != "" && len(f) >= 1 && len(f) <= 2 && f[0] == name
-}
-
-// analyzer is the built-in rules plus the user's patterns file; with warn,
-// what is wrong in that file is said on stderr (the prompt's path stays
-// quiet: a broken pattern file never breaks the shell).
-func (e *env) analyzer(warn bool) *analyze.Analyzer {
-	a := &analyze.Analyzer{Rules: analyze.DefaultRules()}
-	specs, warns := config.LoadPatterns(e.patternsFile)
-	var ps []analyze.Pattern
-	for _, s := range specs {
-		p := analyze.Pattern{Name: s.Name, Command: s.Command, Output: s.Output, ErrorType: s.ErrorType, Explanation: s.Explanation}
-		for _, f := range s.Fixes {
-			p.Fixes = append(p.Fixes, analyze.PatternFix{Command: f.Command, Explanation: f.Explanation})
-		}
-		ps = append(ps, p)
-	}
-	rules, errs := analyze.CompilePatterns(ps)
-	a.Rules = append(a.Rules, rules...)
+// engine is the failure analysis with the user's patterns; with warn, what
+// is wrong in the patterns file is said on stderr (the prompt's path stays
+// quiet: a broken pattern file never breaks the shell). names are the
+// shell's aliases and functions, when it told them: they count as commands
+// for the typo rules.
+func (e *env) engine(warn bool, names []string) *suggest.Engine {
+	a, warns := suggest.NewAnalyzer(e.paths.Patterns)
 	if warn {
 		for _, w := range warns {
 			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
 		}
-		for _, err := range errs {
-			fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; pattern skipped\n", e.patternsFile, err)
-		}
 	}
-	return a
-}
-
-// newProbe gathers environment facts for the analysis, lazily.
-// newProbe gathers environment facts for the analysis; names are the
-// shell's aliases and functions, when it told them (they count as
-// commands for the typo rules: both are typed the same way).
-func newProbe(shell string, names ...string) *probe.Probe {
-	return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
-		UID: os.Getuid(), Functions: names})
+	return &suggest.Engine{
+		Analyzer: a,
+		Facts: func(shell string) analyze.Facts {
+			return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
+				UID: os.Getuid(), Functions: names})
+		},
+		Terminal: func(ctx context.Context, command string) (string, string, error) {
+			out, err := scrollback.Read(ctx, os.LookupEnv, command, 300*time.Millisecond)
+			return out.Text, out.Source, err
+		},
+	}
 }

@@ -6,10 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/adrg/xdg"
@@ -18,6 +15,8 @@ import (
 	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/ingest"
+	"github.com/hookd/hookd/paths"
+	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/redact"
 )
 
@@ -27,21 +26,15 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	home       string
-	configFile string
-	// patternsFile holds the user's own failure patterns (analyze.Pattern).
-	patternsFile string
-	dbPath       string
-	stateDir     string
-	spoolDir     string
-	outboxDir    string // captured outputs waiting for the agent
-	pidFile      string
-	logFile      string
-	runtimeDir   string
-	session      string // HOOKD_SESSION: the shell session hookd runs in
-	debug        bool
-	out          *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
-	stdoutTTY    bool
+	home    string
+	paths   paths.Layout
+	session string // HOOKD_SESSION: the shell session hookd runs in
+	debug   bool
+	out     *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
+	// stdoutTTY: stdout is a terminal.
+	stdoutTTY bool
+
+	cfg *config.Config // loaded once, by config()
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -49,22 +42,11 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 	home, _ := os.UserHomeDir()
 	e := &env{
 		stdin: stdin, stdout: stdout, stderr: stderr,
-		home:         home,
-		configFile:   filepath.Join(xdg.ConfigHome, "hookd", "config.yaml"),
-		patternsFile: filepath.Join(xdg.ConfigHome, "hookd", "patterns.yaml"),
-		dbPath:       filepath.Join(xdg.DataHome, "hookd", "history.db"),
-		stateDir:     filepath.Join(xdg.StateHome, "hookd"),
-		session:      os.Getenv("HOOKD_SESSION"),
-		debug:        os.Getenv("HOOKD_DEBUG") != "",
-	}
-	e.spoolDir = filepath.Join(e.stateDir, "spool")
-	e.outboxDir = filepath.Join(e.stateDir, "outputs")
-	e.pidFile = filepath.Join(e.stateDir, "agent.pid")
-	e.logFile = filepath.Join(e.stateDir, "hookd.log")
-	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
-		e.runtimeDir = filepath.Join(rt, "hookd")
-	} else {
-		e.runtimeDir = filepath.Join(os.TempDir(), "hookd-"+strconv.Itoa(os.Getuid()))
+		home: home,
+		paths: paths.New(paths.Dirs{Home: home, ConfigHome: xdg.ConfigHome, DataHome: xdg.DataHome, StateHome: xdg.StateHome,
+			RuntimeDir: os.Getenv("XDG_RUNTIME_DIR"), TempDir: os.TempDir(), UID: os.Getuid()}),
+		session: os.Getenv("HOOKD_SESSION"),
+		debug:   os.Getenv("HOOKD_DEBUG") != "",
 	}
 	if f, ok := stdout.(*os.File); ok {
 		e.stdoutTTY = isTerminal(f)
@@ -85,35 +67,17 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// privateRuntimeDir makes sure the runtime directory exists, is ours and
-// is not open to others.
-func (e *env) privateRuntimeDir() error {
-	if err := os.MkdirAll(e.runtimeDir, 0o700); err != nil {
-		return err
-	}
-	fi, err := os.Lstat(e.runtimeDir)
-	if err != nil {
-		return err
-	}
-	st := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s is not a directory of yours: refusing to use it", e.runtimeDir)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(e.runtimeDir, 0o700); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// config loads the configuration, printing its warnings once.
+// config returns the configuration, read once per process; its warnings
+// are printed the first time.
 func (e *env) config() config.Config {
-	c, warns := config.Load(e.configFile, e.home)
-	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+	if e.cfg == nil {
+		c, warns := config.Load(e.paths.Config, e.home)
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+		}
+		e.cfg = &c
 	}
-	return c
+	return *e.cfg
 }
 
 // rules builds the ingestion rules from the configuration.
@@ -122,7 +86,7 @@ func (e *env) rules(c config.Config) *ingest.Rules {
 	r.Ignore = append([]*regexp.Regexp(nil), c.IgnoreRE...)
 	red, err := redact.New(c.Redact.Patterns)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; using the built-in redaction only\n", e.configFile, err)
+		fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; using the built-in redaction only\n", e.paths.Config, err)
 		red, _ = redact.New(nil)
 	}
 	r.Redactor = red
@@ -145,7 +109,7 @@ func (e *env) captureMode() string {
 
 // openStore opens the history, moving a corrupt database aside.
 func (e *env) openStore(ctx context.Context, busy time.Duration) (*history.Store, error) {
-	s, aside, err := history.OpenRecover(ctx, e.dbPath, busy, false)
+	s, aside, err := history.OpenRecover(ctx, e.paths.DB, busy, false)
 	if aside != "" {
 		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt; it was moved to %s and a new one started\n", aside)
 	}
@@ -160,7 +124,7 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ingest.Pass(ctx, s, e.spoolDir, e.outboxDir, e.rules(e.config()), time.Now()); err != nil && e.debug {
+	if _, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now()); err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
 	}
 	return s, nil
@@ -168,13 +132,13 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 
 // logger returns the agent's logger, writing to the log file.
 func (e *env) logger() (*slog.Logger, io.Closer, error) {
-	if err := os.MkdirAll(e.stateDir, 0o700); err != nil {
+	if err := os.MkdirAll(e.paths.State, 0o700); err != nil {
 		return nil, nil, err
 	}
-	if fi, err := os.Stat(e.logFile); err == nil && fi.Size() > 10<<20 {
-		os.Rename(e.logFile, e.logFile+".1")
+	if fi, err := os.Stat(e.paths.Log); err == nil && fi.Size() > 10<<20 {
+		os.Rename(e.paths.Log, e.paths.Log+".1")
 	}
-	f, err := os.OpenFile(e.logFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(e.paths.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,4 +147,10 @@ func (e *env) logger() (*slog.Logger, io.Closer, error) {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f, nil
+}
+
+// reader reads commands and outputs from s for this session.
+func (e *env) reader(s *history.Store) *recall.Reader {
+	return &recall.Reader{Store: s, Session: e.session, Outbox: e.paths.Outbox, Rules: e.rules(e.config()),
+		CaptureProblem: e.paths.CaptureProblem}
 }

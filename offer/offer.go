@@ -1,0 +1,100 @@
+// Package offer keeps the commands hookd offers for the user's next command
+// line: the fixes of the last failed command (and, next, a command from an
+// LLM's answer). Nothing here runs anything: the shell's `fix` command and
+// its key binding read the offer and put a command before the user, who
+// runs it or not.
+//
+// The offer of a session is one file, Path(dir, session): the commands,
+// best first, each followed by a NUL byte (a shell string cannot hold one,
+// so no escaping is needed). The shell code reads it with builtins (bash's
+// `read -d ''`, zsh's `${(0)…}`), from the directory `hookd init` fills in.
+package offer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Max is how many commands an offer holds at most (`fix 1` to `fix 3`).
+const Max = 3
+
+// Path returns the offer file of session in dir.
+func Path(dir, session string) string { return filepath.Join(dir, session) }
+
+// Write replaces the offer of session with cmds (at most Max; none removes
+// it). The file is 0600 in a 0700 directory.
+func Write(dir, session string, cmds []string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if len(cmds) == 0 {
+		return Clear(dir, session)
+	}
+	var b []byte
+	for i, c := range cmds {
+		if i == Max {
+			break
+		}
+		if c == "" || strings.IndexByte(c, 0) >= 0 {
+			return fmt.Errorf("offer: command %d is empty or holds a NUL byte", i+1)
+		}
+		b = append(append(b, c...), 0)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("offer: %w", err)
+	}
+	tmp := Path(dir, "."+session+".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("offer: %w", err)
+	}
+	if err := os.Rename(tmp, Path(dir, session)); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("offer: %w", err)
+	}
+	return nil
+}
+
+// Read returns the commands offered to session, best first (none when
+// there is no offer).
+func Read(dir, session string) ([]string, error) {
+	if err := validSession(session); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(Path(dir, session))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("offer: %w", err)
+	}
+	var cmds []string
+	for _, c := range strings.Split(string(b), "\x00") {
+		if c != "" {
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds, nil
+}
+
+// Clear removes the offer of session: what was offered for an earlier
+// command never applies to a later one.
+func Clear(dir, session string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if err := os.Remove(Path(dir, session)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("offer: %w", err)
+	}
+	return nil
+}
+
+func validSession(s string) error {
+	if s == "" || s[0] == '.' || strings.ContainsAny(s, "/\x00") {
+		return fmt.Errorf("offer: bad session id %q", s)
+	}
+	return nil
+}

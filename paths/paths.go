@@ -1,0 +1,109 @@
+// Package paths is hookd's file layout: where every file and directory
+// lives, derived in one place from the XDG base directories. The CLI, the
+// agent and the shell code (through the values `hookd init` fills in) all
+// take their paths from here, so that no two of them can disagree.
+package paths
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// Dirs are the base directories, as the process found them (package main
+// reads the environment; github.com/adrg/xdg resolves the XDG variables).
+type Dirs struct {
+	Home       string
+	ConfigHome string // $XDG_CONFIG_HOME, resolved
+	DataHome   string // $XDG_DATA_HOME, resolved
+	StateHome  string // $XDG_STATE_HOME, resolved
+	// RuntimeDir is $XDG_RUNTIME_DIR as it is: used when it is absolute,
+	// else a private directory under TempDir.
+	RuntimeDir string
+	TempDir    string
+	UID        int
+}
+
+// Layout names hookd's files. All paths are absolute when Dirs are.
+type Layout struct {
+	// Config is config.yaml; Patterns the user's failure patterns.
+	Config, Patterns string
+	// DB is the history database.
+	DB string
+	// State holds what the shells and the agent write as they go: Spool
+	// (one file per shell session), Outbox (captured outputs on their way
+	// to the agent), Offers (commands offered for the next command line,
+	// one file per session), PIDFile (the agent's "pid version"), Log
+	// (the agent's log) and CaptureProblem (why output capture could not
+	// start, for hookd status).
+	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem string
+	// Runtime holds the agent's socket and lock: 0700, the user's own.
+	Runtime string
+}
+
+// New returns the layout for d.
+func New(d Dirs) Layout {
+	state := filepath.Join(d.StateHome, "hookd")
+	l := Layout{
+		Config:         filepath.Join(d.ConfigHome, "hookd", "config.yaml"),
+		Patterns:       filepath.Join(d.ConfigHome, "hookd", "patterns.yaml"),
+		DB:             filepath.Join(d.DataHome, "hookd", "history.db"),
+		State:          state,
+		Spool:          filepath.Join(state, "spool"),
+		Outbox:         filepath.Join(state, "outputs"),
+		Offers:         filepath.Join(state, "fixes"),
+		PIDFile:        filepath.Join(state, "agent.pid"),
+		Log:            filepath.Join(state, "hookd.log"),
+		CaptureProblem: filepath.Join(state, "capture-problem"),
+	}
+	if filepath.IsAbs(d.RuntimeDir) {
+		l.Runtime = filepath.Join(d.RuntimeDir, "hookd")
+	} else {
+		l.Runtime = filepath.Join(d.TempDir, "hookd-"+strconv.Itoa(d.UID))
+	}
+	return l
+}
+
+// Private makes sure dir exists, belongs to this user and is open to no
+// one else (0700): a directory made by an older version or under a loose
+// umask is tightened. A directory of another user, or a symlink, is an
+// error.
+func Private(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%s is not a directory of yours: refusing to use it", dir)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tighten sets each of dirs that exists to 0700 when it is open to others
+// (made by an older version, or under a loose umask). Missing ones are
+// left missing.
+func Tighten(dirs ...string) error {
+	var errs []error
+	for _, dir := range dirs {
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,81 @@
+// Package sanitize makes text that hookd did not write safe to print on a
+// terminal: command lines and outputs from the history, fixes, and (next)
+// an LLM's answers. Nothing it returns can move the cursor, change the
+// terminal's state, or read differently from what it is: control
+// characters, invalid UTF-8, and the invisible and bidirectional formatting
+// characters that can make a command look like another are shown escaped.
+package sanitize
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Line makes s safe to print on one terminal line: control characters,
+// newlines included, invalid UTF-8 and invisible or bidirectional
+// formatting characters are shown escaped (\n, \e, \x07, \u202e).
+func Line(s string) string { return clean(s, false) }
+
+// Text is Line that keeps newlines and tabs.
+func Text(s string) string { return clean(s, true) }
+
+// Hidden reports whether r is a character that changes how the text
+// around it reads without showing itself: bidirectional embeddings,
+// overrides and isolates, zero-width characters, the line and paragraph
+// separators, the byte-order mark, and the soft hyphen.
+func Hidden(r rune) bool {
+	switch {
+	case r == 0xad, // soft hyphen
+		r == 0x061c,                 // Arabic letter mark
+		r == 0x180e,                 // Mongolian vowel separator
+		r >= 0x200b && r <= 0x200f, // zero-width space, (non-)joiner, LRM, RLM
+		r >= 0x2028 && r <= 0x202e, // line/paragraph separators, embeddings, overrides
+		r >= 0x2060 && r <= 0x2069, // word joiner, invisible operators, isolates
+		r == 0xfeff:                 // byte-order mark, zero-width no-break space
+		return true
+	}
+	return false
+}
+
+func clean(s string, keepLines bool) string {
+	if isPlain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case keepLines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == 0x1b:
+			b.WriteString(`\e`)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case Hidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isPlain reports whether s is printable ASCII, the common case, which is
+// returned as it is.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
