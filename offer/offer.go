@@ -7,7 +7,7 @@
 // The offer of a session is one file, Path(dir, session): the commands,
 // best first, each followed by a NUL byte (a shell string cannot hold one,
 // so no escaping is needed). The shell code reads it with builtins (bash's
-// `read -d ''`, zsh's `${(0)…}`), from the directory `hookd init` fills in.
+// `read -d ”`, zsh's `${(0)…}`), from the directory `hookd init` fills in.
 package offer
 
 import (
