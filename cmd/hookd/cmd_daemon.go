@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/agent"
@@ -31,7 +28,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *detach {
-		return startAgent(ctx, e, exe)
+		return agent.Start(ctx, agent.SocketPath(e.paths.Runtime), exe, version)
 	}
 	log, closer, err := e.logger()
 	if err != nil {
@@ -52,57 +49,4 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 		log.Error("agent failed", "error", err)
 	}
 	return err
-}
-
-// startAgent starts a detached agent unless one of this version answers. An
-// agent of another version (hookd was upgraded) is asked to stop first.
-func startAgent(ctx context.Context, e *env, exe string) error {
-	sock := agent.SocketPath(e.paths.Runtime)
-	cctx, cancel := context.WithTimeout(ctx, time.Second)
-	st, err := agent.Call(cctx, sock, agent.Request{Op: "status"})
-	cancel()
-	if err == nil {
-		if st.Version == version {
-			return nil
-		}
-		stopAgent(ctx, sock, st.PID)
-	}
-	// The agent outlives the shell: it must not keep open whatever the shell
-	// inherited (a pipe of the program that started the shell would then
-	// never see its end).
-	closeOnExecAll()
-	cmd := exec.Command(exe, "daemon")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Dir = "/"
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start the agent: %w", err)
-	}
-	return cmd.Process.Release()
-}
-
-// stopAgent asks the agent to stop and waits (briefly) until its process is
-// gone: only then is its lock free for the next one.
-func stopAgent(ctx context.Context, sock string, pid int) {
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	agent.Call(cctx, sock, agent.Request{Op: "stop"})
-	for cctx.Err() == nil {
-		if pid <= 0 || syscall.Kill(pid, 0) != nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// closeOnExecAll marks every inherited file descriptor above 2 close-on-exec.
-func closeOnExecAll() {
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return
-	}
-	for _, ent := range ents {
-		if fd, err := strconv.Atoi(ent.Name()); err == nil && fd > 2 {
-			syscall.CloseOnExec(fd)
-		}
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hookd/hookd/histfile"
@@ -26,23 +28,11 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 	default:
 		return usagef("one shell at most")
 	}
-	var parseFn func(*os.File) (histfile.Result, error)
-	def := ""
-	switch shell {
-	case "bash":
-		parseFn = func(f *os.File) (histfile.Result, error) { return histfile.ParseBash(f) }
-		def = filepath.Join(e.home, ".bash_history")
-	case "zsh":
-		parseFn = func(f *os.File) (histfile.Result, error) { return histfile.ParseZsh(f) }
-		def = filepath.Join(e.home, ".zsh_history")
-		if zd := os.Getenv("ZDOTDIR"); zd != "" {
-			def = filepath.Join(zd, ".zsh_history")
-		}
-	default:
-		return usagef("unsupported shell %q (supported: bash, zsh)", shell)
+	if !slices.Contains(histfile.Shells, shell) {
+		return usagef("unsupported shell %q (supported: %s)", shell, strings.Join(histfile.Shells, ", "))
 	}
 	if *file == "" {
-		*file = def
+		*file = histfile.DefaultFile(shell, e.home, os.Getenv("ZDOTDIR"))
 	}
 	f, err := os.Open(*file)
 	if err != nil {
@@ -53,7 +43,7 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	res, err := parseFn(f)
+	res, err := histfile.Parse(ctx, shell, f)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", *file, err)
 	}
