@@ -81,6 +81,21 @@ type Fix struct {
 	Explanation string
 	Risk        string  // RiskLow, RiskMedium or RiskHigh
 	Confidence  float64 // 0 to 1
+
+	// Untrusted reports that the command was taken from the failed
+	// command's output, which whoever controls that output can write (a
+	// tool's "did you mean", a "run this" hint). Such a fix is rated at
+	// least medium and ranks below the fixes the rules built themselves. A
+	// rule sets it; in a Result it stays set only when the command is not
+	// merely the command as typed with one word corrected to a nearby known
+	// subcommand of the tool (git psuh → git push), which is cleared.
+	Untrusted bool
+	// Incomplete reports that the command cannot run as shown: it holds
+	// text the user must replace first, such as a secret that was redacted
+	// (RedactionMarker) before the command line was stored. Missing says
+	// what, in one sentence.
+	Incomplete bool
+	Missing    string
 }
 
 // A Rule recognises one family of failures. Check returns nil when the rule
@@ -192,10 +207,13 @@ func combine(f *Failure, findings []*Finding) Result {
 }
 
 // mergeFixes pools the fixes of the findings, drops empty and duplicate
-// commands (and the failed command itself), labels each with its risk, and
-// keeps the best MaxFixes.
+// commands (and the failed command itself), trims fixes of a compound line
+// to the part that failed, labels each with its risk, rates and ranks fixes
+// taken from the output below the others, marks those holding a redacted
+// secret, and keeps the best MaxFixes.
 func mergeFixes(f *Failure, findings []*Finding) []Fix {
 	byCmd := map[string]Fix{}
+	sh := lineShape(f.Input.Command, f.Shell)
 	for _, fd := range findings {
 		if fd == nil {
 			continue
@@ -205,13 +223,22 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 			if fx.Command == "" || strings.ContainsAny(fx.Command, "\n\x00") || fx.Command == strings.TrimSpace(f.Command) {
 				continue
 			}
+			if fx.Untrusted && f.oneWordCorrection(fx.Command) {
+				fx.Untrusted = false
+			}
+			cmd, rerun := sh.failingPart(f.Input.Command, fx.Command)
+			fx.Command = cmd
 			fx.Confidence = clamp(fx.Confidence)
 			fx.Risk = maxRisk(fx.Risk, Risk(fx.Command))
+			if fx.Untrusted || rerun {
+				fx.Risk = maxRisk(fx.Risk, RiskMedium)
+			}
 			fx.Explanation = oneLine(fx.Explanation)
 			if fx.Explanation == "" {
 				fx.Explanation = "Suggested fix."
 			}
-			if old, ok := byCmd[fx.Command]; ok && old.Confidence >= fx.Confidence {
+			markIncomplete(&fx)
+			if old, ok := byCmd[fx.Command]; ok && !better(fx, old) {
 				continue
 			}
 			byCmd[fx.Command] = fx
@@ -221,6 +248,7 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 	for _, fx := range byCmd {
 		fixes = append(fixes, fx)
 	}
+	demoteUntrusted(fixes)
 	sort.Slice(fixes, func(i, j int) bool {
 		if fixes[i].Confidence != fixes[j].Confidence {
 			return fixes[i].Confidence > fixes[j].Confidence
@@ -241,6 +269,16 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 		return nil
 	}
 	return fixes
+}
+
+// better reports whether a should replace b, a fix of the same command:
+// one the rules built beats one taken from the output, then the more
+// confident wins.
+func better(a, b Fix) bool {
+	if a.Untrusted != b.Untrusted {
+		return !a.Untrusted
+	}
+	return a.Confidence > b.Confidence
 }
 
 // clamp keeps a confidence within 0 and 1, rounded to two decimals so that

@@ -111,6 +111,7 @@ func (r *patternRule) Name() string { return "user:" + r.p.Name }
 // built-in ones.
 func (r *patternRule) Check(ctx context.Context, f *Failure) *Finding {
 	vars := map[string]string{"command": strings.TrimSpace(f.Command)}
+	outVars := map[string]bool{} // the variables filled from the output, which is untrusted
 	if w := strings.Fields(vars["command"]); len(w) > 0 {
 		vars["args"] = strings.TrimSpace(strings.TrimPrefix(vars["command"], w[0]))
 	}
@@ -130,8 +131,10 @@ func (r *patternRule) Check(ctx context.Context, f *Failure) *Finding {
 				continue
 			}
 			vars[strconv.Itoa(i)] = sub[i] // the output's groups, when both match, win
+			outVars[strconv.Itoa(i)] = m.re == r.out
 			if name != "" {
 				vars[name] = sub[i]
+				outVars[name] = m.re == r.out
 			}
 		}
 	}
@@ -141,8 +144,13 @@ func (r *patternRule) Check(ctx context.Context, f *Failure) *Finding {
 	}
 	fd := &Finding{ErrorType: r.p.ErrorType, RootCause: cause, Confidence: 0.97, Exclusive: len(r.p.Fixes) > 0}
 	for _, pf := range r.p.Fixes {
-		cmd := templateVar.ReplaceAllStringFunc(pf.Command, func(v string) string { return vars[v[1:len(v)-1]] })
-		fd.Fixes = append(fd.Fixes, Fix{Command: cmd, Explanation: pf.Explanation, Confidence: 0.97})
+		fromOutput := false
+		cmd := templateVar.ReplaceAllStringFunc(pf.Command, func(v string) string {
+			name := v[1 : len(v)-1]
+			fromOutput = fromOutput || outVars[name] && vars[name] != ""
+			return vars[name]
+		})
+		fd.Fixes = append(fd.Fixes, Fix{Command: cmd, Explanation: pf.Explanation, Confidence: 0.97, Untrusted: fromOutput})
 	}
 	return fd
 }

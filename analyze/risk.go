@@ -7,13 +7,21 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Risk rates a command line by what it could destroy, parsing it with a real
-// shell parser: "high" for anything destructive aimed at / or at all of the
-// home directory (and for downloads piped into a shell), "medium" for
-// privilege (sudo), deletion and overwriting (rm -r/-f, dd, mkfs, recursive
-// chmod/chown, git push --force, git reset --hard, git clean, overwriting
-// redirections, killing processes, …), and "low" otherwise. A command that
-// does not parse is "medium", since nobody can tell what it does.
+// Risk rates a command line by what it could destroy or run, parsing it
+// with a real shell parser: "high" for anything destructive aimed at / or at
+// all of the home directory, for anything piped into a shell or an
+// interpreter (curl … | sh), for downloads run through a substitution
+// (bash <(curl …)), and for configuration that makes a tool run a program
+// (git -c core.pager=…, GIT_SSH_COMMAND=…, npm's script-shell); "medium"
+// for privilege (sudo), deletion and overwriting (rm -r/-f, dd, mkfs,
+// recursive chmod/chown, git push --force, git reset --hard, git clean,
+// overwriting redirections, killing processes, …), for code run from a
+// string (sh -c, eval, exec; rated by that code when it is worse), for
+// changing where packages come from (npm config set registry, pip
+// --index-url, gem sources --add) and for publishing (npm publish, cargo
+// publish, twine upload, gem push, docker push); and "low" otherwise. A
+// command that does not parse is "medium", since nobody can tell what it
+// does.
 func Risk(cmd string) string {
 	return riskDepth(cmd, 0)
 }
@@ -40,6 +48,17 @@ func riskDepth(cmd string, depth int) string {
 				args = append(args, riskWord(w))
 			}
 			raise(callRisk(args, depth))
+			if runsDownload(n) {
+				raise(RiskHigh)
+			}
+		case *syntax.Assign:
+			if n.Name != nil {
+				value := ""
+				if n.Value != nil {
+					value = riskWord(n.Value)
+				}
+				raise(assignRisk(n.Name.Value, value))
+			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				raise(pipeRisk(n))
@@ -64,9 +83,11 @@ func riskWord(w *syntax.Word) string {
 			for _, q := range p.Parts {
 				switch q := q.(type) {
 				case *syntax.Lit:
-					b.WriteString(q.Value)
+					b.WriteString(dqUnescape(q.Value))
 				case *syntax.ParamExp:
 					b.WriteString("$" + q.Param.Value)
+				case *syntax.CmdSubst:
+					b.WriteString(cmdSubstMark)
 				default:
 					b.WriteString("$?")
 				}
@@ -75,9 +96,32 @@ func riskWord(w *syntax.Word) string {
 			if p.Param != nil {
 				b.WriteString("$" + p.Param.Value)
 			}
+		case *syntax.CmdSubst:
+			b.WriteString(cmdSubstMark)
+		case *syntax.ProcSubst:
+			b.WriteString(procSubstMark)
 		default:
 			b.WriteString("$?")
 		}
+	}
+	return b.String()
+}
+
+// dqUnescape removes the backslashes that quote a character inside double
+// quotes.
+func dqUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }
@@ -167,12 +211,25 @@ func callRisk(args []string, depth int) string {
 			risk = maxRisk(risk, callRisk(args[n:], depth))
 		}
 		return risk
-	case "env", "nohup", "time", "nice", "command", "exec", "xargs", "timeout", "stdbuf", "watch":
+	case "exec":
+		// exec replaces the shell itself with the command.
 		for i := 1; i < len(args); i++ {
-			if !strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") && (name != "timeout" || i > 1 && !isNumberish(args[i])) {
-				return callRisk(args[i:], depth)
+			if !strings.HasPrefix(args[i], "-") {
+				return maxRisk(RiskMedium, callRisk(args[i:], depth))
 			}
 		}
+		return RiskMedium
+	case "env", "nohup", "time", "nice", "command", "xargs", "timeout", "stdbuf", "watch":
+		for i := 1; i < len(args); i++ {
+			if name == "env" && strings.Contains(args[i], "=") && !strings.HasPrefix(args[i], "-") {
+				k, v, _ := strings.Cut(args[i], "=")
+				risk = maxRisk(risk, assignRisk(k, v))
+			}
+			if !strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") && (name != "timeout" || i > 1 && !isNumberish(args[i])) {
+				return maxRisk(risk, callRisk(args[i:], depth))
+			}
+		}
+		return risk
 	case "rm":
 		if hasFlag(rest, "r", "recursive") || hasFlag(rest, "R", "") || hasFlag(rest, "f", "force") {
 			risk = RiskMedium
@@ -226,13 +283,16 @@ func callRisk(args []string, depth int) string {
 		}
 		return risk
 	case "git":
-		return gitRisk(rest)
+		return gitRisk(rest, depth)
 	case "docker", "podman":
 		for i, a := range rest {
-			if a == "rm" || a == "rmi" || a == "prune" || a == "kill" || (a == "down" && i > 0) {
+			if a == "rm" || a == "rmi" || a == "prune" || a == "kill" || (a == "down" && i > 0) || a == "push" {
 				return RiskMedium
 			}
 		}
+	case "npm", "pnpm", "yarn", "bun", "bunx", "npx", "cargo", "gem", "twine", "flit", "poetry", "hatch", "uv", "pdm",
+		"go", "add-apt-repository", "apt-key", "helm", "mvn", "gradle", "dotnet":
+		return packageRisk(name, rest, depth)
 	case "systemctl", "service":
 		for _, a := range rest {
 			switch a {
@@ -261,14 +321,16 @@ func callRisk(args []string, depth int) string {
 				return RiskMedium
 			}
 		}
-	case "bash", "sh", "zsh", "dash", "ksh", "eval":
-		if depth < 3 {
-			for i, a := range rest {
-				if name == "eval" || i > 0 && rest[i-1] == "-c" {
-					return riskDepth(a, depth+1)
-				}
-			}
-		}
+		return packageRisk(name, rest, depth)
+	case "eval":
+		return shellRisk(name, rest, depth)
+	}
+	if isShellName(name) {
+		return shellRisk(name, rest, depth)
+	}
+	if isInterpreter(name) && len(rest) > 1 && rest[0] == "-m" {
+		// python3 -m pip …, python3 -m twine upload …
+		return callRisk(rest[1:], depth)
 	}
 	if strings.HasPrefix(name, "mkfs") {
 		return RiskHigh
@@ -280,15 +342,29 @@ func isNumberish(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789.smhd") == ""
 }
 
-func gitRisk(args []string) string {
+func gitRisk(args []string, depth int) string {
 	sub := ""
+	risk := RiskLow
 	i := 0
 	for ; i < len(args); i++ {
-		if !strings.HasPrefix(args[i], "-") {
-			sub = args[i]
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			sub = a
 			break
 		}
-		if args[i] == "-C" || args[i] == "-c" {
+		switch {
+		case a == "-c" && i+1 < len(args):
+			risk = maxRisk(risk, gitConfigArg(args[i+1]))
+		case strings.HasPrefix(a, "--config-env="):
+			risk = maxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config-env=")))
+		case a == "--config-env" && i+1 < len(args):
+			risk = maxRisk(risk, gitConfigArg(args[i+1]))
+		case a == "--exec-path" || strings.HasPrefix(a, "--exec-path="):
+			if a != "--exec-path" || i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				risk = RiskHigh
+			}
+		}
+		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" {
 			i++
 		}
 	}
@@ -296,6 +372,12 @@ func gitRisk(args []string) string {
 	if i < len(args) {
 		rest = args[i+1:]
 	}
+	risk = maxRisk(risk, gitSubRisk(sub, rest, depth))
+	return maxRisk(risk, gitCommandRisk(sub, rest))
+}
+
+// gitCommandRisk rates what a git subcommand destroys.
+func gitCommandRisk(sub string, rest []string) string {
 	switch sub {
 	case "push":
 		if hasFlag(rest, "f", "force") || hasLong(rest, "force-with-lease") || hasLong(rest, "mirror") || hasLong(rest, "delete") || hasFlag(rest, "d", "") {
@@ -364,45 +446,3 @@ func hasFlag(args []string, short, long string) bool {
 }
 
 func hasLong(args []string, long string) bool { return hasFlag(args, "", long) }
-
-// pipeRisk flags downloads piped into a shell.
-func pipeRisk(b *syntax.BinaryCmd) string {
-	left, right := edgeCallName(b.X, true), edgeCallName(b.Y, false)
-	if (left == "curl" || left == "wget" || left == "fetch") && isShell(right) {
-		return RiskHigh
-	}
-	return RiskLow
-}
-
-func isShell(name string) bool {
-	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "python", "python3", "perl", "ruby", "node":
-		return true
-	}
-	return false
-}
-
-// edgeCallName returns the command name at one end of a statement (the last
-// command of a pipeline when last is set, the first otherwise), looking
-// through sudo and env.
-func edgeCallName(s *syntax.Stmt, last bool) string {
-	if s == nil {
-		return ""
-	}
-	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
-		for i, w := range c.Args {
-			n := filepath.Base(riskWord(w))
-			if n == "sudo" || n == "doas" || n == "env" || i > 0 && (strings.HasPrefix(n, "-") || strings.Contains(n, "=")) {
-				continue
-			}
-			return n
-		}
-	case *syntax.BinaryCmd:
-		if last {
-			return edgeCallName(c.Y, true)
-		}
-		return edgeCallName(c.X, false)
-	}
-	return ""
-}

@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	gitSetUpstreamRe = lazy(`(?m)^\s*(git push --set-upstream \S+ \S+)\s*$`)
+	gitSetUpstreamRe = lazy(`(?m)^\s*git push --set-upstream (\S+) (\S+)\s*$`)
 	gitNoUpstreamRe  = lazy(`The current branch (\S+) has no upstream branch`)
 	gitPathspecRe    = lazy(`pathspec '([^']+)' did not match any file`)
 	gitInvalidRefRe  = lazy(`fatal: (?:invalid reference|a branch named '[^']+' already exists|ambiguous argument|couldn't find remote ref|bad revision|not a valid object name|Needed a single revision|branch '[^']+' not found)[: ]*'?([^'\s:]*)'?`)
@@ -46,9 +46,10 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	case f.has("not a git repository"):
 		return gitNotRepo(ctx, f, c)
 	case f.has("has no upstream branch"):
-		if m := f.find(gitSetUpstreamRe); m != nil {
+		if m := f.find(gitSetUpstreamRe); m != nil && !strings.HasPrefix(m[1], "-") && !strings.HasPrefix(m[2], "-") {
+			// Rebuilt from the remote and branch names, not the output's text.
 			return found(ConfigurationError, 0.95, "The branch has no upstream on the remote yet.",
-				fix(f.replaceWords(c, 0, len(c.Args), m[1]), 0.95, "Push and make the remote branch its upstream."))
+				fix(f.replaceWords(c, 0, len(c.Args), "git push --set-upstream "+quote(m[1])+" "+quote(m[2])), 0.95, "Push and make the remote branch its upstream."))
 		}
 		branch := ""
 		if m := f.find(gitNoUpstreamRe); m != nil {

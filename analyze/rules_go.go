@@ -14,6 +14,7 @@ var (
 	goUnusedVarRe = lazy(`declared and not used: (\S+)|(\S+) declared (?:and|but) not used`)
 	goNoModuleRe  = lazy(`(?:cannot find module providing package|no required module provides package) ([^\s:;]+)`)
 	goVersionRe   = lazy(`go\.mod requires go >= (\S+) \(running go (\S+)`)
+	goModuleArgRe = lazy(`^[a-zA-Z0-9][a-zA-Z0-9._~/-]*(?:@[a-zA-Z0-9._+-]+)?$`)
 )
 
 func ruleGo(ctx context.Context, f *Failure) *Finding {
@@ -23,7 +24,13 @@ func ruleGo(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(goToFixRe); m != nil {
 		cmd := strings.TrimSpace(m[1])
-		fd := found(MissingDependency, 0.92, "A required module is missing from go.mod or go.sum.", fix(cmd, 0.92, "Add the module, as go itself suggests."))
+		fx := fix(cmd, 0.92, "Add the module, as go itself suggests.")
+		if w := strings.Fields(cmd); len(w) == 3 && w[1] == "get" && goModuleArgRe.MatchString(w[2]) || cmd == "go mod tidy" || cmd == "go mod download" {
+			fx.Command = strings.Join(w, " ") // a module path the rule checked: go get MODULE[@VERSION]
+		} else {
+			fx.Untrusted = true
+		}
+		fd := found(MissingDependency, 0.92, "A required module is missing from go.mod or go.sum.", fx)
 		if !strings.HasPrefix(cmd, "go mod tidy") {
 			fd.Fixes = append(fd.Fixes, fix("go mod tidy", 0.8, "Add all missing modules and drop unused ones."))
 		}

@@ -24,7 +24,8 @@ func TestRulesPermissions(t *testing.T) {
 		{name: "directory", cmd: "./src", exit: 126, out: "bash: ./src: Is a directory\n", env: files("/w/src/"), want: "cd ./src"},
 		{name: "sudo-rm", cmd: "rm data/cache.db", out: "rm: cannot remove 'data/cache.db': Permission denied\n", env: user, want: "sudo rm data/cache.db"},
 		{name: "sudo-system-path", cmd: "mkdir /opt/app", out: "mkdir: cannot create directory ‘/opt/app’: Permission denied\n", env: user, want: "sudo mkdir /opt/app"},
-		{name: "sudo-in-list", cmd: "cd /etc && touch x", out: "touch: cannot touch 'x': Permission denied\n", env: user, want: "cd /etc && sudo touch x"},
+		// The cd already ran (the shell is in /etc now): only the failed part runs again.
+		{name: "sudo-in-list", cmd: "cd /etc && touch x", out: "touch: cannot touch 'x': Permission denied\n", env: user, want: "sudo touch x"},
 		{name: "redirect-tee", cmd: "echo 127.0.0.1 h >> /etc/hosts", out: "bash: /etc/hosts: Permission denied\n", env: user, want: "echo 127.0.0.1 h | sudo tee -a /etc/hosts > /dev/null"},
 		{name: "already-sudo", cmd: "sudo cat /proc/kcore", out: "cat: /proc/kcore: Operation not permitted\n", env: user, want: "", typ: analyze.PermissionDenied},
 		{name: "privileged-port", cmd: "python3 -m http.server 80 --bind 127.0.0.1", out: "Traceback (most recent call last):\n  File \"socketserver.py\", line 472, in server_bind\n    self.socket.bind(self.server_address)\nPermissionError: [Errno 13] Permission denied\n", env: user, want: "python3 -m http.server 8080 --bind 127.0.0.1", also: "sudo python3 -m http.server 80 --bind 127.0.0.1"},

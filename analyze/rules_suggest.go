@@ -76,7 +76,9 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 		}
 		for i, s := range hints {
 			if cmd := applyHint(f, unknown, s); cmd != "" {
-				fixes = append(fixes, fix(cmd, 0.93-0.04*float64(i), "%s suggests %s.", f.main().Name(), s))
+				fx := fix(cmd, 0.93-0.04*float64(i), "%s suggests %s.", f.main().Name(), s)
+				fx.Untrusted = true // the hint is the output's text
+				fixes = append(fixes, fx)
 			}
 		}
 		if len(fixes) == 0 {
@@ -260,7 +262,9 @@ func ruleRunHint(ctx context.Context, f *Failure) *Finding {
 		if bad || !(f.Env.LookPath(ctx, words[0]) || f.call(words[0]) != nil || words[0] == "sudo") {
 			continue
 		}
-		return found(Unknown, 0.55, "", fix(cmd, 0.6, "The tool itself suggests running this."))
+		fx := fix(cmd, 0.6, "The tool itself suggests running this.")
+		fx.Untrusted = true
+		return found(Unknown, 0.55, "", fx)
 	}
 	return nil
 }

@@ -172,6 +172,19 @@ func TestStringAssignments(t *testing.T) {
 		{"yaml quoted", "api_key: \"a b\" # prod", "api_key: \"" + R + "\" # prod"},
 		{"yaml list", "- token: abc", "- token: " + R},
 		{"yaml crlf", "secret: abc\r\nx: y", "secret: " + R + "\r\nx: y"},
+		// Password labels in output, anywhere on the line.
+		{"password label", "password: hunter2", "password: " + R},
+		{"db password label", "db password: hunter2", "db password: " + R},
+		{"label mid-line", "Created user bob, db password: hunter2", "Created user bob, db password: " + R},
+		{"label then bracket", "DB password: hunter2 (user admin)", "DB password: " + R + " (user admin)"},
+		{"two labels", "root password: hunter2 user password: x2", "root password: " + R + " user password: " + R},
+		{"label then key", "password: hunter2 host=db", "password: " + R + " host=db"},
+		{"label space colon", "admin password : hunter2", "admin password : " + R},
+		{"label quoted prose", `Your password: "a b c"`, `Your password: "` + R + `"`},
+		{"passwd label", "passwd: hunter2", "passwd: " + R},
+		{"password key", "Password=hunter2", "Password=" + R},
+		{"json password", `{"password": "hunter2"}`, `{"password": "` + R + `"}`},
+		{"pgpassword env", "PGPASSWORD=hunter2 psql -h db", "PGPASSWORD=" + R + " psql -h db"},
 	})
 }
 
@@ -208,6 +221,17 @@ func TestStringAssignmentsNegative(t *testing.T) {
 		{"github actions", "token: ${{ secrets.GH_TOKEN }}", "token: ${{ secrets.GH_TOKEN }}"},
 		{"json null", `{"token": null}`, `{"token": null}`},
 		{"already redacted", "password=" + Marker, "password=" + Marker},
+		// Prompts and prose about passwords.
+		{"prompt prose", "Enter your password:", "Enter your password:"},
+		{"prompt trailing blank", "db password: ", "db password: "},
+		{"prose after label", "error: wrong password: try again", "error: wrong password: try again"},
+		{"prose word", "The password: is required", "The password: is required"},
+		{"statement", "Password: incorrect", "Password: incorrect"},
+		{"statement dot", "root password: unchanged.", "root password: unchanged."},
+		{"passwd error", "passwd: Authentication token manipulation error", "passwd: Authentication token manipulation error"},
+		{"mysql warning", "mysql: [Warning] Using a password on the command line interface can be insecure.",
+			"mysql: [Warning] Using a password on the command line interface can be insecure."},
+		{"quoted in command", `git commit -m "password: fix reset"`, `git commit -m "password: fix reset"`},
 	})
 }
 

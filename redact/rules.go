@@ -90,6 +90,11 @@ var builtin = []rule{
 	// YAML / HTTP-dump lines "  password: VALUE" where the value ends the line.
 	checked(anchored("yaml", yamlTriggers, leftYAML,
 		`(?i:(?P<key>password|passphrase|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key|account[_-]?key|authorization))["']?[ \t]*:[ \t]*(?i:(?:`+authSchemes+`)[ \t]+)?`+lineValue+`(?:[ \t]+#.*)?[ \t]*$`), yamlValue),
+	// Password labels in output, anywhere on a line: "db password: X",
+	// "Your password: X", "passwd: X". Prose such as "wrong password: try
+	// again" and prompts ("Password: ") are left alone by passwordLabel.
+	checked(anchored("password-label", []string{"passw", "passphrase"}, leftKey,
+		`(?i:(?P<key>passw(?:or)?d|passphrase))[ \t]*:[ \t]+`+value), passwordLabel),
 	// Flags taking a secret as the next argument: --password X, -token X.
 	// (--password=X is an assignment.)
 	checked(anchored("flag", flagTriggers, leftFlag,
@@ -208,9 +213,54 @@ func assignment(c *candidate) bool {
 	return true
 }
 
-// yamlValue rejects YAML block scalar indicators (password: |).
+// notPasswords are one-word statements about a password that output
+// prints after "password:", which are not the password.
+var notPasswords = map[string]bool{
+	"incorrect": true, "invalid": true, "required": true, "missing": true, "none": true, "(none)": true,
+	"empty": true, "wrong": true, "expired": true, "changed": true, "updated": true, "set": true,
+	"unset": true, "not": true, "yes": true, "no": true, "ok": true, "failed": true, "denied": true,
+	"hidden": true, "n/a": true, "unknown": true, "accepted": true, "rejected": true, "ignored": true,
+	"unchanged": true, "correct": true, "too": true, "is": true, "must": true, "should": true,
+}
+
+// passwordLabel accepts "… password: VALUE" when VALUE is quoted, or is one
+// word that ends the line or is followed by a bracket, a separator or
+// another label ("user: x", "user password: x", "host=db"); prose goes on with ordinary words ("password: try
+// again"), and a value that is a statement about the password (incorrect,
+// required) is no password.
+func passwordLabel(c *candidate) bool {
+	v := strings.TrimRight(c.value(), ".,;!")
+	if notPasswords[strings.ToLower(v)] || v == "" {
+		return false
+	}
+	if c.quote() != 0 {
+		return true
+	}
+	rest := c.text[c.valEnd:]
+	if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" || strings.IndexByte("([{,;|#", rest[0]) >= 0 {
+		return true
+	}
+	// Another label ("user: x", "user password: x", "host=db") may follow.
+	words := strings.Fields(rest)
+	for i := 0; i < len(words) && i < 2; i++ {
+		if strings.HasSuffix(words[i], ":") || strings.Contains(words[i], "=") {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlValue rejects YAML block scalar indicators (password: |) and
+// statements about a password (Password: incorrect).
 func yamlValue(c *candidate) bool {
 	v := c.value()
+	if c.quote() == 0 && strings.HasPrefix(strings.ToLower(c.key()), "pass") && notPasswords[strings.ToLower(strings.TrimRight(v, ".,;!"))] {
+		return false // Password: incorrect
+	}
 	return !(len(v) <= 3 && (v[0] == '|' || v[0] == '>'))
 }
 
