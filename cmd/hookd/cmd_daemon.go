@@ -41,7 +41,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 	err = agent.Run(ctx, agent.Options{
 		Version: version, SpoolDir: e.spoolDir, OutboxDir: e.outboxDir, PIDFile: e.pidFile, RuntimeDir: e.runtimeDir,
 		DBPath: e.dbPath, Interval: time.Second, Rules: e.rules(cfg), Log: log, Exe: exe,
-		MaxAge: time.Duration(cfg.OutputKeepDays) * 24 * time.Hour, MaxOutputBytes: cfg.OutputKeepBytes,
+		MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
 	})
 	if errors.Is(err, agent.ErrRunning) {
 		fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")

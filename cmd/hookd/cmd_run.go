@@ -57,7 +57,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	}
 
 	cfg := e.config()
-	limit := int(cfg.OutputLimit)
+	limit := int(cfg.Output.Limit)
 	var mu sync.Mutex // the interleaved buffer is written from two copiers
 	all, outBuf, errBuf := capture.NewBuffer(limit), capture.NewBuffer(limit), capture.NewBuffer(limit)
 	tee := func(dst io.Writer, own *capture.Buffer) io.Writer {

@@ -73,7 +73,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := e.config()
 	store := newOutputWriter(e.outboxDir)
-	collector := capture.NewCollector(int(cfg.OutputLimit), store.add)
+	collector := capture.NewCollector(int(cfg.Output.Limit), store.add)
 	var scanner *capture.Scanner
 	status, err := proxy.Run(ctx, proxy.Options{
 		Path:   path,

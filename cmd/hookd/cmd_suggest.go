@@ -201,7 +201,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		en, err = s.Recent(ctx, e.session, 1)
 	}
 	cfg := e.config()
-	if err != nil || isFixCall(en.Command, cfg.FixCommand) {
+	if err != nil || isFixCall(en.Command, string(cfg.Fix.Command)) {
 		return nil // a declined fix keeps the fixes it declined
 	}
 	os.Remove(fixes) // the fixes of an earlier command never apply to this one

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,6 +42,9 @@ type env struct {
 	debug        bool
 	out          *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
 	stdoutTTY    bool
+
+	cfgOnce sync.Once
+	cfg     config.Config // the config file, read once by config()
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -107,20 +110,24 @@ func (e *env) privateRuntimeDir() error {
 	return nil
 }
 
-// config loads the configuration, printing its warnings once.
+// config returns the configuration: the file is read, and its warnings
+// printed, once per process.
 func (e *env) config() config.Config {
-	c, warns := config.Load(e.configFile, e.home)
-	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
-	}
-	return c
+	e.cfgOnce.Do(func() {
+		var warns []config.Warning
+		e.cfg, warns = config.Load(e.configFile, e.home)
+		for _, w := range warns {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+		}
+	})
+	return e.cfg
 }
 
 // rules builds the ingestion rules from the configuration.
 func (e *env) rules(c config.Config) *agent.Rules {
 	r := &agent.Rules{IgnoreDirs: c.History.IgnoreDirs}
-	r.Ignore = append([]*regexp.Regexp(nil), c.IgnoreRE...)
-	red, err := redact.New(c.Redact.Patterns)
+	r.Ignore = c.History.Ignore.Compiled()
+	red, err := redact.New(c.Redact.Patterns.Sources())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; using the built-in redaction only\n", e.configFile, err)
 		red, _ = redact.New(nil)
@@ -137,10 +144,7 @@ func (e *env) captureMode() string {
 	case "pty", "off":
 		return v
 	}
-	if c := e.config().Capture; c != "" {
-		return c
-	}
-	return "pty"
+	return string(e.config().Capture)
 }
 
 // openStore opens the history, moving a corrupt database aside.
