@@ -284,22 +284,23 @@ func isFixCall(cmd, name string) bool {
 func (e *env) analyzer(warn bool) *analyze.Analyzer {
 	a := &analyze.Analyzer{Rules: analyze.DefaultRules()}
 	specs, warns := config.LoadPatterns(e.patternsFile)
-	var ps []analyze.Pattern
-	for _, s := range specs {
+	for i, s := range specs {
 		p := analyze.Pattern{Name: s.Name, Command: s.Command, Output: s.Output, ErrorType: s.ErrorType, Explanation: s.Explanation}
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("pattern %d", i+1)
+		}
 		for _, f := range s.Fixes {
 			p.Fixes = append(p.Fixes, analyze.PatternFix{Command: f.Command, Explanation: f.Explanation})
 		}
-		ps = append(ps, p)
+		rules, errs := analyze.CompilePatterns([]analyze.Pattern{p})
+		a.Rules = append(a.Rules, rules...)
+		for _, err := range errs {
+			warns = append(warns, config.Warning{File: e.patternsFile, Line: s.Line, Msg: err.Error(), Then: "pattern skipped"})
+		}
 	}
-	rules, errs := analyze.CompilePatterns(ps)
-	a.Rules = append(a.Rules, rules...)
 	if warn {
 		for _, w := range warns {
 			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
-		}
-		for _, err := range errs {
-			fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; pattern skipped\n", e.patternsFile, err)
 		}
 	}
 	return a
