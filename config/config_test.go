@@ -207,7 +207,7 @@ func TestLoadWarnings(t *testing.T) {
 			func(c Config) bool { return c.Output.KeepDays == 90 }},
 		{"days not a number",
 			"output:\n  keep_days: soon\n",
-			[]string{`2:14: output.keep_days: "soon" is not a whole number; using 90`},
+			[]string{`2:14: output.keep_days: want a whole number, not "soon"; using 90`},
 			nil},
 		{"days overflow",
 			"output:\n  keep_days: 99999999999999999999\n",
@@ -218,7 +218,7 @@ func TestLoadWarnings(t *testing.T) {
 			[]string{
 				`2:12: fix.command: fix command "rm -rf": want a plain name (letters, digits, _ and -), or '' for none; using fix`,
 				`3:8: fix.key: key "^1": ^1 is not a control key; using ^Xf`,
-				`4:10: fix.learn: "maybe" is not true or false; using false`,
+				`4:10: fix.learn: want true or false, not "maybe"; using false`,
 			},
 			func(c Config) bool { return c.Fix == Defaults().Fix }},
 		{"in the file's order",
@@ -266,6 +266,10 @@ func TestLoadWarnings(t *testing.T) {
 			"ask:\n  profiles:\n    work:\n      when: {cwd: '[a'}\n      template: hi\n",
 			[]string{`4:19: ask.profiles.work.when.cwd: "[a" is not a valid pattern; ignored`},
 			func(c Config) bool { return c.Ask.Profiles["work"].Template == "hi" }},
+		{"list for text",
+			"ask:\n  variables: {a: [1], b: x}\n",
+			[]string{`2:18: ask.variables.a: want text, not a list; ignored`},
+			func(c Config) bool { return len(c.Ask.Variables) == 1 && c.Ask.Variables["b"] == "x" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

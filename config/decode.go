@@ -195,7 +195,14 @@ func explain(err error) (*token.Token, string) {
 	)
 	switch {
 	case errors.As(err, &te):
-		return tok, fmt.Sprintf("%q is not %s", val, kindName(te.DstType))
+		what := strconv.Quote(val)
+		switch tok.Type {
+		case token.SequenceStartType, token.SequenceEntryType:
+			what = "a list"
+		case token.MappingStartType, token.MappingValueType:
+			what = "a mapping"
+		}
+		return tok, fmt.Sprintf("want %s, not %s", kindName(te.DstType), what)
 	case errors.As(err, &oe):
 		return tok, fmt.Sprintf("%s is too large", val)
 	case errors.As(err, &ue):
