@@ -1,4 +1,4 @@
-// Package config reads hookd's configuration file.
+// Package config reads hookd's configuration file and patterns file into typed settings.
 package config
 
 import (
