@@ -2,10 +2,7 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"os"
-
-	"github.com/goccy/go-yaml"
 )
 
 // PatternSpec is one entry of the patterns file: the user's own rule for
@@ -17,6 +14,8 @@ type PatternSpec struct {
 	ErrorType   string    `yaml:"error_type"`
 	Explanation string    `yaml:"explanation"`
 	Fixes       []FixSpec `yaml:"fixes"`
+	// Line is where the entry starts in the file, for warnings about it.
+	Line int `yaml:"-"`
 }
 
 // FixSpec is one fix of a PatternSpec.
@@ -38,19 +37,32 @@ const ExamplePatterns = `# ~/.config/hookd/patterns.yaml: your own failures and 
 `
 
 // LoadPatterns reads the patterns file at path. A missing file is no error.
-// A file that cannot be read as YAML gives no patterns and a warning naming
-// the file and line.
-func LoadPatterns(path string) ([]PatternSpec, []string) {
+// An entry that cannot be read is skipped with a Warning naming the file,
+// the line and the column; the other entries still apply. A file that is
+// not a YAML list gives no patterns and a Warning.
+func LoadPatterns(path string) ([]PatternSpec, []Warning) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []string{fmt.Sprintf("%s: %v; no patterns used", path, err)}
+		return nil, []Warning{{File: path, Msg: err.Error(), Then: "no patterns used"}}
 	}
-	var ps []PatternSpec
-	if err := yaml.UnmarshalWithOptions(data, &ps, yaml.Strict()); err != nil {
-		return nil, []string{fmt.Sprintf("%s: %s; no patterns used", path, yamlError(err))}
+	src, w := parse(path, data)
+	if w != nil {
+		w.Then = "no patterns used"
+		return nil, []Warning{*w}
 	}
-	return ps, nil
+	ps, warns, ok := decode(src, func() []PatternSpec { return nil }, true)
+	for i := range warns {
+		warns[i].Then = "pattern skipped"
+	}
+	if !ok {
+		warns[len(warns)-1].Then = "no patterns used"
+		return nil, warns
+	}
+	for i := range ps {
+		ps[i].Line, _ = position(src.item(i))
+	}
+	return ps, inOrder(warns)
 }

@@ -32,23 +32,25 @@ type Engine struct {
 }
 
 // NewAnalyzer returns the built-in rules plus the user's patterns from
-// patternsFile, and what is wrong in that file (each bad pattern is
-// skipped; a broken file never stops the analysis).
-func NewAnalyzer(patternsFile string) (*analyze.Analyzer, []string) {
+// patternsFile, and what is wrong in that file, each with its line (a bad
+// pattern is skipped, the others kept: a broken file never stops the
+// analysis).
+func NewAnalyzer(patternsFile string) (*analyze.Analyzer, []config.Warning) {
 	a := &analyze.Analyzer{Rules: analyze.DefaultRules()}
 	specs, warns := config.LoadPatterns(patternsFile)
-	var ps []analyze.Pattern
-	for _, s := range specs {
+	for i, s := range specs {
 		p := analyze.Pattern{Name: s.Name, Command: s.Command, Output: s.Output, ErrorType: s.ErrorType, Explanation: s.Explanation}
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("pattern %d", i+1)
+		}
 		for _, f := range s.Fixes {
 			p.Fixes = append(p.Fixes, analyze.PatternFix{Command: f.Command, Explanation: f.Explanation})
 		}
-		ps = append(ps, p)
-	}
-	rules, errs := analyze.CompilePatterns(ps)
-	a.Rules = append(a.Rules, rules...)
-	for _, err := range errs {
-		warns = append(warns, fmt.Sprintf("%s: %v; pattern skipped", patternsFile, err))
+		rules, errs := analyze.CompilePatterns([]analyze.Pattern{p})
+		a.Rules = append(a.Rules, rules...)
+		for _, err := range errs {
+			warns = append(warns, config.Warning{File: patternsFile, Line: s.Line, Msg: err.Error(), Then: "pattern skipped"})
+		}
 	}
 	return a, warns
 }

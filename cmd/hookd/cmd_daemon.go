@@ -39,7 +39,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 	err = agent.Run(ctx, agent.Options{
 		Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
 		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(cfg), Log: log, Exe: exe,
-		MaxAge: time.Duration(cfg.OutputKeepDays) * 24 * time.Hour, MaxOutputBytes: cfg.OutputKeepBytes,
+		MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
 	})
 	if errors.Is(err, agent.ErrRunning) {
 		fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")

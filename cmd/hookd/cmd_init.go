@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/shellinit"
 )
 
@@ -33,8 +32,7 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 		return usagef("--capture must be pty or off, not %q", mode)
 	}
 	cfg := e.config()
-	key, _ := config.KeyBytes(cfg.FixKey) // checked by config.Load
-	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode, FixCommand: cfg.FixCommand, FixKey: key})
+	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes()})
 	if err != nil {
 		return usageError{err.Error()}
 	}

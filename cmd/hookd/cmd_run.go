@@ -30,7 +30,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	x := record.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().OutputLimit),
+	x := record.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
 		TerminalInterrupts: isTerminal(os.Stdin)}
 	text := ""
 	switch {

@@ -72,7 +72,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := e.config()
 	store := outbox.NewWriter(e.paths.Outbox)
-	collector := capture.NewCollector(int(cfg.OutputLimit), store.Add)
+	collector := capture.NewCollector(int(cfg.Output.Limit), store.Add)
 	var scanner *capture.Scanner
 	status, err := proxy.Run(ctx, proxy.Options{
 		Path:   path,

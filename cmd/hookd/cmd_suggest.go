@@ -173,7 +173,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	defer s.Close()
 	cfg := e.config()
 	r, ok, err := e.engine(false, names).Run(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
-		FixCommand: cfg.FixCommand, Offers: e.paths.Offers})
+		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers})
 	if !ok {
 		return err
 	}

@@ -81,7 +81,7 @@ func TestSuggestUserPatterns(t *testing.T) {
 	if err != nil || !strings.Contains(got, `"command":"deploy login staging && deploy app1"`) || !strings.Contains(got, `"error_type":"configuration_error"`) {
 		t.Errorf("suggest with a user pattern: %v %s", err, got)
 	}
-	if !strings.Contains(errOut, "broken") || !strings.Contains(errOut, "patterns.yaml") {
+	if !strings.Contains(errOut, "broken") || !strings.Contains(errOut, "patterns.yaml:8: ") {
 		t.Errorf("the broken pattern is not named: %q", errOut)
 	}
 }

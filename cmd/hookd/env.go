@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"regexp"
 	"time"
 
 	"github.com/adrg/xdg"
@@ -83,8 +82,8 @@ func (e *env) config() config.Config {
 // rules builds the ingestion rules from the configuration.
 func (e *env) rules(c config.Config) *ingest.Rules {
 	r := &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs}
-	r.Ignore = append([]*regexp.Regexp(nil), c.IgnoreRE...)
-	red, err := redact.New(c.Redact.Patterns)
+	r.Ignore = c.History.Ignore.Compiled()
+	red, err := redact.New(c.Redact.Patterns.Sources())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; using the built-in redaction only\n", e.paths.Config, err)
 		red, _ = redact.New(nil)
@@ -101,10 +100,7 @@ func (e *env) captureMode() string {
 	case "pty", "off":
 		return v
 	}
-	if c := e.config().Capture; c != "" {
-		return c
-	}
-	return "pty"
+	return string(e.config().Capture)
 }
 
 // openStore opens the history, moving a corrupt database aside.
