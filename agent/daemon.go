@@ -89,7 +89,6 @@ func Run(ctx context.Context, opt Options) error {
 	if err != nil {
 		return err
 	}
-	defer store.Close()
 
 	sock := SocketPath(opt.RuntimeDir)
 	os.Remove(sock) // stale: we hold the lock
@@ -110,6 +109,11 @@ func Run(ctx context.Context, opt Options) error {
 	defer removeIfOurs(opt.PIDFile)
 
 	d := &daemon{opt: opt, store: store, start: time.Now(), flush: make(chan chan struct{})}
+	defer func() {
+		if d.store != nil {
+			d.store.Close()
+		}
+	}()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go d.serve(ctx, ln, stop)
@@ -153,7 +157,7 @@ func Run(ctx context.Context, opt Options) error {
 func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Store, error) {
 	store, aside, err := history.OpenRecover(ctx, path, 10*time.Second, true)
 	if aside != "" {
-		log.Error("history database was corrupt: moved aside, starting a new one", "moved_to", aside)
+		log.Error("history database was corrupt: moved aside, what could be read of it salvaged into a new one", "moved_to", aside)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
@@ -163,7 +167,7 @@ func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Sto
 
 // prune applies the retention limits to stored outputs.
 func (d *daemon) prune(ctx context.Context) {
-	if d.opt.MaxAge <= 0 && d.opt.MaxOutputBytes <= 0 {
+	if d.opt.MaxAge <= 0 && d.opt.MaxOutputBytes <= 0 || d.store == nil {
 		return
 	}
 	var before int64
@@ -181,7 +185,47 @@ func (d *daemon) prune(ctx context.Context) {
 }
 
 func (d *daemon) ingest(ctx context.Context) {
+	if d.store == nil || d.store.Replaced() {
+		if !d.reopen(ctx, "the database file was moved or removed") {
+			return
+		}
+	}
 	st, err := ingest.Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
+	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
+		// Nothing was taken from the spools that was not stored: open the
+		// database again (recovering it if it is corrupt) and go on.
+		d.record(st, nil)
+		if !d.reopen(ctx, err.Error()) {
+			return
+		}
+		st, err = ingest.Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
+	}
+	d.record(st, err)
+}
+
+// reopen opens the database again after it was replaced or found corrupt;
+// a corrupt one is moved aside and salvaged into a new one. It reports
+// whether a database is open (the next pass tries again if not).
+func (d *daemon) reopen(ctx context.Context, why string) bool {
+	if d.store != nil {
+		d.store.Close()
+		d.store = nil
+	}
+	d.opt.Log.Warn("reopening the history database", "why", why)
+	s, err := openStore(ctx, d.opt.DBPath, d.opt.Log)
+	if err != nil {
+		d.mu.Lock()
+		d.lastErr = err.Error()
+		d.mu.Unlock()
+		d.opt.Log.Error("cannot open the history database", "error", err)
+		return false
+	}
+	d.store = s
+	return true
+}
+
+// record adds a pass's figures to the agent's and logs its problems.
+func (d *daemon) record(st ingest.Stats, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.lastIngest = time.Now()

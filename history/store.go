@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -61,6 +63,10 @@ type Store struct {
 	db   *sql.DB
 	path string
 	fts  bool // the full-text index is there and up to date (fts.go)
+	// file and wal identify the database file opened and its WAL file
+	// (device and inode), so that Replaced can tell when the path names
+	// another one.
+	file, wal fileID
 }
 
 // Open opens the database at path, creating it (0600, in a 0700 directory)
@@ -83,7 +89,7 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1) // one connection: no surprise locks between our own statements
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, file: identify(path)}
 	// Processes opening a new database at once race to switch it to WAL
 	// mode, and SQLite does not wait for the lock that takes: the loser's
 	// connection fails at once with SQLITE_BUSY. Try again until busy.
@@ -110,6 +116,8 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	for _, suffix := range []string{"-wal", "-shm"} {
 		os.Chmod(path+suffix, 0o600) // best effort: they may not exist yet
 	}
+	// The WAL file lives as long as a connection is open (ours).
+	s.wal = identify(path + "-wal")
 	return s, nil
 }
 
@@ -127,25 +135,27 @@ func classify(err error) error {
 }
 
 // OpenRecover opens the database at path like Open, after a quick integrity
-// check when check is set. A database found corrupt is moved aside (see
-// Recover) and a new one started; aside then says where the old one went.
+// check when check is set. A database found corrupt is moved aside, what can
+// be read of it is salvaged into a new one (see recoverDB), and the new one is
+// returned; aside then says where the old one went.
 func OpenRecover(ctx context.Context, path string, busy time.Duration, check bool) (s *Store, aside string, err error) {
 	s, err = Open(ctx, path, busy)
+	var found fileID
 	if err == nil && check {
 		if err = s.Check(ctx); err != nil {
+			found = s.file
 			s.Close()
 		}
+	} else if err != nil {
+		found = identify(path)
 	}
 	if errors.Is(err, ErrCorrupt) {
-		if aside, err = Recover(path, time.Now()); err != nil {
-			return nil, "", err
-		}
-		s, err = Open(ctx, path, busy)
+		return recoverDB(ctx, path, found, busy, time.Now())
 	}
 	if err != nil {
-		return nil, aside, err
+		return nil, "", err
 	}
-	return s, aside, nil
+	return s, "", nil
 }
 
 // IsBusy reports an error caused by another process holding the database.
@@ -154,19 +164,131 @@ func IsBusy(err error) bool {
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
-// Recover moves a corrupt database (and its WAL files) aside, so that a new
-// one can be created, and returns where it went.
-func Recover(path string, now time.Time) (string, error) {
-	aside := fmt.Sprintf("%s.corrupt-%s", path, now.UTC().Format("20060102T150405Z"))
-	if err := os.Rename(path, aside); err != nil {
-		return "", fmt.Errorf("move corrupt history aside: %w", err)
+// recoverDB moves the corrupt database at path (and its WAL files) aside,
+// opens a new one there, salvages into it every row it can read from the
+// old one (see Store.Salvage), and returns it and where the old one went.
+// found identifies the file that was found corrupt: when path names
+// another file by the time the recovery lock is taken, another process has
+// recovered it already, and that new database is opened instead (aside is
+// then "").
+//
+// Processes that had the old file open keep writing into it: they must not
+// trust a write until they have checked Replaced after it (package ingest
+// does, before it removes anything from a spool).
+func recoverDB(ctx context.Context, path string, found fileID, busy time.Duration, now time.Time) (s *Store, aside string, err error) {
+	unlock, err := lockRecovery(ctx, path, busy)
+	if err != nil {
+		return nil, "", err
+	}
+	defer unlock()
+	if cur := identify(path); cur != found && cur != (fileID{}) {
+		s, err := Open(ctx, path, busy)
+		return s, "", err
+	}
+	aside = fmt.Sprintf("%s.corrupt-%s", path, now.UTC().Format("20060102T150405.000Z"))
+	if err := os.Rename(path, aside); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, "", fmt.Errorf("move corrupt history aside: %w", err)
 	}
 	for _, suffix := range []string{"-wal", "-shm"} {
 		if err := os.Rename(path+suffix, aside+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return aside, fmt.Errorf("move corrupt history aside: %w", err)
+			return nil, aside, fmt.Errorf("move corrupt history aside: %w", err)
 		}
 	}
-	return aside, nil
+	if s, err = Open(ctx, path, busy); err != nil {
+		return nil, aside, err
+	}
+	st, err := s.Salvage(ctx, aside)
+	if err != nil {
+		s.Close()
+		return nil, aside, fmt.Errorf("salvage %s: %w", aside, err)
+	}
+	if err := s.setMeta(ctx, salvagedKey+filepath.Base(aside), strconv.Itoa(st.Commands)); err != nil {
+		s.Close()
+		return nil, aside, err
+	}
+	return s, aside, nil
+}
+
+// salvagedKey prefixes the meta key that says how many commands were
+// salvaged from a database moved aside (its file name follows).
+const salvagedKey = "salvaged:"
+
+// Aside is a corrupt database that was moved aside and is still there.
+type Aside struct {
+	Path string
+	// Salvaged is how many of its commands were copied into the history
+	// (-1: not known, it was moved by an older hookd).
+	Salvaged int
+}
+
+// Asides lists the corrupt databases moved aside next to the history that
+// are still there, for `hookd status` to name until the user removes them.
+func (s *Store) Asides(ctx context.Context) []Aside {
+	matches, _ := filepath.Glob(s.path + ".corrupt-*")
+	var out []Aside
+	for _, m := range matches {
+		if strings.HasSuffix(m, "-wal") || strings.HasSuffix(m, "-shm") {
+			continue
+		}
+		a := Aside{Path: m, Salvaged: -1}
+		var v string
+		if s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", salvagedKey+filepath.Base(m)).Scan(&v) == nil {
+			if n, err := strconv.Atoi(v); err == nil {
+				a.Salvaged = n
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func (s *Store) setMeta(ctx context.Context, key, value string) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
+	return classify(err)
+}
+
+// Replaced reports whether the database file at the store's path, or its
+// WAL file, is no longer the one it opened: another process moved it aside
+// (it was corrupt) or removed it. Writes made since may have gone where no
+// one will read them: close the store and open the path again.
+func (s *Store) Replaced() bool {
+	return identify(s.path) != s.file || s.wal != (fileID{}) && identify(s.path+"-wal") != s.wal
+}
+
+// fileID identifies a file by device and inode; the zero value is "no file".
+type fileID struct{ dev, ino uint64 }
+
+func identify(path string) fileID {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileID{}
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}
+	}
+	return fileID{uint64(st.Dev), st.Ino}
+}
+
+// lockRecovery takes the lock that makes one process at a time recover
+// the database at path, waiting up to busy for it.
+func lockRecovery(ctx context.Context, path string, busy time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("recover history: %w", err)
+	}
+	deadline := time.Now().Add(busy)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) || ctx.Err() != nil {
+			f.Close()
+			return nil, fmt.Errorf("recover history: lock: %w", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Path returns the database file's path.

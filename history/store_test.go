@@ -259,21 +259,20 @@ func TestCorruptRecover(t *testing.T) {
 				t.Fatalf("Open+Check of a corrupt file: %v; want an error wrapping ErrCorrupt", err)
 			}
 
-			now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-			aside, err := history.Recover(path, now)
+			s, aside, err := history.OpenRecover(ctx, path, time.Second, true)
 			if err != nil {
-				t.Fatalf("Recover: %v", err)
+				t.Fatalf("OpenRecover: %v", err)
 			}
-			if wantAside := path + ".corrupt-20250102T030405Z"; aside != wantAside {
-				t.Errorf("Recover moved the file to %q; want %q", aside, wantAside)
+			s.Close()
+			if !strings.HasPrefix(aside, path+".corrupt-") {
+				t.Errorf("OpenRecover moved the file to %q; want %s.corrupt-TIME", aside, path)
+			}
+			if got := openAt(t, path).Asides(ctx); len(got) != 1 || got[0].Path != aside {
+				t.Errorf("Asides() = %+v; want the file moved aside, %s", got, aside)
 			}
 			if got, err := os.ReadFile(aside); err != nil || !bytes.Equal(got, want) {
 				t.Errorf("file moved aside differs from the corrupt one (err %v)", err)
 			}
-			if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("after Recover, %s still exists (%v)", path, err)
-			}
-
 			s = openAt(t, path)
 			if err := s.Check(ctx); err != nil {
 				t.Errorf("Check of the new database: %v", err)
@@ -283,13 +282,6 @@ func TestCorruptRecover(t *testing.T) {
 				t.Errorf("List of the new database = %d entries, %v; want 1", len(got), err)
 			}
 		})
-	}
-}
-
-func TestRecoverMissing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "history.db")
-	if _, err := history.Recover(path, time.Now()); err == nil {
-		t.Errorf("Recover(%s) of a missing file succeeded; want an error", path)
 	}
 }
 

@@ -18,6 +18,11 @@ import (
 // malformed).
 const chunk = 4 << 20
 
+// ErrReplaced is the error of a pass that found the history database
+// replaced under it (see history.Store.Replaced): the caller reopens the
+// database and runs the pass again; nothing was lost.
+var ErrReplaced = errors.New("the history database was replaced while it was written (moved aside as corrupt, or removed)")
+
 // decodeFunc stores in tx the complete records at the start of buf and
 // returns how many bytes they took. more says that the log goes on after
 // buf; final that its writer has ended, so that a record cut short at the
@@ -159,6 +164,13 @@ func (l *logFile) step(ctx context.Context, store *history.Store, limit int64, f
 	}
 	if err := tx.Commit(); err != nil {
 		return true, err
+	}
+	if store.Replaced() {
+		// The database was moved aside (found corrupt by another
+		// process) while this was written: what was committed went into
+		// the old file. The bytes stay in the log, to be read again into
+		// the new database.
+		return true, ErrReplaced
 	}
 	punch(l.f, off+int64(used))
 	return off+int64(used) >= size, nil

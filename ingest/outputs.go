@@ -99,6 +99,9 @@ func ingestOutputs(ctx context.Context, store *history.Store, paths []string, ru
 	if err := tx.Commit(); err != nil {
 		return err
 	}
+	if store.Replaced() {
+		return ErrReplaced // the files stay, for the new database
+	}
 	for _, p := range done {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			st.Problems = append(st.Problems, fmt.Sprintf("outbox: %v", err))

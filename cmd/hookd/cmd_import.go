@@ -47,7 +47,7 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import %s: %w", *file, err)
 	}
-	s, err := e.openStore(ctx, 10*time.Second)
+	s, err := e.openStore(ctx, 10*time.Second, false)
 	if err != nil {
 		return err
 	}

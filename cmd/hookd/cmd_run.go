@@ -99,5 +99,8 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	fmt.Fprintln(w)
 	for i, f := range r.Fixes {
 		fmt.Fprintf(w, "  %d. %s   (%s risk) %s\n", i+1, sanitize.Line(f.Command), f.Risk, sanitize.Line(f.Explanation))
+		if note := fixNote(f); note != "" {
+			fmt.Fprintf(w, "     %s\n", sanitize.Line(note))
+		}
 	}
 }

@@ -26,6 +26,8 @@ type statusReport struct {
 		Failed    int64  `json:"failed"`
 		Bad       int64  `json:"bad_records"`
 		Error     string `json:"error,omitempty"`
+		// MovedAside lists corrupt databases moved aside and still there.
+		MovedAside []string `json:"moved_aside,omitempty"`
 	} `json:"database"`
 	Spool struct {
 		Dir          string `json:"dir"`
@@ -113,7 +115,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 
 	r.Database.Path = e.paths.DB
 	offsets := map[string]history.SpoolState{}
-	if s, err := e.openStore(ctx, 2*time.Second); err != nil {
+	if s, err := e.openStore(ctx, 2*time.Second, false); err != nil {
 		r.Database.Error = err.Error()
 		r.Problems = append(r.Problems, "database: "+err.Error())
 	} else {
@@ -129,6 +131,14 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		}
 		if o, err := s.SpoolOffsets(ctx); err == nil {
 			offsets = o
+		}
+		for _, a := range s.Asides(ctx) {
+			what := "what could be read of it was copied into the history"
+			if a.Salvaged >= 0 {
+				what = fmt.Sprintf("%d of its commands were copied into the history", a.Salvaged)
+			}
+			r.Database.MovedAside = append(r.Database.MovedAside, a.Path)
+			r.Problems = append(r.Problems, fmt.Sprintf("the history database was found corrupt and moved to %s; %s. Remove that file once you no longer need it", a.Path, what))
 		}
 		s.Close()
 	}

@@ -67,7 +67,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		// The history helps (what succeeded here before), but asking a
 		// question must not create a database.
 		if _, err := os.Stat(e.paths.DB); err == nil {
-			if s, err := e.openStore(ctx, time.Second); err == nil {
+			if s, err := e.openStore(ctx, time.Second, false); err == nil {
 				defer s.Close()
 				in.History = suggest.Past(ctx, s)
 			}
@@ -123,12 +123,18 @@ type fixJSON struct {
 	Explanation string  `json:"explanation"`
 	Risk        string  `json:"risk"`
 	Confidence  float64 `json:"confidence"`
+	// Untrusted: the command was taken from the failed command's output.
+	Untrusted bool `json:"untrusted,omitempty"`
+	// Incomplete: it cannot run as shown (a secret was redacted from it);
+	// Missing says what to fill in.
+	Incomplete bool   `json:"incomplete,omitempty"`
+	Missing    string `json:"missing,omitempty"`
 }
 
 func printSuggestJSON(e *env, r analyze.Result) error {
 	out := suggestJSON{ErrorType: r.ErrorType, RootCause: r.RootCause, Explanation: r.RootCause, Method: r.Method, Fixes: []fixJSON{}}
 	for _, f := range r.Fixes {
-		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence})
+		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence, f.Untrusted, f.Incomplete, f.Missing})
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
@@ -155,6 +161,9 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 			risk = risk.Foreground(e.out.Color("3"))
 		}
 		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitize.Line(f.Command)).Bold(), risk, sanitize.Line(f.Explanation))
+		if note := fixNote(f); note != "" {
+			fmt.Fprintf(e.stdout, "     %s\n", e.out.String(sanitize.Line(note)).Foreground(e.out.Color("3")))
+		}
 	}
 }
 
@@ -203,11 +212,17 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		if f.Risk != analyze.RiskLow {
 			risk = " " + e.out.String("("+f.Risk+" risk)").Foreground(e.out.Color("3")).String()
 		}
+		if f.Incomplete {
+			risk += " " + e.out.String("(complete it first)").Foreground(e.out.Color("3")).String()
+		}
 		fmt.Fprintf(e.stdout, "  %s %s%s   %s\n", e.out.String("↳").Faint(), e.out.String(text).Bold(), risk,
 			e.out.String(label).Faint())
 		if learn && f.Explanation != "" {
 			// Learning mode: why this fix works, under it.
 			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(f.Explanation)).Faint())
+		}
+		if note := fixNote(f); learn && note != "" {
+			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(note)).Faint())
 		}
 	}
 	return nil
@@ -236,4 +251,18 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 			return out.Text, out.Source, err
 		},
 	}
+}
+
+// fixNote says what the user must know before running a fix: that it came
+// from the command's own output, or that it must be completed.
+func fixNote(f analyze.Fix) string {
+	switch {
+	case f.Incomplete && f.Missing != "":
+		return f.Missing
+	case f.Incomplete:
+		return "it cannot run as shown: complete it first"
+	case f.Untrusted:
+		return "taken from the command's own output: read it before you run it"
+	}
+	return ""
 }

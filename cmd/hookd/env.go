@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -103,27 +104,57 @@ func (e *env) captureMode() string {
 	return string(e.config().Capture)
 }
 
-// openStore opens the history, moving a corrupt database aside.
-func (e *env) openStore(ctx context.Context, busy time.Duration) (*history.Store, error) {
-	s, aside, err := history.OpenRecover(ctx, e.paths.DB, busy, false)
+// openStore opens the history. A corrupt database is moved aside and what
+// can be read of it salvaged into a new one; check runs SQLite's quick
+// check first (a damage that opening alone does not show).
+func (e *env) openStore(ctx context.Context, busy time.Duration, check bool) (*history.Store, error) {
+	s, aside, err := history.OpenRecover(ctx, e.paths.DB, busy, check)
 	if aside != "" {
-		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt; it was moved to %s and a new one started\n", aside)
+		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt: it was moved to %s, and what could be read of it copied into a new one (hookd status says how much)\n", aside)
 	}
 	return s, err
 }
 
 // openFlushed opens the history after moving every finished command from the
 // spools into it, so that the last command typed is there. A busy database
-// is no error: what is stored is read.
+// is no error: what is stored is read. A database found corrupt (or moved
+// aside by another process) meanwhile is opened again, recovered.
 func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
-	s, err := e.openStore(ctx, 3*time.Second)
+	s, err := e.openStore(ctx, 3*time.Second, false)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now()); err != nil && e.debug {
+	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now())
+	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
+		s.Close()
+		e.logProblems(st.Problems)
+		if s, err = e.openStore(ctx, 3*time.Second, true); err != nil {
+			return nil, err
+		}
+		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now())
+	}
+	if err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
 	}
+	e.logProblems(st.Problems)
 	return s, nil
+}
+
+// logProblems writes what an ingestion pass run by the CLI found wrong
+// (malformed records, say) to the agent's log, where hookd status sends the
+// user for details.
+func (e *env) logProblems(problems []string) {
+	if len(problems) == 0 {
+		return
+	}
+	log, closer, err := e.logger()
+	if err != nil {
+		return
+	}
+	defer closer.Close()
+	for _, p := range problems {
+		log.Warn("ingest (by the CLI)", "problem", p)
+	}
 }
 
 // logger returns the agent's logger, writing to the log file.
