@@ -38,7 +38,7 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 	cfg := e.config()
 	err = agent.Run(ctx, agent.Options{
 		Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
-		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(cfg), Log: log, Exe: exe,
+		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(), Log: log, Exe: exe,
 		MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
 	})
 	if errors.Is(err, agent.ErrRunning) {

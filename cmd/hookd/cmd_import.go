@@ -52,7 +52,7 @@ func cmdImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	added, ignored, err := ingest.Import(ctx, s, e.rules(e.config()), shell, res.Entries, fi.ModTime())
+	added, ignored, err := ingest.Import(ctx, s, e.rules(), shell, res.Entries, fi.ModTime())
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/paths"
 	"github.com/hookd/hookd/shellinit"
 )
 
@@ -32,6 +33,17 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 		return usagef("--capture must be pty or off, not %q", mode)
 	}
 	cfg := e.config()
+	// What is wrong in the config file is said here, once per shell start;
+	// not again by the shell that re-executes itself under the capturing
+	// proxy (it runs its rc file a second time), nor by a shell nested in
+	// one that said it.
+	if tty := os.Getenv(ptyEnv); tty == "" || !sameFile(tty, "/dev/stdin") {
+		for _, w := range e.configWarnings() {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+		}
+	}
+	// Directories an older version or a loose umask left open to others.
+	paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
 	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes()})
 	if err != nil {
 		return usageError{err.Error()}

@@ -96,6 +96,9 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		return usagef("no arguments expected")
 	}
 	r := statusReport{Version: version, Session: e.session, Config: e.paths.Config, Log: e.paths.Log, Problems: []string{}}
+	for _, w := range e.configWarnings() {
+		r.Problems = append(r.Problems, "config: "+w)
+	}
 	r.Capture = e.captureStatus(&r)
 
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)

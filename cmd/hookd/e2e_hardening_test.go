@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -144,5 +145,76 @@ func TestCorruptDatabaseWhileAgentRuns(t *testing.T) {
 		// The agent still runs, and ingests what comes next.
 		s.Run("echo later")
 		waitCommands(t, h, "echo later")
+	})
+}
+
+// TestConfigWarningAtShellStart: a config file with a syntax error is
+// warned about once when a shell starts, with capture on (the shell
+// re-executes itself under the proxy and runs its rc file again), is
+// listed by hookd status, and does not make every other command repeat it.
+func TestConfigWarningAtShellStart(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("capture: pty\nhistory: [oops\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: []string{"HOOKD_CAPTURE=pty"}})
+		s.Run("hookd history -n 1 >/dev/null; echo history-done")
+		s.WaitForPlain(regexp.MustCompile(`\nhistory-done`), 10*time.Second)
+		if n := strings.Count(s.Plain(), "hookd: warning:"); n != 1 {
+			t.Errorf("%d config warnings on the screen; want 1:\n%s", n, s.Plain())
+		}
+		out, _, _ := hookdRun(h, nil, "status")
+		if !strings.Contains(out, "config: "+h.Path(".config", "hookd", "config.yaml")) {
+			t.Errorf("hookd status does not list the config problem:\n%s", out)
+		}
+	})
+}
+
+// TestLooseDirectoriesTightened: hookd's directories made 0755 by an older
+// version or a loose umask are made 0700 when a shell loads hookd.
+func TestLooseDirectoriesTightened(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		dirs := []string{h.Path(".config", "hookd"), h.Path(".local", "share", "hookd"), h.Path(".local", "state", "hookd")}
+		for _, d := range dirs {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(d, 0o755)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("true")
+		for _, d := range dirs {
+			if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("%s: %v, mode %v; want 0700", d, err, fi.Mode().Perm())
+			}
+		}
+	})
+}
+
+// TestInvisibleCharactersEscaped: bidirectional and invisible characters in
+// a stored command reach the terminal escaped (they could make it read as
+// another command), in hookd history and hookd show.
+func TestInvisibleCharactersEscaped(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		file := h.Path("histfile")
+		cmd := "echo safe \u202e\u2066gpj.exe\u2069 \u200bx\u2028y"
+		if err := os.WriteFile(file, []byte(cmd+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		hookd(t, h, "import", "bash", "--file", file)
+		want := `echo safe \u202e\u2066gpj.exe\u2069 \u200bx\u2028y`
+		if out := hookd(t, h, "history"); !strings.Contains(out, want) {
+			t.Errorf("hookd history = %q; want the command shown as %q", out, want)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("hookd show 1")
+		s.WaitForPlain(regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
+		if strings.ContainsAny(s.Output(), "\u202e\u2066\u200b\u2028") {
+			t.Errorf("raw bidi or invisible characters reached the terminal:\n%q", s.Output())
+		}
 	})
 }

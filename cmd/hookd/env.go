@@ -34,7 +34,11 @@ type env struct {
 	// stdoutTTY: stdout is a terminal.
 	stdoutTTY bool
 
-	cfg *config.Config // loaded once, by config()
+	// The configuration, read once (loadConfig): the file, what is wrong
+	// in it, and the ingestion rules it makes.
+	cfg         *config.Config
+	cfgWarnings []string
+	ingestRules *ingest.Rules
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -67,30 +71,42 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// config returns the configuration, read once per process; its warnings
-// are printed the first time.
+// config returns the configuration, read once per process. What is wrong
+// in the file is not printed here: `hookd init` says it once per shell
+// start and `hookd status` lists it (configWarnings), rather than every
+// command and every hook repeating it.
 func (e *env) config() config.Config {
-	if e.cfg == nil {
-		c, warns := config.Load(e.paths.Config, e.home)
-		for _, w := range warns {
-			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
-		}
-		e.cfg = &c
-	}
+	e.loadConfig()
 	return *e.cfg
 }
 
-// rules builds the ingestion rules from the configuration.
-func (e *env) rules(c config.Config) *ingest.Rules {
-	r := &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs}
-	r.Ignore = c.History.Ignore.Compiled()
+// configWarnings says what is wrong in the configuration file, one line each.
+func (e *env) configWarnings() []string {
+	e.loadConfig()
+	return e.cfgWarnings
+}
+
+func (e *env) loadConfig() {
+	if e.cfg != nil {
+		return
+	}
+	c, warns := config.Load(e.paths.Config, e.home)
+	e.cfg = &c
+	for _, w := range warns {
+		e.cfgWarnings = append(e.cfgWarnings, w.String())
+	}
 	red, err := redact.New(c.Redact.Patterns.Sources())
 	if err != nil {
-		fmt.Fprintf(e.stderr, "hookd: warning: %s: %v; using the built-in redaction only\n", e.paths.Config, err)
+		e.cfgWarnings = append(e.cfgWarnings, fmt.Sprintf("%s: redact.patterns: %v; using the built-in redaction only", e.paths.Config, err))
 		red, _ = redact.New(nil)
 	}
-	r.Redactor = red
-	return r
+	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red}
+}
+
+// rules are the ingestion rules from the configuration.
+func (e *env) rules() *ingest.Rules {
+	e.loadConfig()
+	return e.ingestRules
 }
 
 // captureMode is the capture mode asked for outside the command line:
@@ -124,14 +140,14 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now())
+	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
 	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
 		s.Close()
 		e.logProblems(st.Problems)
 		if s, err = e.openStore(ctx, 3*time.Second, true); err != nil {
 			return nil, err
 		}
-		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(e.config()), time.Now())
+		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
 	}
 	if err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
@@ -178,6 +194,6 @@ func (e *env) logger() (*slog.Logger, io.Closer, error) {
 
 // reader reads commands and outputs from s for this session.
 func (e *env) reader(s *history.Store) *recall.Reader {
-	return &recall.Reader{Store: s, Session: e.session, Outbox: e.paths.Outbox, Rules: e.rules(e.config()),
+	return &recall.Reader{Store: s, Session: e.session, Outbox: e.paths.Outbox, Rules: e.rules(),
 		CaptureProblem: e.paths.CaptureProblem}
 }
