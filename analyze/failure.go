@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/hookd/hookd/capture"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -88,36 +90,20 @@ func newFailure(in Input) *Failure {
 	return f
 }
 
-var (
-	ansiCSI = lazy(`\x1b\[[0-9;?<>=!]*[ -/]*[@-~]`)
-	ansiOSC = lazy(`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`)
-	ansiESC = lazy(`\x1b[@-Z\\-_]`)
-)
-
-// cleanOutput removes terminal escapes, resolves carriage returns the way a
-// terminal shows them, and caps the size.
+// cleanOutput turns the output into the text the terminal showed (escape
+// sequences applied or dropped, carriage returns and backspaces resolved:
+// see capture.Render), after capping its size. Output hookd captured is
+// rendered already; this is for output from elsewhere (--output-file, a
+// terminal's scrollback).
 func cleanOutput(s string) string {
 	if len(s) > maxOutput {
 		s = s[:outputHead] + "\n" + s[len(s)-(maxOutput-outputHead):]
 	}
-	if strings.IndexByte(s, 0x1b) >= 0 {
-		s = ansiOSC.ReplaceAllString(s, "")
-		s = ansiCSI.ReplaceAllString(s, "")
-		s = ansiESC.ReplaceAllString(s, "")
-	}
-	s = strings.ToValidUTF8(s, "?")
-	if strings.IndexByte(s, '\r') < 0 {
+	if strings.IndexByte(s, 0x1b) < 0 && strings.IndexByte(s, '\r') < 0 && strings.IndexByte(s, '\b') < 0 && utf8.ValidString(s) {
 		return s
 	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		l = strings.TrimRight(l, "\r")
-		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
-			l = l[j+1:]
-		}
-		lines[i] = l
-	}
-	return strings.Join(lines, "\n")
+	text, _ := capture.Render([]byte(s))
+	return text
 }
 
 // parseCalls splits a command line into simple commands. A line the parser

@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"paths":    {},
 	"histfile": {},
 	"history":  {},
-	"analyze":  {},
+	"analyze":  {"capture"},
 	"proxy":    {},
 	"offer":    {},
 	// analyze's own helpers.
