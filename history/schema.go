@@ -60,6 +60,30 @@ var migrations = []string{
 		PRIMARY KEY (session, seq, stream)
 	) WITHOUT ROWID;
 	CREATE INDEX outputs_created ON outputs (created_at);`,
+
+	// 3: questions asked of an LLM (hookd ask) and their answers. parent
+	// is the question a continued conversation follows (0: none);
+	// context is what was sent besides the question, redacted.
+	`CREATE TABLE asks (
+		id INTEGER PRIMARY KEY,
+		session TEXT NOT NULL DEFAULT '',
+		parent INTEGER NOT NULL DEFAULT 0,
+		question TEXT NOT NULL,
+		context TEXT NOT NULL DEFAULT '',
+		answer TEXT NOT NULL DEFAULT '',
+		reasoning TEXT NOT NULL DEFAULT '',
+		provider TEXT NOT NULL DEFAULT '',
+		model TEXT NOT NULL DEFAULT '',
+		input_tokens INTEGER NOT NULL DEFAULT 0,
+		output_tokens INTEGER NOT NULL DEFAULT 0,
+		first_token_us INTEGER NOT NULL DEFAULT 0,
+		duration_us INTEGER NOT NULL DEFAULT 0,
+		status TEXT NOT NULL DEFAULT 'ok',
+		error TEXT NOT NULL DEFAULT '',
+		started_at INTEGER NOT NULL
+	);
+	CREATE INDEX asks_session ON asks (session, id);
+	CREATE INDEX asks_started ON asks (started_at);`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -157,6 +157,13 @@ func (rd *Reader) Output(ctx context.Context, en history.Entry, stream string, w
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
+	if stream == "" {
+		// A question asked (`?? …`, hookd ask) with capture off: its
+		// answer is its output.
+		if a, err := rd.Store.AskDuring(ctx, en.Session, en.StartedAt, en.StartedAt+en.DurationUS); err == nil && a.Answer != "" {
+			return history.Output{Session: en.Session, Seq: en.Seq, Text: []byte(a.Answer), Bytes: int64(len(a.Answer)), CreatedAt: a.StartedAt}, nil
+		}
+	}
 	return history.Output{}, &NoOutput{en, rd.whyNone(ctx, en, stream)}
 }
 

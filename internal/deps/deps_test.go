@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"analyze":  {"capture"},
 	"proxy":    {},
 	"offer":    {},
+	"ctxblock": {},
 	// analyze's own helpers.
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},

@@ -1,0 +1,269 @@
+// Package ctxblock writes the context block that brings recorded commands
+// to an LLM: for each command its text, exit status and pipestatus, working
+// directory, duration, when it ran, where its output came from, and the
+// output itself — whole when small; head, tail and the lines that look like
+// errors when large — within a token budget.
+//
+// An output is data, never instructions: it is fenced between boundary
+// lines that carry a random token chosen so that it appears in none of the
+// outputs, so no output can end its fence early and pose as something
+// else. The system prompt (package ask) tells the model what the fences
+// mean.
+package ctxblock
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Command is one recorded command and what is known of its output.
+type Command struct {
+	ID         int64
+	Text       string
+	ExitCode   int
+	Pipestatus []int
+	Cwd        string
+	Started    time.Time
+	Duration   time.Duration
+	// Output is the output as the terminal showed it ("" when none).
+	Output string
+	// Source says where Output came from: "captured", or a terminal it
+	// was read back from ("tmux", "kitty", "wezterm"); "" when there is
+	// none, and then Missing says why.
+	Source  string
+	Missing string
+	// Truncated: the capture itself kept only the head and tail of a
+	// larger output (Bytes is what the command wrote).
+	Truncated bool
+	Bytes     int64
+}
+
+// Tokens estimates how many tokens text costs: about four bytes a token,
+// as common tokenizers average on English and code. Estimates are all the
+// budget needs.
+func Tokens(text string) int { return (len(text) + 3) / 4 }
+
+// NewBoundary returns a fence token that occurs in none of texts.
+func NewBoundary(texts ...string) string {
+	for {
+		var b [6]byte
+		rand.Read(b[:])
+		token := hex.EncodeToString(b[:])
+		clash := false
+		for _, t := range texts {
+			if strings.Contains(t, token) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return token
+		}
+	}
+}
+
+// Fence returns the lines that open and close a piece of data named kind
+// ("output", "stdin") with boundary.
+func Fence(kind, boundary string) (begin, end string) {
+	k := strings.ToUpper(kind)
+	return "<<<BEGIN " + k + " " + boundary + ">>>", "<<<END " + k + " " + boundary + ">>>"
+}
+
+// Block is rendered context and what was cut to fit it.
+type Block struct {
+	Text   string
+	Tokens int
+	// Notes say what was left out or shortened, for the user (--verbose,
+	// --dry-run) and, in the text itself, for the model.
+	Notes []string
+}
+
+// minOutputTokens is the least an output is given before the command is
+// shown without it.
+const minOutputTokens = 64
+
+// Render writes cmds (oldest first) as one block within budget tokens,
+// filling from the newest: each command's header always goes in while it
+// fits; outputs are shortened to what is left, and older commands are
+// dropped, with a note, when nothing is.
+func Render(cmds []Command, budget int, boundary string) Block {
+	var parts []string
+	var notes []string
+	left := budget
+	dropped := 0
+	for i := len(cmds) - 1; i >= 0; i-- {
+		c := cmds[i]
+		head := header(c)
+		cost := Tokens(head) + 8
+		if cost > left {
+			dropped = i + 1
+			break
+		}
+		left -= cost
+		body := ""
+		switch {
+		case c.Output == "" && c.Source == "":
+			body = "(no output: " + orDefault(c.Missing, "none was recorded") + ")\n"
+		case c.Output == "":
+			body = "(it printed nothing)\n"
+		default:
+			room := left
+			if i > 0 {
+				// Keep room for older commands' headers at least.
+				room = max(left-i*40, min(left, minOutputTokens))
+			}
+			text, omitted := Excerpt(c.Output, room-Tokens(boundary)*2-8)
+			if omitted > 0 {
+				notes = append(notes, fmt.Sprintf("#%d: %d lines of its output left out to fit the budget", c.ID, omitted))
+			}
+			begin, end := Fence("output", boundary)
+			body = begin + "\n" + text
+			if !strings.HasSuffix(text, "\n") {
+				body += "\n"
+			}
+			body += end + "\n"
+		}
+		left -= Tokens(body)
+		parts = append(parts, head+body)
+	}
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d older command(s) left out to fit the budget of %d tokens", dropped, budget))
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+		if i > 0 {
+			b.WriteString("\n")
+		}
+	}
+	return Block{Text: b.String(), Tokens: Tokens(b.String()), Notes: notes}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// header is a command's description: the command line, then its facts.
+func header(c Command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Command")
+	if c.ID > 0 {
+		fmt.Fprintf(&b, " #%d", c.ID)
+	}
+	b.WriteString(":\n")
+	for _, line := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
+		b.WriteString("    $ " + line + "\n")
+	}
+	status := strconv.Itoa(c.ExitCode)
+	if len(c.Pipestatus) > 1 {
+		status += " (pipestatus " + strings.Trim(fmt.Sprint(c.Pipestatus), "[]") + ")"
+	}
+	fmt.Fprintf(&b, "Exit status: %s\n", status)
+	if c.Cwd != "" {
+		fmt.Fprintf(&b, "Directory: %s\n", c.Cwd)
+	}
+	if !c.Started.IsZero() {
+		fmt.Fprintf(&b, "Ran: %s, for %s\n", c.Started.UTC().Format(time.RFC3339), c.Duration.Round(time.Millisecond))
+	}
+	switch {
+	case c.Source == "captured" && c.Truncated:
+		fmt.Fprintf(&b, "Output (captured; the command wrote %d bytes, only the start and end were kept):\n", c.Bytes)
+	case c.Source == "captured":
+		b.WriteString("Output (captured):\n")
+	case c.Source != "":
+		fmt.Fprintf(&b, "Output (read back from the %s screen, possibly incomplete):\n", c.Source)
+	default:
+		b.WriteString("Output:\n")
+	}
+	return b.String()
+}
+
+// errorLine matches lines that look like errors or failures, kept from the
+// middle of a long output.
+var errorLine = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|no such|cannot|can't|undefined|refused|timed? ?out|segmentation|abort|assert|warning)\b|^E\s|^\s*at \S+\(|:\d+:\d*:? `)
+
+// Excerpt returns text within about maxTokens: whole when it fits, else
+// its first and last lines with the lines between that look like errors,
+// each elision marked "[… N lines omitted …]". It returns how many lines it
+// left out.
+func Excerpt(text string, maxTokens int) (string, int) {
+	maxTokens = max(maxTokens, 16)
+	if Tokens(text) <= maxTokens {
+		return text, 0
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	budget := maxTokens * 4 // bytes
+	// Head and tail get a third each; error lines between the rest. A line
+	// longer than a third is cut.
+	headBytes, tailBytes := budget/3, budget/3
+	for i, line := range lines {
+		if len(line) > headBytes {
+			lines[i] = cutUTF8(line, max(headBytes-8, 1)) + " […]\n"
+		}
+	}
+	keep := make([]bool, len(lines))
+	used := 0
+	h := 0
+	for ; h < len(lines) && used+len(lines[h]) <= headBytes; h++ {
+		keep[h] = true
+		used += len(lines[h])
+	}
+	tailUsed := 0
+	t := len(lines) - 1
+	for ; t > h && tailUsed+len(lines[t]) <= tailBytes; t-- {
+		keep[t] = true
+		tailUsed += len(lines[t])
+	}
+	used += tailUsed
+	for i := h; i <= t; i++ {
+		if used >= budget {
+			break
+		}
+		if errorLine.MatchString(lines[i]) && used+len(lines[i]) <= budget {
+			keep[i] = true
+			used += len(lines[i])
+		}
+	}
+	var b strings.Builder
+	omitted, run := 0, 0
+	flush := func() {
+		if run > 0 {
+			fmt.Fprintf(&b, "[… %d lines omitted …]\n", run)
+			omitted += run
+			run = 0
+		}
+	}
+	for i, line := range lines {
+		if !keep[i] {
+			run++
+			continue
+		}
+		flush()
+		b.WriteString(line)
+	}
+	flush()
+	return b.String(), omitted
+}
+
+// cutUTF8 cuts s to at most n bytes, on a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
