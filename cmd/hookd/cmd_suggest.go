@@ -246,10 +246,7 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 			return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
 				UID: os.Getuid(), Functions: names})
 		},
-		Terminal: func(ctx context.Context, command string) (string, string, error) {
-			out, err := scrollback.Read(ctx, os.LookupEnv, command, 300*time.Millisecond)
-			return out.Text, out.Source, err
-		},
+		Terminal: e.terminal,
 	}
 }
 
@@ -265,4 +262,11 @@ func fixNote(f analyze.Fix) string {
 		return "taken from the command's own output: read it before you run it"
 	}
 	return ""
+}
+
+// terminal reads the last command's output back from the terminal it runs
+// in (tmux, kitty, WezTerm) when nothing was captured.
+func (e *env) terminal(ctx context.Context, command string) (string, string, error) {
+	out, err := scrollback.Read(ctx, os.LookupEnv, command, 300*time.Millisecond)
+	return out.Text, out.Source, err
 }

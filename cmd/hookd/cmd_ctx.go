@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hookd/hookd/ask"
+	"github.com/hookd/hookd/ctxblock"
+	"github.com/hookd/hookd/history"
+)
+
+func cmdCtx(ctx context.Context, e *env, args []string) error {
+	args, refs := splitRefs(args)
+	fs := flags(e, "ctx")
+	budget := fs.Int("budget", 8000, "at most about `N` tokens (long outputs are cut to their head, tail and error lines)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	refs = append(refs, fs.Args()...)
+	if len(refs) == 0 {
+		refs = []string{"-1"}
+	}
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	src := e.askSources(s)
+	var cmds []ctxblock.Command
+	var ens []history.Entry
+	for _, ref := range refs {
+		en, err := entry(ctx, src.Reader, ref)
+		if err != nil {
+			return err
+		}
+		c, note := ask.Block(ctx, src, en, ref == "-1")
+		if note != "" && e.debug {
+			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
+		}
+		cmds, ens = append(cmds, c), append(ens, en)
+	}
+	boundary := ctxblock.NewBoundary(func() []string {
+		var out []string
+		for _, c := range cmds {
+			out = append(out, c.Output)
+		}
+		return out
+	}()...)
+	b := ctxblock.Render(cmds, *budget, boundary)
+	text, _ := src.Redactor.String(b.Text)
+	_, err = fmt.Fprint(e.stdout, text)
+	for _, n := range b.Notes {
+		fmt.Fprintf(e.stderr, "hookd: %s\n", n)
+	}
+	return err
+}
+
+// askSources are where questions and context blocks read from.
+func (e *env) askSources(s *history.Store) ask.Sources {
+	return ask.Sources{Reader: e.reader(s), Redactor: e.rules().Redactor, Terminal: e.terminal}
+}
