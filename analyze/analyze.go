@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Error types, from seed 003's list. A Result of an ordinary "no" answer has
+// Error types (the JSON contract's error_type values). A Result of an ordinary "no" answer has
 // the empty ErrorType and Quiet set.
 const (
 	PermissionDenied   = "permission_denied"

@@ -97,7 +97,7 @@ func printEntryLine(e *env, en history.Entry) {
 		e.out.String(size).Faint(), sanitize.Line(en.Command))
 }
 
-// jsonEntry is the JSON shape of an entry (DESIGN.md's contract).
+// jsonEntry is the JSON shape of an entry (the contract in docs/design.md).
 func jsonEntry(en history.Entry, output *string) map[string]any {
 	m := map[string]any{
 		"id":           en.ID,
