@@ -119,3 +119,23 @@ func TestPrepareNoContext(t *testing.T) {
 		t.Errorf("Prepare(plain question) = %+v, %v", p, err)
 	}
 }
+
+func TestPins(t *testing.T) {
+	dir := t.TempDir() + "/pins"
+	if refs, err := TakePins(dir, "s"); err != nil || refs != nil {
+		t.Fatalf("TakePins(none) = %q, %v", refs, err)
+	}
+	Pin(dir, "s", 12)
+	Pin(dir, "s", 14)
+	Pin(dir, "s", 12)
+	refs, err := TakePins(dir, "s")
+	if err != nil || strings.Join(refs, ",") != "12,14" {
+		t.Errorf("TakePins = %q, %v; want 12,14", refs, err)
+	}
+	if refs, _ := TakePins(dir, "s"); refs != nil {
+		t.Errorf("pins not forgotten: %q", refs)
+	}
+	if err := Pin(dir, "../x", 1); err == nil {
+		t.Errorf("Pin with a bad session = nil")
+	}
+}

@@ -40,6 +40,9 @@ type Layout struct {
 	// (the agent's log) and CaptureProblem (why output capture could not
 	// start, for hookd status).
 	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem string
+	// Pins holds the commands a `!!ctx` line pinned for a session's next
+	// question (package ask).
+	Pins string
 	// Runtime holds the agent's socket and lock: 0700, the user's own.
 	Runtime string
 }
@@ -58,6 +61,7 @@ func New(d Dirs) Layout {
 		PIDFile:        filepath.Join(state, "agent.pid"),
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
+		Pins:           filepath.Join(state, "pins"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {
 		l.Runtime = filepath.Join(d.RuntimeDir, "hookd")
