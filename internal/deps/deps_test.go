@@ -53,6 +53,7 @@ var allowed = map[string][]string{
 		"spool", "suggest", "ask", "ctxblock"},
 	// Test helpers.
 	"internal/shelltest": {},
+	"internal/spooltest": {"history", "spool"},
 	"internal/deps":      {},
 }
 
