@@ -1,0 +1,47 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// The tests here hold the scripts to the contracts they share with the Go
+// side: where the files are, and what a session id looks like.
+
+// TestSessionIDContract: the session ids the real scripts make
+// ("<start µs>-<pid>-<random>") parse with the Go side's parser, which
+// finds the shell's pid in them (to tell a session that has ended).
+func TestSessionIDContract(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		before := time.Now()
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		// The echo of the typed line cannot match what printf prints.
+		s.Run(`printf 'SID_%s_%s_END\n' "$HOOKD_SESSION" "$$"`)
+		m := regexp.MustCompile(`SID_([^_\s]*)_([0-9]+)_END`).FindStringSubmatch(s.Plain())
+		if m == nil {
+			t.Fatalf("no session id printed; output:\n%s", s.Plain())
+		}
+		id, pid := m[1], m[2]
+		if got := agent.SessionPID(id); strconv.Itoa(got) != pid {
+			t.Errorf("agent.SessionPID(%q) = %d; want the shell's pid %s", id, got, pid)
+		}
+		parts := regexp.MustCompile(`^([0-9]{16})-([0-9]+)-([0-9]+)$`).FindStringSubmatch(id)
+		if parts == nil {
+			t.Fatalf("session id %q is not <start µs (16 digits)>-<pid>-<random>", id)
+		}
+		us, _ := strconv.ParseInt(parts[1], 10, 64)
+		if start := time.UnixMicro(us); start.Before(before.Add(-time.Second)) || start.After(time.Now()) {
+			t.Errorf("session id %q starts at %v; want the shell's start, between %v and now", id, start, before)
+		}
+		es := entries(t, h)
+		if len(es) != 1 || es[0].Session != id {
+			t.Errorf("history %+v; want one entry of session %q", es, id)
+		}
+	})
+}
