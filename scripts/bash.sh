@@ -5,7 +5,8 @@
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the line marked @bin@ with the path of the binary; nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings);
+# nothing else is generated.
 
 _hookd_init() {
   [[ $- == *i* ]] || return 0
@@ -21,9 +22,15 @@ _hookd_init() {
   _hookd_capture=off # @capture@
   _hookd_fixcmd=fix # @fixcmd@
   _hookd_fixkey= # @fixkey@
-  _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
-  [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
-  _hookd_state+=/hookd
+  # hookd's state directory as the Go side resolves it ($XDG_STATE_HOME/hookd
+  # by adrg/xdg, which expands "~/" and "$HOME/" where a shell would not):
+  # the shell must write where the agent reads. Its parts are named here
+  # alone, as cmd/hookd names them (env.go, cmd_suggest.go): spool/ (a
+  # SESSION.spool per shell), fixes/ (a file per session) and agent.pid.
+  _hookd_state= # @state@
+  _hookd_spooldir=$_hookd_state/spool
+  _hookd_fixdir=$_hookd_state/fixes
+  _hookd_pidfile=$_hookd_state/agent.pid
 
   # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
   # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
@@ -67,8 +74,8 @@ _hookd_init() {
   # CLI, but a child shell makes its own.
   HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
-  _hookd_spooldir=$_hookd_state/spool
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
+  _hookd_fixes=$_hookd_fixdir/$HOOKD_SESSION
   _hookd_seq=0 _hookd_s=0 _hookd_ps='' _hookd_m=''
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
@@ -79,7 +86,7 @@ _hookd_init() {
   # A trap of your own is left alone.
   [[ -n $(builtin trap -p XFSZ) ]] || builtin trap ':' XFSZ
 
-  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_state/spool" 2>/dev/null
+  [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_spooldir" 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     builtin trap '' XFSZ
@@ -194,7 +201,7 @@ _hookd_fix() {
   while IFS= builtin read -r -d '' _hookd_c; do
     ((++_hookd_i == _hookd_n)) && break
     _hookd_c=
-  done 2>/dev/null <"$_hookd_state/fixes/$HOOKD_SESSION"
+  done 2>/dev/null <"$_hookd_fixes"
   if [[ -z $_hookd_c ]]; then
     builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
     return 1
@@ -219,7 +226,7 @@ _hookd_fix_key() {
   local -a _hookd_all=()
   while IFS= builtin read -r -d '' _hookd_c; do
     _hookd_all+=("$_hookd_c")
-  done 2>/dev/null <"$_hookd_state/fixes/${HOOKD_SESSION-}"
+  done 2>/dev/null <"$_hookd_fixes"
   ((${#_hookd_all[@]} > 0)) || return 0
   for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
     if [[ $READLINE_LINE == "${_hookd_all[_hookd_i]}" ]]; then
@@ -235,7 +242,7 @@ _hookd_fix_key() {
 # the binary is missing: the records then wait in the spool.
 _hookd_agent() {
   local _hookd_pid=
-  { builtin read -r _hookd_pid _ <"$_hookd_state/agent.pid"; } 2>/dev/null
+  { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
   if [[ -z $_hookd_pid ]] || ! builtin kill -0 "$_hookd_pid" 2>/dev/null; then
     command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
   fi

@@ -3,6 +3,7 @@ package shellinit
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -10,10 +11,12 @@ import (
 )
 
 // Lines of each script that end with " # @NAME@" are assignments whose
-// value Script fills in: @bin@ the hookd binary, @capture@ the capture
-// mode.
+// value Script fills in, single-quoted: @bin@ the hookd binary, @state@
+// hookd's state directory, @capture@ the capture mode, @fixcmd@ and
+// @fixkey@ the fix command and key.
 const (
 	binMarker     = " # @bin@"
+	stateMarker   = " # @state@"
 	captureMarker = " # @capture@"
 	fixCmdMarker  = " # @fixcmd@"
 	fixKeyMarker  = " # @fixkey@"
@@ -23,6 +26,11 @@ const (
 type Options struct {
 	// Bin is the absolute path of the hookd binary.
 	Bin string
+	// StateDir is hookd's state directory ($XDG_STATE_HOME/hookd), as the
+	// agent resolves it: the scripts write there, and derive nothing from
+	// the environment themselves. They name its parts as the agent does:
+	// spool/SESSION.spool, fixes/SESSION and agent.pid.
+	StateDir string
 	// Capture is "pty" (the shell re-executes itself under hookd shell,
 	// which keeps each command's output) or "off".
 	Capture string
@@ -88,8 +96,11 @@ func Script(shell string, o Options) (string, error) {
 	default:
 		return "", fmt.Errorf("capture must be pty or off, not %q", o.Capture)
 	}
-	vals := map[string]string{binMarker: o.Bin, captureMarker: o.Capture, fixCmdMarker: o.FixCommand,
-		fixKeyMarker: bindSeq(shell, o.FixKey)}
+	if !filepath.IsAbs(o.StateDir) {
+		return "", fmt.Errorf("the state directory must be an absolute path, not %q", o.StateDir)
+	}
+	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, captureMarker: o.Capture,
+		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey)}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

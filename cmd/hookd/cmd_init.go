@@ -34,7 +34,8 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 	}
 	cfg := e.config()
 	key, _ := config.KeyBytes(cfg.FixKey) // checked by config.Load
-	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, Capture: mode, FixCommand: cfg.FixCommand, FixKey: key})
+	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, StateDir: e.stateDir, Capture: mode,
+		FixCommand: cfg.FixCommand, FixKey: key})
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"testing"
@@ -12,6 +13,51 @@ import (
 
 // The tests here hold the scripts to the contracts they share with the Go
 // side: where the files are, and what a session id looks like.
+
+// TestStateDirAsGoReadsIt sets XDG_STATE_HOME to values that adrg/xdg reads
+// as a directory under HOME ("~/st", "$HOME/st": it expands both) and a
+// shell would not: every command must still reach the history, and the
+// fixes of a failure must still reach `fix`.
+func TestStateDirAsGoReadsIt(t *testing.T) {
+	for _, val := range []string{"~/st", "$HOME/st"} {
+		t.Run(val, func(t *testing.T) {
+			forEachShell(t, func(t *testing.T, shell string) {
+				h := newHome(t)
+				// Last wins: the shell, the agent it starts and the CLI
+				// below all see this value.
+				h.Env = append(h.Env, "XDG_STATE_HOME="+val)
+				rc := "PS1='P> '\nPROMPT='P> '\n" + initLine(shell)
+				s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
+				lines := []string{"echo one", "true | false", "cd /", "echo three"}
+				for _, l := range lines {
+					s.Run(l)
+				}
+				if got := commandsOf(entries(t, h)); !equal(got, lines) {
+					t.Fatalf("recorded %q; want %q", got, lines)
+				}
+				// The fixes go where `fix` reads them.
+				s.Run("ech fixed")
+				s.WaitForPlain(regexp.MustCompile(`↳ echo fixed`), 10*time.Second)
+				s.Type("fix\r")
+				if shell == "bash" {
+					s.WaitForPlain(regexp.MustCompile(`(?s)fix\necho fixed\nrun it\? \[y/N\] $`), 10*time.Second)
+					s.Type("n\r")
+				} else {
+					s.WaitForPlain(regexp.MustCompile(`(?s)fix\n.*P> echo fixed$`), 10*time.Second)
+					s.Type("\x15") // Ctrl-U: the line stays unrun
+				}
+				s.Sync()
+				// Nothing was written where Go never looks.
+				if _, err := os.Stat(h.Path(".local", "state", "hookd")); err == nil {
+					t.Errorf("the shell made %s, which hookd does not read with XDG_STATE_HOME=%s", h.Path(".local", "state", "hookd"), val)
+				}
+				if _, err := os.Stat(h.Path("st", "hookd", "spool")); err != nil {
+					t.Errorf("no spool directory under %s: %v", h.Path("st"), err)
+				}
+			})
+		})
+	}
+}
 
 // TestSessionIDContract: the session ids the real scripts make
 // ("<start µs>-<pid>-<random>") parse with the Go side's parser, which
