@@ -5,7 +5,8 @@
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the line marked @bin@ with the path of the binary; nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings);
+# nothing else is generated.
 
 _hookd_init() {
   [[ $- == *i* ]] || return 0
@@ -21,9 +22,13 @@ _hookd_init() {
   _hookd_capture=off # @capture@
   _hookd_fixcmd=fix # @fixcmd@
   _hookd_fixkey= # @fixkey@
-  _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
-  [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
-  _hookd_state+=/hookd
+  # hookd's files, as package paths lays them out (from the XDG variables
+  # as adrg/xdg reads them: "~/" expanded where a shell would not): the
+  # shell writes where the agent reads, and derives none of them itself.
+  _hookd_state= # @state@
+  _hookd_spooldir= # @spooldir@
+  _hookd_fixdir= # @offerdir@
+  _hookd_pidfile= # @pidfile@
 
   # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
   # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
@@ -67,9 +72,9 @@ _hookd_init() {
   # CLI, but a child shell makes its own.
   HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
-  _hookd_spooldir=$_hookd_state/spool
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
-  _hookd_seq=0 _hookd_s=0 _hookd_ps='' _hookd_m=''
+  _hookd_fixes=$_hookd_fixdir/$HOOKD_SESSION
+  _hookd_seq=0 _hookd_s=0 _hookd_ps=''
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   builtin declare -gA _hookd_e
@@ -79,7 +84,7 @@ _hookd_init() {
   # A trap of your own is left alone.
   [[ -n $(builtin trap -p XFSZ) ]] || builtin trap ':' XFSZ
 
-  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_state/spool" 2>/dev/null
+  [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_spooldir" 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     builtin trap '' XFSZ
@@ -99,12 +104,20 @@ _hookd_init() {
   # output: OSC 133;C for the terminal, then hookd's private mark naming the
   # history row the output will belong to (the next sequence number; precmd
   # says whether the command was recorded under it).
-  _hookd_n=1
   if [[ -n $_hookd_nonce ]]; then
     # shellcheck disable=SC2016 # expanded in PS0
-    _hookd_ps0+='\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';${_hookd_n}\a'
+    _hookd_ps0+='\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';$((_hookd_seq + 1))\a'
   fi
   PS0=${PS0-}$_hookd_ps0
+  _hookd_ps0all=$PS0 _hookd_r=0
+  # bash 4.4 has no EPOCHREALTIME: there precmd takes its end time as PS0
+  # its start. Rewritten here once (a subshell, on bash 4.4 only), so that
+  # bash 5 does not pay on every prompt for a fallback it never uses.
+  if [[ -z ${EPOCHREALTIME-} ]]; then
+    local _hookd_f
+    _hookd_f=$(builtin declare -f _hookd_precmd)
+    builtin eval "${_hookd_f//'$EPOCHREALTIME'/$_hookd_now}"
+  fi
 
   # Run first in PROMPT_COMMAND, so that $? and PIPESTATUS are the command's.
   # bash restores both after PROMPT_COMMAND, so PS1 still sees them.
@@ -128,59 +141,77 @@ _hookd_init() {
 }
 
 # _hookd_precmd writes the record of the command that just finished. It is
-# on every prompt's path, so it is written for bash's speed: builtins only,
-# no eval, no subshell, no `local`, one printf format.
+# on every prompt's path, so it is written for bash's speed, measured with
+# callgrind (docs/benchmarks.md §1): builtins only, no eval, no subshell,
+# no `local`, one printf format, and as few commands as can be (bash
+# charges ~10-15k instructions for each). The body is small too, since
+# bash copies a function's body on every call: what only a failure,
+# capture or a changed PS0 needs is in _hookd_after.
 _hookd_precmd() {
-  _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}" _hookd_m=
-  if [[ -n $_hookd_t0 ]]; then
-    # Record only what bash put in its history list: that honours
-    # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
-    # left out may still be a repeat (ignoredups): recorded unless an ignore
-    # rule could have been the reason.
-    # The directory test keeps a failing redirection quiet (it would be
-    # reported before 2>&1 applies); a write that fails later, on a full
-    # disk, reports into the spool itself, that is nowhere.
-    if [[ -o history && -w $_hookd_spooldir ]] &&
-      { ((${HISTCMD-0} != _hookd_hc)) ||
-        [[ ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* && -z ${HISTIGNORE-} ]]; }; then
-      ((_hookd_seq += 1))
-      # The numbers share a field; the end time is EPOCHREALTIME as it is.
-      {
-        builtin printf '\nC1\0%s\0%s\0h\0' \
-          "$_hookd_seq $_hookd_t0 ${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0} $_hookd_s $_hookd_ps" "$_hookd_cwd"
-        if [[ -z ${HISTTIMEFORMAT-} ]]; then
-          builtin history 1
-        else
-          HISTTIMEFORMAT='' builtin history 1
-        fi
-        builtin printf '\0'
-      } >>"$_hookd_spool" 2>&1
-      # The record is written: now the mark that ends the output (the
-      # proxy then stores it under this row). The marks go out in one
-      # write with the prompt's, below, unless fixes come in between.
-      [[ -z $_hookd_nonce ]] ||
-        builtin printf -v _hookd_m '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
-          "$_hookd_seq" "$_hookd_s" "$_hookd_s"
-      # Only a failure starts a process: up to three fixes, before the
-      # prompt. (Interrupted commands get none.)
-      if ((_hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
-        builtin printf '%s' "$_hookd_m"
-        _hookd_m=
-        # Alias and function names go along, for the typo rules; listing
-        # the functions takes a subshell, but only on this path.
-        command "$_hookd_bin" suggest --inline --seq "$_hookd_seq" --width "${COLUMNS:-80}" \
-          ${_hookd_nonce:+--captured} --names 2>/dev/null <<<"${!BASH_ALIASES[*]} $(builtin compgen -A function)" || :
+  _hookd_s=$? _hookd_ps="${PIPESTATUS[*]}"
+  # Record only what bash put in its history list: that honours
+  # `set +o history`, HISTIGNORE and HISTCONTROL=ignorespace. A line bash
+  # left out may still be a repeat (ignoredups): recorded unless an ignore
+  # rule could have been the reason. (HISTCMD and _hookd_hc are decimal:
+  # compared as strings, they need no arithmetic.)
+  # The directory test keeps a failing redirection quiet (it would be
+  # reported before 2>&1 applies); a write that fails later, on a full
+  # disk, reports into the spool itself, that is nowhere.
+  if [[ -n $_hookd_t0 && -o history && -w $_hookd_spooldir && (${HISTCMD-0} != "$_hookd_hc" ||
+    (${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* && -z ${HISTIGNORE-})) ]]; then
+    # The numbers share a field; the end time is EPOCHREALTIME as it is
+    # (bash 4.4: see _hookd_init). _hookd_r is the sequence number of
+    # the record written at this prompt, 0 when there is none.
+    {
+      builtin printf '\nC1\0%s\0%s\0h\0' \
+        "$((_hookd_r = _hookd_seq += 1)) $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" "$_hookd_cwd"
+      if [[ -z ${HISTTIMEFORMAT-} ]]; then
+        builtin history 1
+      else
+        HISTTIMEFORMAT='' builtin history 1
       fi
-      _hookd_n=$((_hookd_seq + 1))
-    elif [[ -n $_hookd_nonce ]]; then
-      # Not recorded: its output is not kept either.
-      builtin printf -v _hookd_m '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$_hookd_n" "$_hookd_s"
-    fi
+      builtin printf '\0'
+    } >>"$_hookd_spool" 2>&1
   fi
-  _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD
-  [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
-  [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
+  # PS0 as hookd last left it (one string comparison) is intact.
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" ]] || _hookd_after
+  _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
+}
+
+# _hookd_after follows _hookd_precmd when the command failed, under
+# capture, or when PS0 is not as hookd left it.
+_hookd_after() {
+  # A PS0 that does not hold hookd's part any more gets it back.
+  [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
+  _hookd_ps0all=$PS0
+  # Under capture, the mark that ends the output: for a recorded command,
+  # once the record is written (the proxy then stores the output under
+  # this row); for one not recorded, that its output is not kept either.
+  # The marks go out in one write with the prompt's, below, unless fixes
+  # come in between.
+  local _hookd_m=
+  if [[ -z $_hookd_nonce ]]; then
+    :
+  elif ((_hookd_r)); then
+    builtin printf -v _hookd_m '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
+      "$_hookd_r" "$_hookd_s" "$_hookd_s"
+  elif [[ -n $_hookd_t0 ]]; then
+    builtin printf -v _hookd_m '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" \
+      "$((_hookd_seq + 1))" "$_hookd_s"
+  fi
+  # Only a failure starts a process: up to three fixes, before the
+  # prompt. (Interrupted commands get none.)
+  if ((_hookd_r && _hookd_s != 0 && _hookd_s != 130)) && [[ -x $_hookd_bin ]]; then
+    builtin printf '%s' "$_hookd_m"
+    _hookd_m=
+    # Alias and function names go along, for the typo rules; listing
+    # the functions takes a subshell, but only on this path.
+    command "$_hookd_bin" suggest --inline --seq "$_hookd_r" --width "${COLUMNS:-80}" \
+      ${_hookd_nonce:+--captured} --names 2>/dev/null <<<"${!BASH_ALIASES[*]} $(builtin compgen -A function)" || :
+  fi
+  [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
+  return 0
 }
 
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
@@ -194,7 +225,7 @@ _hookd_fix() {
   while IFS= builtin read -r -d '' _hookd_c; do
     ((++_hookd_i == _hookd_n)) && break
     _hookd_c=
-  done 2>/dev/null <"$_hookd_state/fixes/$HOOKD_SESSION"
+  done 2>/dev/null <"$_hookd_fixes"
   if [[ -z $_hookd_c ]]; then
     builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
     return 1
@@ -219,7 +250,7 @@ _hookd_fix_key() {
   local -a _hookd_all=()
   while IFS= builtin read -r -d '' _hookd_c; do
     _hookd_all+=("$_hookd_c")
-  done 2>/dev/null <"$_hookd_state/fixes/${HOOKD_SESSION-}"
+  done 2>/dev/null <"$_hookd_fixes"
   ((${#_hookd_all[@]} > 0)) || return 0
   for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
     if [[ $READLINE_LINE == "${_hookd_all[_hookd_i]}" ]]; then
@@ -235,7 +266,7 @@ _hookd_fix_key() {
 # the binary is missing: the records then wait in the spool.
 _hookd_agent() {
   local _hookd_pid=
-  { builtin read -r _hookd_pid _ <"$_hookd_state/agent.pid"; } 2>/dev/null
+  { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
   if [[ -z $_hookd_pid ]] || ! builtin kill -0 "$_hookd_pid" 2>/dev/null; then
     command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
   fi

@@ -5,7 +5,8 @@
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the line marked @bin@ with the path of the binary; nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings);
+# nothing else is generated.
 
 _hookd_init() {
   emulate -L zsh
@@ -23,9 +24,13 @@ _hookd_init() {
   typeset -g _hookd_capture=off # @capture@
   typeset -g _hookd_fixcmd=fix # @fixcmd@
   typeset -g _hookd_fixkey= # @fixkey@
-  typeset -g _hookd_state=${XDG_STATE_HOME:-${HOME-}/.local/state}
-  [[ $_hookd_state == /* ]] || _hookd_state=${HOME-}/.local/state
-  _hookd_state+=/hookd
+  # hookd's files, as package paths lays them out (from the XDG variables
+  # as adrg/xdg reads them: "~/" expanded where a shell would not): the
+  # shell writes where the agent reads, and derives none of them itself.
+  typeset -g _hookd_state= # @state@
+  typeset -g _hookd_spooldir= # @spooldir@
+  typeset -g _hookd_fixdir= # @offerdir@
+  typeset -g _hookd_pidfile= # @pidfile@
 
   # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
   # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
@@ -64,11 +69,12 @@ _hookd_init() {
   # starts with the microseconds.
   typeset -g _hookd_t0=$EPOCHREALTIME
   typeset -gx HOOKD_SESSION=${${_hookd_t0//[^0-9]/}[1,16]}-$$-$RANDOM
-  typeset -g _hookd_spool=$_hookd_state/spool/$HOOKD_SESSION.spool
+  typeset -g _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
+  typeset -g _hookd_fixes=$_hookd_fixdir/$HOOKD_SESSION
   typeset -gi _hookd_seq=0
   typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps=
 
-  [[ -d $_hookd_state/spool ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_state/spool 2>/dev/null
+  [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
   (
     trap '' XFSZ
@@ -221,7 +227,7 @@ _hookd_prompt_sp() {
 # line, to edit or run with Enter: nothing runs without it.
 _hookd_fix() {
   emulate -L zsh
-  local n=${1:-1} f=$_hookd_state/fixes/$HOOKD_SESSION
+  local n=${1:-1} f=$_hookd_fixes
   local -a fixes
   if [[ $n != [123] ]]; then
     print -ru2 -- 'usage: fix [1|2|3]'
@@ -239,7 +245,7 @@ _hookd_fix() {
 # line, to edit or run with Enter; pressed again, the next one.
 _hookd_fix_widget() {
   emulate -L zsh
-  local f=$_hookd_state/fixes/$HOOKD_SESSION
+  local f=$_hookd_fixes
   local -a fixes
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
   fixes=(${fixes:#})
@@ -253,7 +259,7 @@ _hookd_fix_widget() {
 # the binary is missing: the records then wait in the spool.
 _hookd_agent() {
   local _hookd_pid= _hookd_rest
-  { read -r _hookd_pid _hookd_rest <$_hookd_state/agent.pid } 2>/dev/null
+  { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
   if [[ -z $_hookd_pid ]] || ! kill -0 $_hookd_pid 2>/dev/null; then
     command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
   fi

@@ -3,6 +3,7 @@ package shellinit
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -10,10 +11,16 @@ import (
 )
 
 // Lines of each script that end with " # @NAME@" are assignments whose
-// value Script fills in: @bin@ the hookd binary, @capture@ the capture
-// mode.
+// value Script fills in, single-quoted: @bin@ the hookd binary, @state@
+// hookd's state directory, @spooldir@ the spool directory, @offerdir@ the
+// offers' directory, @pidfile@ the agent's pid file, @capture@ the capture
+// mode, @fixcmd@ and @fixkey@ the fix command and key.
 const (
 	binMarker     = " # @bin@"
+	stateMarker   = " # @state@"
+	spoolMarker   = " # @spooldir@"
+	offerMarker   = " # @offerdir@"
+	pidMarker     = " # @pidfile@"
 	captureMarker = " # @capture@"
 	fixCmdMarker  = " # @fixcmd@"
 	fixKeyMarker  = " # @fixkey@"
@@ -23,6 +30,12 @@ const (
 type Options struct {
 	// Bin is the absolute path of the hookd binary.
 	Bin string
+	// StateDir is hookd's state directory, SpoolDir the directory of the
+	// spools (the scripts write SpoolDir/SESSION.spool, see package
+	// spool), OfferDir that of the offers (OfferDir/SESSION, see package
+	// offer), PIDFile the agent's pid file: all absolute, as package paths
+	// lays them out. The scripts derive none of them from the environment.
+	StateDir, SpoolDir, OfferDir, PIDFile string
 	// Capture is "pty" (the shell re-executes itself under hookd shell,
 	// which keeps each command's output) or "off".
 	Capture string
@@ -88,8 +101,14 @@ func Script(shell string, o Options) (string, error) {
 	default:
 		return "", fmt.Errorf("capture must be pty or off, not %q", o.Capture)
 	}
-	vals := map[string]string{binMarker: o.Bin, captureMarker: o.Capture, fixCmdMarker: o.FixCommand,
-		fixKeyMarker: bindSeq(shell, o.FixKey)}
+	for _, p := range []string{o.StateDir, o.SpoolDir, o.OfferDir, o.PIDFile} {
+		if !filepath.IsAbs(p) {
+			return "", fmt.Errorf("hookd's paths must be absolute, not %q", p)
+		}
+	}
+	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
+		pidMarker: o.PIDFile, captureMarker: o.Capture,
+		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey)}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

@@ -16,7 +16,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestScriptGolden(t *testing.T) {
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
-			got, err := Script(sh, Options{Bin: "/opt/hook d/it's/hookd", Capture: "pty"})
+			got, err := Script(sh, Options{Bin: "/opt/hook d/it's/hookd", StateDir: "/home/me/.local/state/hook d/it's", SpoolDir: "/home/me/.local/state/hook d/it's/spool",
+				OfferDir: "/home/me/.local/state/hook d/it's/fixes", PIDFile: "/home/me/.local/state/hook d/it's/agent.pid", Capture: "pty"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,12 +35,15 @@ func TestScriptGolden(t *testing.T) {
 			if !strings.Contains(got, `_hookd_bin='/opt/hook d/it'\''s/hookd'`) {
 				t.Errorf("Script(%q) does not quote the binary path", sh)
 			}
+			if !strings.Contains(got, `_hookd_state='/home/me/.local/state/hook d/it'\''s'`) {
+				t.Errorf("Script(%q) does not quote the state directory", sh)
+			}
 		})
 	}
 }
 
 func TestScriptUnknownShell(t *testing.T) {
-	_, err := Script("fish", Options{Bin: "/bin/hookd", Capture: "pty"})
+	_, err := Script("fish", Options{Bin: "/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid", Capture: "pty"})
 	if err == nil || !strings.Contains(err.Error(), "bash, zsh") {
 		t.Errorf("Script(fish) error = %v; want one listing the supported shells", err)
 	}
@@ -50,7 +54,10 @@ func TestScriptsParse(t *testing.T) {
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
 			shelltest.Need(t, sh)
-			src, _ := Script(sh, Options{Bin: "/usr/bin/hookd", Capture: "pty"})
+			src, err := Script(sh, Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid", Capture: "pty"})
+			if err != nil {
+				t.Fatal(err)
+			}
 			cmd := exec.Command(sh, "-n")
 			cmd.Stdin = strings.NewReader(src)
 			if out, err := cmd.CombinedOutput(); err != nil {

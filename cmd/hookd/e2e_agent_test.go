@@ -50,11 +50,18 @@ func TestOneAgentWhenManyStart(t *testing.T) {
 	if n := agentCount(h); n != 1 {
 		t.Fatalf("%d agents running; want exactly 1", n)
 	}
+	// The winner answers once it has opened the database and listens.
 	var st struct {
 		Agent *struct{ PID int } `json:"agent"`
 	}
-	if err := json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st); err != nil || st.Agent == nil {
-		t.Fatalf("status: %v %+v", err, st)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		err := json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
+		if err == nil && st.Agent != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status: %v %+v", err, st)
+		}
 	}
 }
 
