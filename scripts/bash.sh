@@ -74,7 +74,7 @@ _hookd_init() {
   builtin export HOOKD_SESSION
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
   _hookd_fixes=$_hookd_fixdir/$HOOKD_SESSION
-  _hookd_seq=0 _hookd_s=0 _hookd_ps=''
+  _hookd_seq=0 _hookd_s=0 _hookd_ps='' _hookd_alive='' _hookd_tried=-1
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   builtin declare -gA _hookd_e
@@ -173,15 +173,19 @@ _hookd_precmd() {
       builtin printf '\0'
     } >>"$_hookd_spool" 2>&1
   fi
-  # PS0 as hookd last left it (one string comparison) is intact.
-  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" ]] || _hookd_after
+  # PS0 as hookd last left it (one string comparison) is intact, and
+  # the agent runs (its /proc entry is there).
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
 
 # _hookd_after follows _hookd_precmd when the command failed, under
-# capture, or when PS0 is not as hookd left it.
+# capture, when PS0 is not as hookd left it, or when the agent has died.
 _hookd_after() {
+  # A dead agent is started again by the next prompt: raw command lines
+  # and outputs do not wait in the spool for a new shell.
+  [[ -e $_hookd_alive ]] || _hookd_agent
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   _hookd_ps0all=$PS0
@@ -230,12 +234,20 @@ _hookd_fix() {
     builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
     return 1
   fi
-  # Shown exactly; quoted when it holds control characters, which must not
-  # reach the terminal raw.
-  if [[ $_hookd_c == *[[:cntrl:]]* ]]; then
+  # Shown exactly; quoted when it holds control characters or anything
+  # beyond ASCII (bidirectional and invisible characters among them),
+  # which must not reach the terminal raw.
+  if [[ $_hookd_c == *[[:cntrl:]]* || $_hookd_c == *[![:ascii:]]* ]]; then
     builtin printf '%q\n' "$_hookd_c"
   else
     builtin printf '%s\n' "$_hookd_c"
+  fi
+  # A fix that holds a secret hookd redacted cannot run as it is: it is to
+  # be completed on the command line.
+  if [[ $_hookd_c == *'[REDACTED]'* ]]; then
+    builtin printf 'hookd: a secret was redacted from it: not run. %s puts it on the command line, to put the secret back in place of [REDACTED]\n' \
+      "${_hookd_fixkey:-the fix key}" >&2
+    return 1
   fi
   builtin read -r -p 'run it? [y/N] ' _hookd_a || return 1
   [[ $_hookd_a == [yY]* ]] || return 1
@@ -262,13 +274,23 @@ _hookd_fix_key() {
   READLINE_POINT=${#READLINE_LINE}
 }
 
-# _hookd_agent starts the hookd agent when it is not running. It is quiet when
-# the binary is missing: the records then wait in the spool.
+# _hookd_agent starts the hookd agent when it is not running, and notes the
+# path that tells, at each prompt without a process, that it still runs
+# (/proc/PID; where there is no /proc, "/", which always exists, so that only
+# a new shell checks). It is quiet when the binary is missing, and tries at
+# most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid=
   { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
-  if [[ -z $_hookd_pid ]] || ! builtin kill -0 "$_hookd_pid" 2>/dev/null; then
-    command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
+  if [[ -n $_hookd_pid ]] && builtin kill -0 "$_hookd_pid" 2>/dev/null; then
+    _hookd_alive=/
+    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
+  else
+    _hookd_alive=
+    if ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
+      _hookd_tried=$SECONDS
+      command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
+    fi
   fi
   return 0
 }

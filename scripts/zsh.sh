@@ -72,7 +72,8 @@ _hookd_init() {
   typeset -g _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
   typeset -g _hookd_fixes=$_hookd_fixdir/$HOOKD_SESSION
   typeset -gi _hookd_seq=0
-  typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps=
+  typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps= _hookd_alive=
+  typeset -gi _hookd_tried=-1
 
   [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
   # The session header; the subshell keeps umask 077 from leaking into this shell.
@@ -195,6 +196,9 @@ _hookd_precmd() {
   fi
   _hookd_ran=
   _hookd_cwd=$PWD
+  # A dead agent is started again by the next prompt (its /proc entry is
+  # gone): raw command lines and outputs do not wait for a new shell.
+  [[ -e $_hookd_alive ]] || _hookd_agent
   return $_hookd_s
 }
 
@@ -239,6 +243,9 @@ _hookd_fix() {
     return 1
   fi
   print -z -- "${fixes[n]}"
+  # One that holds a secret hookd redacted cannot run as it is.
+  [[ ${fixes[n]} != *'[REDACTED]'* ]] ||
+    print -ru2 -- 'hookd: a secret was redacted from it: put it back in place of [REDACTED] before you press Enter'
 }
 
 # _hookd_fix_widget (bound to Ctrl-X f) puts the first fix on the command
@@ -255,13 +262,23 @@ _hookd_fix_widget() {
   CURSOR=$#BUFFER
 }
 
-# _hookd_agent starts the hookd agent when it is not running. It is quiet when
-# the binary is missing: the records then wait in the spool.
+# _hookd_agent starts the hookd agent when it is not running, and notes the
+# path that tells, at each prompt without a process, that it still runs
+# (/proc/PID; where there is no /proc, "/", which always exists, so that only
+# a new shell checks). It is quiet when the binary is missing, and tries at
+# most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid= _hookd_rest
   { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
-  if [[ -z $_hookd_pid ]] || ! kill -0 $_hookd_pid 2>/dev/null; then
-    command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
+  if [[ -n $_hookd_pid ]] && kill -0 $_hookd_pid 2>/dev/null; then
+    _hookd_alive=/
+    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
+  else
+    _hookd_alive=
+    if (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
+      _hookd_tried=$SECONDS
+      command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
+    fi
   fi
   return 0
 }

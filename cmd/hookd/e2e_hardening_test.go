@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -215,6 +216,84 @@ func TestInvisibleCharactersEscaped(t *testing.T) {
 		s.WaitForPlain(regexp.MustCompile(regexp.QuoteMeta(want)), 10*time.Second)
 		if strings.ContainsAny(s.Output(), "\u202e\u2066\u200b\u2028") {
 			t.Errorf("raw bidi or invisible characters reached the terminal:\n%q", s.Output())
+		}
+	})
+}
+
+// TestDeadAgentRestartedByPrompt: an agent killed while shells stay open is
+// started again by the next prompt, and what waited in the spool is
+// ingested (raw command lines do not linger there).
+func TestDeadAgentRestartedByPrompt(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("echo one")
+		old := agentPID(t, h)
+		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(5 * time.Second); syscall.Kill(old, 0) == nil; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the agent did not die")
+			}
+		}
+		s.Run("echo two")
+		s.Run("echo three")
+		var pid int
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			pid = agentPID(t, h)
+			if pid != old {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no new agent after the prompt")
+			}
+		}
+		// The new agent ingests on its own: the spool is emptied without
+		// any hookd command reading the history.
+		spoolDir := h.Path(".local", "state", "hookd", "spool")
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			ents, _ := os.ReadDir(spoolDir)
+			raw := ""
+			for _, e := range ents {
+				b, _ := os.ReadFile(filepath.Join(spoolDir, e.Name()))
+				raw += string(b)
+			}
+			if !strings.Contains(raw, "echo three") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the spool still holds the raw command lines: %q", raw)
+			}
+		}
+		waitCommands(t, h, "echo one", "echo two", "echo three")
+	})
+}
+
+// TestRedactedFixNotRunnable: a fix built from a command whose secret was
+// redacted says so before the prompt, and `fix` does not run it as it is.
+func TestRedactedFixNotRunnable(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Type("gti push https://bob:s3cret-pw@example.invalid/x.git\r")
+		s.WaitForPlain(regexp.MustCompile(`git push https://bob:\[REDACTED\]@example.invalid/x.git.*complete it first`), 10*time.Second)
+		s.Sync()
+		s.Type("fix\r")
+		s.WaitForPlain(regexp.MustCompile(`a secret was redacted from it`), 5*time.Second)
+		if shell == "zsh" {
+			// zsh put it on the command line, to complete: not this time.
+			s.WaitForPlain(regexp.MustCompile(`git push https://bob:\[REDACTED\]@example.invalid/x.git$`), 5*time.Second)
+			s.Type("\x15")
+		}
+		s.Sync()
+		if strings.Contains(s.Plain(), "run it? [y/N]") {
+			t.Errorf("bash's fix offered to run a fix with [REDACTED] in it")
+		}
+		for _, e := range entries(t, h) {
+			if strings.HasPrefix(e.Command, "git push") {
+				t.Errorf("the redacted fix ran: %q", e.Command)
+			}
 		}
 	})
 }
