@@ -108,15 +108,15 @@ func isPipestatus(b []byte) bool {
 
 // salvageWriter inserts the rows Salvage recognises, in one transaction.
 type salvageWriter struct {
-	ctx                      context.Context
-	tx                       *sql.Tx
-	cmd, later               *sql.Stmt
-	sess, out, spl, idx      *sql.Stmt
-	fts                      bool  // the store has the full-text index
-	upto                     int64 // rows with ids above are indexed at the end; others one by one
-	below                    bool  // a command went in with an id of at most upto
-	st                       *SalvageStats
-	err                      error
+	ctx                 context.Context
+	tx                  *sql.Tx
+	cmd, later          *sql.Stmt
+	sess, out, spl, idx *sql.Stmt
+	fts                 bool  // the store has the full-text index
+	upto                int64 // rows with ids above are indexed at the end; others one by one
+	below               bool  // a command went in with an id of at most upto
+	st                  *SalvageStats
+	err                 error
 }
 
 func newSalvageWriter(ctx context.Context, tx *sql.Tx, fts bool, st *SalvageStats) (*salvageWriter, error) {

@@ -3,11 +3,14 @@ package history
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,8 +180,8 @@ func buildSalvageDB(t testing.TB, path string) {
 		}
 		for i := range 400 {
 			e := Entry{Session: fmt.Sprintf("new-%d", i%4), Seq: int64(i/4 + 1),
-				Command:   fmt.Sprintf("git commit -m 'change %d' && make -j%d", i, i%16),
-				ExitCode:  i % 3, Cwd: fmt.Sprintf("/home/u/src/p%d", i%7), StartedAt: salvageT0 + int64(i)*1_000_000,
+				Command:  fmt.Sprintf("git commit -m 'change %d' && make -j%d", i, i%16),
+				ExitCode: i % 3, Cwd: fmt.Sprintf("/home/u/src/p%d", i%7), StartedAt: salvageT0 + int64(i)*1_000_000,
 				DurationUS: int64(r.IntN(1_000_000)), Source: []string{"hook", "import", "run"}[i%3]}
 			if i%3 == 1 {
 				e.Pipestatus = []int{0, 1, -1}
@@ -527,5 +530,123 @@ func TestSalvageCanceled(t *testing.T) {
 	}
 	if _, err := s.Salvage(t.Context(), filepath.Join(t.TempDir(), "missing.db")); err == nil {
 		t.Errorf("Salvage of a missing file succeeded")
+	}
+}
+
+var updateSalvageSeeds = flag.Bool("update-salvage-seeds", false, "rewrite the seed corpus of FuzzSalvage")
+
+// TestSalvageSeeds writes FuzzSalvage's seed corpus when asked to:
+// go test ./history -run TestSalvageSeeds -update-salvage-seeds
+// (without -tags sqlite_fts5, which would add the index's tables).
+func TestSalvageSeeds(t *testing.T) {
+	if !*updateSalvageSeeds {
+		t.Skip("-update-salvage-seeds not set")
+	}
+	// A small database of 512-byte pages, with a row of each table and
+	// overflow chains.
+	path := filepath.Join(t.TempDir(), "tiny.db")
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("PRAGMA page_size = 512; " + migrations[0] + `; PRAGMA user_version = 1;
+		INSERT INTO sessions (id, shell) VALUES ('old', 'bash')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := openTestStore(t, path)
+	mustTx(t, s, func(ctx context.Context, tx *Tx) error {
+		if err := tx.AddSession(ctx, Session{ID: "s", Shell: "zsh", Capture: "pty"}); err != nil {
+			return err
+		}
+		for i, cmd := range []string{"ls", "echo " + strings.Repeat("long ", 300), "héllo \xff"} {
+			if _, err := tx.AddCommand(ctx, Entry{Session: "s", Seq: int64(i + 1), Command: cmd, Pipestatus: []int{0, 1}}); err != nil {
+				return err
+			}
+		}
+		if err := tx.AddOutput(ctx, Output{Session: "s", Seq: 2, Text: []byte(strings.Repeat("out ", 400))}); err != nil {
+			return err
+		}
+		if err := tx.AddOutput(ctx, Output{Session: "s", Seq: 1, Stream: "stderr", Flags: OutputPruned}); err != nil {
+			return err
+		}
+		return tx.SetSpoolOffset(ctx, "spool", 1, 2, 0, 3)
+	})
+	s.Close()
+	tiny, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noHeader := slices.Clone(tiny)
+	clear(noHeader[:100])
+	// A table leaf whose one cell (payload 1047 bytes: 39 on the page,
+	// then two overflow pages' worth) has an overflow chain that loops on
+	// page 3.
+	cycle := make([]byte, 3*512)
+	leaf := cycle[512:1024]
+	leaf[0] = 0x0d
+	binary.BigEndian.PutUint16(leaf[3:], 1)   // one cell
+	binary.BigEndian.PutUint16(leaf[5:], 400) // content from 400
+	binary.BigEndian.PutUint16(leaf[8:], 400) // the cell
+	copy(leaf[400:], []byte{0x88, 0x17, 0x01, 0x03, 0x01, 0x01, 0x11})
+	binary.BigEndian.PutUint32(leaf[400+3+39:], 3)
+	binary.BigEndian.PutUint32(cycle[1024:], 3)
+	seeds := map[string][]byte{
+		"empty":     nil,
+		"tiny":      tiny,
+		"no-header": noHeader,
+		"cycle":     cycle,
+		"magic":     []byte(sqliteMagic + "\x10\x00\x01\x01\x00\x40\x20\x20"),
+	}
+	dir := filepath.Join("testdata", "fuzz", "FuzzSalvage")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range seeds {
+		text := "go test fuzz v1\n[]byte(" + strconv.Quote(string(b)) + ")\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FuzzSalvage salvages arbitrary bytes: no panic, and no error (the store
+// written to is sound).
+func FuzzSalvage(f *testing.F) {
+	s := openTestStore(f, filepath.Join(f.TempDir(), "into.db"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(t.TempDir(), "fuzz.db")
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Salvage(t.Context(), path); err != nil {
+			t.Fatalf("Salvage: %v", err)
+		}
+	})
+}
+
+// TestSalvageSeedPageSize salvages the fuzz seeds of 512-byte pages, with
+// and without their header: the page size is found either way.
+func TestSalvageSeedPageSize(t *testing.T) {
+	for _, name := range []string{"tiny", "no-header"} {
+		text, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzSalvage", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := strings.TrimSuffix(strings.TrimPrefix(string(text), "go test fuzz v1\n[]byte("), ")\n")
+		b, err := strconv.Unquote(q)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		path := filepath.Join(t.TempDir(), "seed.db")
+		if err := os.WriteFile(path, []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := openTestStore(t, filepath.Join(t.TempDir(), "new.db"))
+		st, err := s.Salvage(t.Context(), path)
+		want := SalvageStats{Pages: len(b) / 512, Commands: 3, Sessions: 2, Outputs: 2, Spools: 1}
+		if err != nil || st != want {
+			t.Errorf("Salvage(%s) = %+v, %v; want %+v", name, st, err, want)
+		}
 	}
 }
