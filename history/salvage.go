@@ -42,15 +42,7 @@ func (s *Store) Salvage(ctx context.Context, path string) (SalvageStats, error) 
 	if p.npages == 0 {
 		return st, ctx.Err()
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return st, fmt.Errorf("salvage %s: %w", path, classify(err))
-	}
-	defer tx.Rollback()
-	w, err := newSalvageWriter(ctx, tx, s.fts, &st)
-	if err != nil {
-		return st, fmt.Errorf("salvage %s: %w", path, classify(err))
-	}
+	w := &salvageWriter{ctx: ctx, db: s.db, fts: s.fts, st: &st}
 	defer w.close()
 
 	// The freelist's pages hold stale rows (an output before it was
@@ -68,10 +60,7 @@ func (s *Store) Salvage(ctx context.Context, path string) (SalvageStats, error) 
 	if err := ctx.Err(); err != nil {
 		return SalvageStats{}, fmt.Errorf("salvage %s: %w", path, err)
 	}
-	if err := w.finish(); err != nil {
-		return SalvageStats{}, fmt.Errorf("salvage %s: %w", path, classify(err))
-	}
-	if err := tx.Commit(); err != nil {
+	if err := w.commit(); err != nil {
 		return SalvageStats{}, fmt.Errorf("salvage %s: %w", path, classify(err))
 	}
 	return st, nil

@@ -106,9 +106,11 @@ func isPipestatus(b []byte) bool {
 	return true
 }
 
-// salvageWriter inserts the rows Salvage recognises, in one transaction.
+// salvageWriter inserts the rows Salvage recognises, in one transaction
+// that it begins at the first row (a file with none costs no write).
 type salvageWriter struct {
 	ctx                 context.Context
+	db                  *sql.DB
 	tx                  *sql.Tx
 	cmd, later          *sql.Stmt
 	sess, out, spl, idx *sql.Stmt
@@ -119,8 +121,14 @@ type salvageWriter struct {
 	err                 error
 }
 
-func newSalvageWriter(ctx context.Context, tx *sql.Tx, fts bool, st *SalvageStats) (*salvageWriter, error) {
-	w := &salvageWriter{ctx: ctx, tx: tx, fts: fts, st: st}
+// begin starts the transaction and prepares the statements.
+func (w *salvageWriter) begin() error {
+	ctx := w.ctx
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	w.tx = tx
 	// What the index already covers: with it, up to fts_upto; without
 	// it, a build with it will take every id above the larger of fts_upto
 	// and the largest id, and needs telling about the others.
@@ -128,13 +136,12 @@ func newSalvageWriter(ctx context.Context, tx *sql.Tx, fts bool, st *SalvageStat
 	var maxID int64
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE((SELECT value FROM meta WHERE key = 'fts_upto'), '0'),
 		(SELECT COALESCE(max(id), 0) FROM commands)`).Scan(&upto, &maxID); err != nil {
-		return nil, err
+		return err
 	}
 	w.upto = parseInt(upto)
-	if !fts {
+	if !w.fts {
 		w.upto = max(w.upto, maxID)
 	}
-	var err error
 	prep := func(q string) *sql.Stmt {
 		if err != nil {
 			return nil
@@ -143,40 +150,53 @@ func newSalvageWriter(ctx context.Context, tx *sql.Tx, fts bool, st *SalvageStat
 		st, err = tx.PrepareContext(ctx, q)
 		return st
 	}
-	// A salvaged command keeps its id unless the store already uses it;
-	// one whose id is taken waits in a temporary table, to be given a new
-	// id once all the others have theirs (so that it takes none of theirs).
-	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE salvage_later (session TEXT, seq INTEGER,
-		command TEXT, exit_code INTEGER, pipestatus TEXT, cwd TEXT, started_at INTEGER, duration_us INTEGER,
-		output_bytes INTEGER, source TEXT)`); err != nil {
-		return nil, err
-	}
+	// A salvaged command keeps its id unless the store already uses it
+	// (it is ignored here, then deferred: see deferCommand).
 	w.cmd = prep(`INSERT OR IGNORE INTO commands
 		(id, session, seq, command, exit_code, pipestatus, cwd, started_at, duration_us, output_bytes, source)
-		SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE NOT EXISTS (SELECT 1 FROM commands WHERE id = ?1)`)
-	w.later = prep(`INSERT INTO temp.salvage_later
-		SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
-		WHERE NOT EXISTS (SELECT 1 FROM commands WHERE session = ?2 AND seq = ?3)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.sess = prep(`INSERT OR IGNORE INTO sessions (id, shell, version, pid, host, user, uid, tty, started_at, capture)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.out = prep(`INSERT OR IGNORE INTO outputs (session, seq, stream, text, bytes, flags, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	w.spl = prep(`INSERT OR IGNORE INTO spools (name, inode, offset, bad, updated_at) VALUES (?, ?, ?, ?, ?)`)
-	if fts {
+	if w.fts {
 		w.idx = prep(`INSERT INTO commands_fts(rowid, command) VALUES (?, ?)`)
 	}
-	if err != nil {
-		w.close()
-		return nil, err
-	}
-	return w, nil
+	return err
 }
 
+// deferCommand keeps a command whose id the store uses in a temporary
+// table, unless the store has it; it gets a new id once every other
+// command has its own (so that it takes none of theirs).
+func (w *salvageWriter) deferCommand(args []any) error {
+	if w.later == nil {
+		if _, err := w.tx.ExecContext(w.ctx, `CREATE TEMP TABLE salvage_later (session TEXT, seq INTEGER,
+			command TEXT, exit_code INTEGER, pipestatus TEXT, cwd TEXT, started_at INTEGER, duration_us INTEGER,
+			output_bytes INTEGER, source TEXT)`); err != nil {
+			return err
+		}
+		var err error
+		w.later, err = w.tx.PrepareContext(w.ctx, `INSERT INTO temp.salvage_later
+			SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+			WHERE NOT EXISTS (SELECT 1 FROM commands WHERE session = ?2 AND seq = ?3)`)
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.later.ExecContext(w.ctx, args...)
+	return err
+}
+
+// close ends the transaction if commit did not.
 func (w *salvageWriter) close() {
 	for _, st := range []*sql.Stmt{w.cmd, w.later, w.sess, w.out, w.spl, w.idx} {
 		if st != nil {
 			st.Close()
 		}
+	}
+	if w.tx != nil {
+		w.tx.Rollback()
 	}
 }
 
@@ -193,21 +213,27 @@ func parseInt(s string) int64 {
 
 // add inserts the row c holds, if it is one of hookd's.
 func (w *salvageWriter) add(c *cell) {
-	if w.err != nil {
+	table := tableOf(c)
+	if w.err != nil || table == tableNone {
 		return
+	}
+	if w.tx == nil {
+		if w.err = w.begin(); w.err != nil {
+			return
+		}
 	}
 	v := c.vals
 	str := func(i int) string { return string(v[i].b) }
 	var res sql.Result
 	var err error
 	var count *int
-	switch tableOf(c) {
+	switch table {
 	case tableCommands:
 		args := []any{c.rowid, str(1), v[2].i, str(3), v[4].i, str(5), str(6), v[7].i, v[8].i, v[9].i, str(10)}
 		res, err = w.cmd.ExecContext(w.ctx, args...)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n == 0 {
-				_, err = w.later.ExecContext(w.ctx, args...)
+				err = w.deferCommand(args)
 			}
 		}
 		count = &w.st.Commands
@@ -232,8 +258,6 @@ func (w *salvageWriter) add(c *cell) {
 	case tableSpools:
 		res, err = w.spl.ExecContext(w.ctx, str(0), v[1].i, v[2].i, v[3].i, v[4].i)
 		count = &w.st.Spools
-	default:
-		return
 	}
 	if err != nil {
 		w.err = err
@@ -259,44 +283,54 @@ func (w *salvageWriter) add(c *cell) {
 	}
 }
 
-// finish brings the full-text index up to date as Tx.Commit does, or, in a
-// build without it, notes that it must be rebuilt when a command went in
-// below the ids the index covers.
-func (w *salvageWriter) finish() error {
+// commit moves the deferred commands in, brings the full-text index up to
+// date as Tx.Commit does (or, in a build without it, notes that it must be
+// rebuilt when a command went in below the ids the index covers), and
+// commits.
+func (w *salvageWriter) commit() error {
 	if w.err != nil {
 		return w.err
 	}
-	var maxID int64
-	if err := w.tx.QueryRowContext(w.ctx, `SELECT COALESCE(max(id), 0) FROM commands`).Scan(&maxID); err != nil {
-		return err
-	}
-	res, err := w.tx.ExecContext(w.ctx, `INSERT OR IGNORE INTO commands
-		(session, seq, command, exit_code, pipestatus, cwd, started_at, duration_us, output_bytes, source)
-		SELECT * FROM temp.salvage_later ORDER BY rowid`)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		w.st.Commands += int(n)
-		w.below = w.below || maxID+1 <= w.upto
-	}
-	if _, err := w.tx.ExecContext(w.ctx, `DROP TABLE temp.salvage_later`); err != nil {
-		return err
-	}
-	if w.st.Commands == 0 {
+	if w.tx == nil {
 		return nil
 	}
-	if w.fts {
+	if w.later != nil {
+		var maxID int64
+		if err := w.tx.QueryRowContext(w.ctx, `SELECT COALESCE(max(id), 0) FROM commands`).Scan(&maxID); err != nil {
+			return err
+		}
+		res, err := w.tx.ExecContext(w.ctx, `INSERT OR IGNORE INTO commands
+			(session, seq, command, exit_code, pipestatus, cwd, started_at, duration_us, output_bytes, source)
+			SELECT * FROM temp.salvage_later ORDER BY rowid`)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			w.st.Commands += int(n)
+			w.below = w.below || maxID+1 <= w.upto
+		}
+		w.later.Close()
+		w.later = nil
+		if _, err := w.tx.ExecContext(w.ctx, `DROP TABLE temp.salvage_later`); err != nil {
+			return err
+		}
+	}
+	if w.st.Commands > 0 && w.fts {
 		if _, err := ftsCatchUp(w.ctx, w.tx); err != nil {
 			return err
 		}
-		return ftsMark(w.ctx, w.tx)
+		if err := ftsMark(w.ctx, w.tx); err != nil {
+			return err
+		}
 	}
-	if !w.below {
-		return nil
+	if w.st.Commands > 0 && !w.fts && w.below {
+		if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO meta (key, value)
+			SELECT 'fts_stale', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'commands_fts')
+			ON CONFLICT (key) DO NOTHING`); err != nil {
+			return err
+		}
 	}
-	_, err = w.tx.ExecContext(w.ctx, `INSERT INTO meta (key, value)
-		SELECT 'fts_stale', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'commands_fts')
-		ON CONFLICT (key) DO NOTHING`)
+	err := w.tx.Commit()
+	w.tx = nil
 	return err
 }

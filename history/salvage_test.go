@@ -650,3 +650,45 @@ func TestSalvageSeedPageSize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSalvage salvages an intact history of 100,000 commands (about
+// 60 bytes each, in 500 sessions) into a new store.
+func BenchmarkSalvage(b *testing.B) {
+	const rows = 100_000
+	path := filepath.Join(b.TempDir(), "history.db")
+	s := openTestStore(b, path)
+	r := rand.New(rand.NewPCG(3, 4))
+	mustTx(b, s, func(ctx context.Context, tx *Tx) error {
+		for k := range 500 {
+			if err := tx.AddSession(ctx, Session{ID: fmt.Sprintf("s%03d", k), Shell: "bash", Host: "h", User: "u"}); err != nil {
+				return err
+			}
+		}
+		for i := range rows {
+			e := Entry{Session: fmt.Sprintf("s%03d", i%500), Seq: int64(i/500 + 1),
+				Command:  fmt.Sprintf("go test ./pkg%d/... -run Test%d -count=%d", r.IntN(100), r.IntN(1000), i%5),
+				ExitCode: i % 10 / 9, Cwd: fmt.Sprintf("/home/u/src/p%d", r.IntN(30)), StartedAt: salvageT0 + int64(i)*1e6,
+				DurationUS: int64(r.IntN(5e6))}
+			if _, err := tx.AddCommand(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.Close()
+	size := fileSize(path)
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		into := openTestStore(b, filepath.Join(b.TempDir(), fmt.Sprintf("new%d.db", i)))
+		b.StartTimer()
+		st, err := into.Salvage(context.Background(), path)
+		if err != nil || st.Commands != rows {
+			b.Fatalf("Salvage = %+v, %v; want %d commands", st, err, rows)
+		}
+		b.StopTimer()
+		into.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(size)/(1<<20), "MB")
+}
