@@ -33,6 +33,12 @@ type SalvageStats struct {
 // path, an error writing s, or ctx ending (which leaves s unchanged) are
 // returned.
 func (s *Store) Salvage(ctx context.Context, path string) (SalvageStats, error) {
+	return s.salvageHook(ctx, path, nil)
+}
+
+// salvageHook is Salvage, calling page (when not nil) before each page
+// scanned: the tests' way in.
+func (s *Store) salvageHook(ctx context.Context, path string, page func()) (SalvageStats, error) {
 	var st SalvageStats
 	p, err := openDamaged(ctx, path)
 	if err != nil {
@@ -55,7 +61,12 @@ func (s *Store) Salvage(ctx context.Context, path string) (SalvageStats, error) 
 			skip = p.freePages(sc.page)
 		}
 	}
-	stop := func() bool { return w.err != nil || ctx.Err() != nil }
+	stop := func() bool {
+		if page != nil {
+			page()
+		}
+		return w.err != nil || ctx.Err() != nil
+	}
 	st.Pages, st.BadPages = sc.scanAll(skip, stop, w.add)
 	if err := ctx.Err(); err != nil {
 		return SalvageStats{}, fmt.Errorf("salvage %s: %w", path, err)

@@ -692,3 +692,67 @@ func BenchmarkSalvage(b *testing.B) {
 	}
 	b.ReportMetric(float64(size)/(1<<20), "MB")
 }
+
+// TestSalvageDeleted checks that rows deleted from the database stay
+// deleted: forgotten ones (overwritten by secure_delete), and rows deleted
+// plainly, whose emptied pages went to the freelist with their old bytes.
+func TestSalvageDeleted(t *testing.T) {
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "history.db")
+	buildSalvageDB(t, path)
+	s := openTestStore(t, path)
+	e, err := s.BySeq(ctx, "new-0", 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Forget(ctx, []int64{e.ID}); n != 1 || err != nil {
+		t.Fatalf("Forget = %d, %v", n, err)
+	}
+	if _, err := s.db.Exec(`PRAGMA secure_delete = OFF`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(`DELETE FROM commands WHERE id BETWEEN 100 AND 250; DELETE FROM outputs WHERE session = 'new-2'`); err != nil {
+		t.Fatal(err)
+	}
+	var free int
+	if err := s.db.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil || free == 0 {
+		t.Fatalf("freelist_count = %d, %v; want pages on the freelist", free, err)
+	}
+	s.Close()
+	want := fileRows(t, path)
+
+	into := openTestStore(t, filepath.Join(t.TempDir(), "new.db"))
+	st, err := into.Salvage(ctx, path)
+	if err != nil {
+		t.Fatalf("Salvage: %v", err)
+	}
+	t.Logf("%+v, %d free pages", st, free)
+	compareRows(t, storeRows(t, into), want, want)
+	checkFTS(t, into)
+}
+
+// TestSalvageCancelMidway cancels a salvage in progress: it stops at once
+// and leaves the store as it was.
+func TestSalvageCancelMidway(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.db")
+	buildSalvageDB(t, path)
+	s := openTestStore(t, filepath.Join(t.TempDir(), "new.db"))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pages := 0
+	// Cancel when the scan is a third of the way through.
+	st, err := s.salvageHook(ctx, path, func() {
+		if pages++; pages == 100 {
+			cancel()
+		}
+	})
+	if err == nil {
+		t.Fatalf("Salvage canceled midway = %+v, nil; want an error", st)
+	}
+	if pages > 101 {
+		t.Errorf("Salvage went on for %d pages after being canceled", pages-100)
+	}
+	if n := len(storeRows(t, s)["commands"]); n != 0 {
+		t.Errorf("canceled Salvage left %d commands; want none", n)
+	}
+}
