@@ -46,14 +46,14 @@ func (s *Store) salvageHook(ctx context.Context, path string, page func()) (Salv
 	}
 	defer p.close()
 	if p.npages == 0 {
-		return st, ctx.Err()
+		return st, nil
 	}
 	w := &salvageWriter{ctx: ctx, db: s.db, fts: s.fts, st: &st}
 	defer w.close()
 
-	// The freelist's pages hold stale rows (an output before it was
-	// pruned, a spool's old offset): leave them out when page 1 says
-	// reliably which they are.
+	// The freelist's pages may still hold rows deleted since (those not
+	// deleted with secure_delete, as forget does): leave them out when
+	// page 1 says reliably which they are.
 	var skip map[uint32]bool
 	sc := newScanner(p)
 	if p.page(1, sc.page) {

@@ -756,3 +756,42 @@ func TestSalvageCancelMidway(t *testing.T) {
 		t.Errorf("canceled Salvage left %d commands; want none", n)
 	}
 }
+
+// TestSalvageBelowIndexed salvages commands whose ids are below those the
+// full-text index covers: a build with FTS5 indexes them one by one, a
+// build without notes that the index must be rebuilt, which the next Open
+// of a build with FTS5 does.
+func TestSalvageBelowIndexed(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "history.db")
+	buildSalvageDB(t, src)
+	for _, withFTS := range []bool{true, false} {
+		t.Run(fmt.Sprint("fts=", withFTS), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "new.db")
+			s := openTestStore(t, path)
+			if !s.fts {
+				t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+			}
+			if _, err := s.db.Exec(`INSERT INTO commands (id, session, seq, command, exit_code, started_at)
+				VALUES (1000, 'x', 1, 'a high id', 0, 0)`); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			s = openTestStore(t, path) // indexes it
+			s.fts = withFTS
+			if _, err := s.Salvage(t.Context(), src); err != nil {
+				t.Fatalf("Salvage: %v", err)
+			}
+			var stale int
+			s.db.QueryRow(`SELECT count(*) FROM meta WHERE key = 'fts_stale'`).Scan(&stale)
+			if want := map[bool]int{true: 0, false: 1}[withFTS]; stale != want {
+				t.Errorf("fts_stale notes = %d; want %d", stale, want)
+			}
+			s.Close()
+			s = openTestStore(t, path)
+			checkFTS(t, s)
+			if es, err := s.List(t.Context(), Query{Text: "wörld"}); err != nil || len(es) != 1 || es[0].ID > 1000 {
+				t.Errorf("List(wörld) = %+v, %v; want the salvaged command, with its old id", es, err)
+			}
+		})
+	}
+}
