@@ -120,8 +120,15 @@ func (p *pager) setPageSize(ps, usable int) {
 		n = 1 << 31
 	}
 	p.npages = uint32(n)
+	// The WAL may grow the database, by at most a page per frame: a
+	// page number beyond is not to be believed (nor scanned up to).
+	limit := int64(p.npages) + int64(len(p.walAt))
 	for k := range p.walAt {
-		p.npages = max(p.npages, k)
+		if int64(k) > limit {
+			delete(p.walAt, k)
+		} else {
+			p.npages = max(p.npages, k)
+		}
 	}
 }
 
