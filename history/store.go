@@ -283,9 +283,13 @@ func lockRecovery(ctx context.Context, path string, busy time.Duration) (unlock 
 		if err == nil {
 			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) || ctx.Err() != nil {
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
 			return nil, fmt.Errorf("recover history: lock: %w", err)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			f.Close()
+			return nil, errors.New("another hookd process is recovering the damaged history database: try again in a moment")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -297,3 +297,57 @@ func TestRedactedFixNotRunnable(t *testing.T) {
 		}
 	})
 }
+
+// TestDamagedDatabaseSalvaged: with no agent running, 16 KiB of damage in
+// the middle of a database is found when it is read; the file is moved
+// aside, what can be read of it is salvaged into a new one, and status
+// names the file moved aside.
+func TestDamagedDatabaseSalvaged(t *testing.T) {
+	h := newHome(t)
+	file := h.Path("histfile")
+	var b strings.Builder
+	const n = 3000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "#%d\necho command number %d %s\n", 1700000000+i, i, strings.Repeat("y", i%50))
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hookd(t, h, "import", "bash", "--file", file)
+	db := h.Path(".local", "share", "hookd", "history.db")
+	conn, err := sql.Open("sqlite3", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	conn.Close()
+	fi, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(db, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, 16<<10)
+	rand.Read(junk)
+	f.WriteAt(junk, fi.Size()/2/4096*4096)
+	f.Close()
+
+	out, errOut, err := hookdRun(h, nil, "history", "--json")
+	if err != nil {
+		t.Fatalf("hookd history on a damaged database: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "was corrupt") {
+		t.Errorf("stderr does not say the database was corrupt: %q", errOut)
+	}
+	got := strings.Count(out, "\n")
+	if got < n*8/10 || got > n {
+		t.Errorf("%d of %d commands salvaged; want most of them", got, n)
+	}
+	st, _, _ := hookdRun(h, nil, "status")
+	if !regexp.MustCompile(`moved to \S+\.corrupt-\S+; \d+ of its commands were copied`).MatchString(st) {
+		t.Errorf("hookd status does not name the file moved aside and what was salvaged:\n%s", st)
+	}
+	t.Logf("%d of %d commands salvaged", got, n)
+}

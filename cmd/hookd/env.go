@@ -131,6 +131,16 @@ func (e *env) openStore(ctx context.Context, busy time.Duration, check bool) (*h
 	return s, err
 }
 
+// recoverStore recovers a database found damaged while it was read: quick
+// check, moved aside, what can be read salvaged into a new one.
+func (e *env) recoverStore(ctx context.Context) error {
+	s, err := e.openStore(ctx, 10*time.Second, true)
+	if err != nil {
+		return err
+	}
+	return s.Close()
+}
+
 // openFlushed opens the history after moving every finished command from the
 // spools into it, so that the last command typed is there. A busy database
 // is no error: what is stored is read. A database found corrupt (or moved

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hookd/hookd/history"
 	"github.com/spf13/pflag"
 )
 
@@ -41,6 +42,10 @@ func init() {
 	}
 }
 
+// rereadable are the commands that only read the history, run again after
+// a damaged database was recovered under them.
+var rereadable = map[string]bool{"history": true, "show": true, "out": true, "ctx": true, "status": true}
+
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }
 
@@ -73,6 +78,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		e, err := newEnv(stdin, stdout, stderr)
 		if err == nil {
 			err = c.run(ctx, e, args[1:])
+		}
+		if e != nil && errors.Is(err, history.ErrCorrupt) {
+			// Damage found while reading (opening did not show it): the
+			// database is recovered, and a command that only reads runs
+			// again on the new one.
+			if rerr := e.recoverStore(ctx); rerr != nil {
+				err = rerr
+			} else if rereadable[c.name] {
+				err = c.run(ctx, e, args[1:])
+			} else {
+				err = exitCode{1, "the history database was damaged and has been recovered (hookd status says how): run the command again"}
+			}
 		}
 		var ue usageError
 		switch {
