@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-command cost of output capture, split in two, with ../shared/bench's
+# Per-command cost of output capture, split in two, with bench/harness's
 # hook_overhead.py: the shell is started as `hookd shell -- SHELL ARGS`
 # (through --shell-path, a two-line wrapper), so the harness's own rc file is
 # the one the shell under the proxy reads. (bench/hook_overhead.sh -c pty
@@ -18,12 +18,12 @@
 # not reaped during the loop).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${HOOKD_SHARED:-$here/../../shared}/bench
+harness=$here/harness
 N=2000 REPS=3 SHELLS="bash zsh"
 while getopts "n:r:s:" o; do
   case $o in n) N=$OPTARG ;; r) REPS=$OPTARG ;; s) SHELLS=$OPTARG ;; *) exit 2 ;; esac
 done
-[[ -f $shared/hook_overhead.py ]] || { echo "no harness at $shared (set HOOKD_SHARED)" >&2; exit 1; }
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-capprompt.XXXXXX")
 (cd "$here/.." && go build -tags sqlite_fts5 -o "$tmp/hookd" ./cmd/hookd)
 H=$tmp/home
@@ -42,12 +42,12 @@ for sh in $SHELLS; do
   for v in direct-null proxy-null proxy-hookd; do
     args=("${common[@]}" --label "$v" --json "$tmp/$sh.$v.json")
     case $v in
-      direct-null) args+=(--rc "$shared/rc/null.sh") ;;
-      proxy-null) args+=(--rc "$shared/rc/null.sh" --shell-path "$tmp/proxied-$sh") ;;
-      proxy-hookd) args+=(--rc "$shared/rc/hookd.$sh" --shell-path "$tmp/proxied-$sh") ;;
+      direct-null) args+=(--rc "$harness/rc/null.sh") ;;
+      proxy-null) args+=(--rc "$harness/rc/null.sh" --shell-path "$tmp/proxied-$sh") ;;
+      proxy-hookd) args+=(--rc "$harness/rc/hookd.$sh" --shell-path "$tmp/proxied-$sh") ;;
     esac
     echo "== $sh $v"
-    python3 "$shared/hook_overhead.py" "${args[@]}" >"$tmp/$sh.$v.log" 2>&1 ||
+    python3 "$harness/hook_overhead.py" "${args[@]}" >"$tmp/$sh.$v.log" 2>&1 ||
       { echo "   FAILED, see $tmp/$sh.$v.log"; continue; }
     grep -A3 '^# summary over reps' "$tmp/$sh.$v.log" | sed 's/^/   /'
     tail -1 "$tmp/$sh.$v.log" | sed 's/^/   /'

@@ -3,13 +3,13 @@
 # callgrind: deterministic where hook_overhead.sh's times are noisy. bash -i
 # reads `: N` lines from a pipe (no terminal: PS0 and PROMPT_COMMAND still
 # run) with an empty rc ("null"), the builtin-only floor of
-# ../shared/bench ("spool") and hookd's script (agent running); a command
+# bench/harness ("spool") and hookd's script (agent running); a command
 # costs (instructions over 2200 lines - over 200) / 2000.
 #   bench/hook_instructions.sh [RCFILE...]   (extra rc files are counted too)
 # Needs valgrind. Forked children (the init's subshells) are not counted.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-shared=${HOOKD_SHARED:-$here/../../shared}/bench
+harness=$here/harness
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-instr.XXXXXX")
 (cd "$here/.." && go build -tags sqlite_fts5 -o "$tmp/hookd" ./cmd/hookd)
 H=$tmp/home
@@ -19,7 +19,7 @@ env=(HOME="$H" XDG_CONFIG_HOME="$H/.config" XDG_DATA_HOME="$H/.local/share"
 env "${env[@]}" "$tmp/hookd" daemon --detach
 trap 'env "${env[@]}" bash -c "kill \$(cut -d\" \" -f1 \$XDG_STATE_HOME/hookd/agent.pid)" 2>/dev/null; true' EXIT
 : >"$tmp/null.rc"
-{ echo "HB_SPOOL=$tmp/floor.spool"; cat "$shared/rc/spool.bash"; } >"$tmp/spool.rc"
+{ echo "HB_SPOOL=$tmp/floor.spool"; cat "$harness/rc/spool.bash"; } >"$tmp/spool.rc"
 env "${env[@]}" "$tmp/hookd" init bash >"$tmp/hookd.rc"
 for ((i = 1; i <= 2200; i++)); do echo ": c$i"; done >"$tmp/lines"
 count() { # count RC N: instructions of the shell itself (the last process to end)
