@@ -97,7 +97,7 @@ func (p *anthropic) Stream(ctx context.Context, req Request, on func(Event) erro
 		return Result{}, err
 	}
 	defer resp.Body.Close()
-	var res result
+	res := newResult(ctx, p.name, p.cfg.timeout())
 	sr := newSSEReader(resp.Body)
 	for {
 		ev, err := sr.Next()

@@ -79,7 +79,7 @@ func (p *command) Stream(ctx context.Context, req Request, on func(Event) error)
 	pgid := cmd.Process.Pid
 	defer syscall.Kill(-pgid, syscall.SIGKILL) // whatever of the group is left
 
-	var res result
+	res := newResult(ctx, Command, p.cfg.timeout())
 	res.Model = p.cfg.Model
 	var pending []byte
 	buf := make([]byte, 4096)

@@ -121,7 +121,7 @@ func (p *ollama) Stream(ctx context.Context, req Request, on func(Event) error) 
 		return Result{}, err
 	}
 	defer resp.Body.Close()
-	var res result
+	res := newResult(ctx, p.name, p.cfg.timeout())
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 const (
@@ -115,7 +116,7 @@ func (p *openAI) Stream(ctx context.Context, req Request, on func(Event) error) 
 		return Result{}, err
 	}
 	defer resp.Body.Close()
-	var res result
+	res := newResult(ctx, p.name, p.cfg.timeout())
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "application/json" {
 		// A server that does not stream sends the whole answer.
 		data, err := io.ReadAll(resp.Body)
@@ -126,7 +127,7 @@ func (p *openAI) Stream(ctx context.Context, req Request, on func(Event) error) 
 		if err := json.Unmarshal(data, &c); err != nil {
 			return res.out(), p.malformed("answer", err)
 		}
-		if err := p.chunk(&res, c, on); err != nil {
+		if err := p.chunk(res, c, on); err != nil {
 			return res.out(), err
 		}
 		return res.out(), nil
@@ -148,7 +149,7 @@ func (p *openAI) Stream(ctx context.Context, req Request, on func(Event) error) 
 		if err := json.Unmarshal([]byte(ev.Data), &c); err != nil {
 			return res.out(), p.malformed("stream chunk", err)
 		}
-		if err := p.chunk(&res, c, on); err != nil {
+		if err := p.chunk(res, c, on); err != nil {
 			return res.out(), err
 		}
 		if res.StopReason != "" {
@@ -205,10 +206,18 @@ func (p *openAI) Models(ctx context.Context) ([]string, error) {
 	return ms, nil
 }
 
-// result gathers a Result from the events, delivering them.
+// result gathers a Result from the events, delivering them until the
+// context is done.
 type result struct {
 	Result
 	text, reasoning strings.Builder
+	ctx             context.Context
+	name            string
+	timeout         time.Duration
+}
+
+func newResult(ctx context.Context, name string, timeout time.Duration) *result {
+	return &result{ctx: ctx, name: name, timeout: timeout}
 }
 
 // out returns the Result so far.
@@ -221,6 +230,9 @@ func (r *result) out() Result {
 func (r *result) add(kind EventKind, s string, on func(Event) error) error {
 	if s == "" {
 		return nil
+	}
+	if r.ctx.Err() != nil { // cancelled by the callback: deliver no more
+		return ctxError(r.ctx, r.name, r.timeout)
 	}
 	switch kind {
 	case Text:

@@ -121,7 +121,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, rc Received) 
 			return
 		}
 		for _, t := range reply.Reasoning {
-			if !st.send(delta(index, map[string]any{"type": "thinking_delta", "thinking": t})) {
+			if !st.text(delta(index, map[string]any{"type": "thinking_delta", "thinking": t})) {
 				return
 			}
 		}
@@ -137,7 +137,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, rc Received) 
 		return
 	}
 	for _, t := range reply.Text {
-		if !st.send(delta(index, map[string]any{"type": "text_delta", "text": t})) {
+		if !st.text(delta(index, map[string]any{"type": "text_delta", "text": t})) {
 			return
 		}
 	}

@@ -62,10 +62,11 @@ type Step struct {
 	// client goes away first.
 	Delay time.Duration
 	// CutAfter, if > 0, aborts the connection after that many chunks of
-	// the stream.
+	// text (reasoning included), before the next one.
 	CutAfter int
-	// StallAfter, if > 0, stops sending after that many chunks and holds
-	// the stream open until the client goes away.
+	// StallAfter, if > 0, stops sending after that many chunks of text
+	// (reasoning included) and holds the stream open until the client
+	// goes away.
 	StallAfter int
 	// Malformed sends a chunk that is not JSON after the first one.
 	Malformed bool
@@ -242,20 +243,31 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// streamer sends the chunks of a stream, applying a step's cut, stall,
-// malformed chunk and interval.
+// streamer sends the chunks of a stream, applying a step's cut and stall
+// and the reply's interval to the chunks of text (or reasoning).
 type streamer struct {
 	s     *Server
 	w     http.ResponseWriter
 	r     *http.Request
 	step  Step
 	every time.Duration
-	n     int
+	n     int // text chunks sent
 }
 
-// send writes one chunk (already framed) and flushes it; false means stop
-// (the client went away or the stream stalled).
+// send writes one chunk (already framed) and flushes it; false means the
+// client went away.
 func (s *streamer) send(chunk string) bool {
+	if s.r.Context().Err() != nil {
+		return false
+	}
+	io.WriteString(s.w, chunk)
+	s.w.(http.Flusher).Flush()
+	return true
+}
+
+// text sends a chunk of text or reasoning, after the interval; false
+// means stop (the client went away, or the stream stalled).
+func (s *streamer) text(chunk string) bool {
 	if s.n > 0 && !s.s.wait(s.r, s.every) {
 		return false
 	}
@@ -269,8 +281,6 @@ func (s *streamer) send(chunk string) bool {
 		}
 		return false
 	}
-	io.WriteString(s.w, chunk)
-	s.w.(http.Flusher).Flush()
 	s.n++
-	return true
+	return s.send(chunk)
 }

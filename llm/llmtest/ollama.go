@@ -96,7 +96,7 @@ func (s *Server) ollama(w http.ResponseWriter, r *http.Request, rc Received) {
 		return string(b) + "\n"
 	}
 	for i, t := range reply.Reasoning {
-		if !st.send(line(chunk("", t))) {
+		if !st.text(line(chunk("", t))) {
 			return
 		}
 		if i == 0 && !ollamaTrouble(st, step) {
@@ -104,7 +104,7 @@ func (s *Server) ollama(w http.ResponseWriter, r *http.Request, rc Received) {
 		}
 	}
 	for i, t := range reply.Text {
-		if !st.send(line(chunk(t, ""))) {
+		if !st.text(line(chunk(t, ""))) {
 			return
 		}
 		if i == 0 && len(reply.Reasoning) == 0 && !ollamaTrouble(st, step) {

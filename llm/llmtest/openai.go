@@ -94,12 +94,12 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request, rc Received) {
 		return
 	}
 	for _, t := range reply.Reasoning {
-		if !st.send(chunk(map[string]any{field: t}, nil)) {
+		if !st.text(chunk(map[string]any{field: t}, nil)) {
 			return
 		}
 	}
 	for _, t := range reply.Text {
-		if !st.send(chunk(map[string]any{"content": t}, nil)) {
+		if !st.text(chunk(map[string]any{"content": t}, nil)) {
 			return
 		}
 	}
