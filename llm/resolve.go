@@ -110,7 +110,7 @@ func auto(ctx context.Context, cfg Config, get func(string) string) (Config, str
 func guess(cfg Config) string {
 	if u, err := url.Parse(cfg.BaseURL); err == nil && cfg.BaseURL != "" {
 		switch {
-		case u.Port() == "11434" || strings.HasPrefix(u.Path, "/api"):
+		case u.Port() == "11434":
 			return Ollama
 		case u.Hostname() == "api.anthropic.com":
 			return Anthropic

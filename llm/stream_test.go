@@ -221,7 +221,7 @@ func TestCancel(t *testing.T) {
 				return nil
 			})
 			d := time.Since(at)
-			if llm.KindOf(err) != llm.Canceled || res.Text != "one two "  {
+			if llm.KindOf(err) != llm.Canceled || res.Text != "one two " {
 				t.Errorf("Stream = %q, %v; want a Canceled error and the text so far", res.Text, err)
 			}
 			if d > 200*time.Millisecond {
