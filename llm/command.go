@@ -74,7 +74,7 @@ func (p *command) Stream(ctx context.Context, req Request, on func(Event) error)
 		return Result{}, errorf(CommandFailed, err, "command: %v", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return Result{}, &Error{Kind: CommandFailed, Msg: fmt.Sprintf("command: start %s: %v", p.cfg.Command, err), Err: err}
+		return Result{}, &Error{Kind: CommandFailed, Msg: fmt.Sprintf("command: start %q: %v", p.cfg.Command, err), Err: err}
 	}
 	pgid := cmd.Process.Pid
 	defer syscall.Kill(-pgid, syscall.SIGKILL) // whatever of the group is left
@@ -109,11 +109,11 @@ func (p *command) Stream(ctx context.Context, req Request, on func(Event) error)
 	case ctx.Err() != nil:
 		return res.out(), ctxError(ctx, Command, p.cfg.timeout())
 	case werr != nil:
-		e := &Error{Kind: CommandFailed, Msg: fmt.Sprintf("command %s: %v", p.cfg.Command, werr), Err: werr,
+		e := &Error{Kind: CommandFailed, Msg: fmt.Sprintf("command: %q: %v", p.cfg.Command, werr), Err: werr,
 			Hint: "check llm.command in config.yaml"}
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
-			e.Msg = fmt.Sprintf("command %s exited with status %d", p.cfg.Command, ee.ExitCode())
+			e.Msg = fmt.Sprintf("command: %q exited with status %d", p.cfg.Command, ee.ExitCode())
 		}
 		if tail := stderr.lastLines(5); tail != "" {
 			e.Hint = "it said:\n" + tail

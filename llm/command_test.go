@@ -37,6 +37,7 @@ func TestCommand(t *testing.T) {
 			}
 			start := time.Now()
 			_, res, err := collect(t.Context(), p, tt.req)
+			t.Log(err)
 			if res.Text != tt.text {
 				t.Errorf("text = %q; want %q", res.Text, tt.text)
 			}

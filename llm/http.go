@@ -159,6 +159,9 @@ func (a *api) transportError(ctx context.Context, url string, err error) error {
 		return ctxError(ctx, a.name, a.cfg.timeout())
 	}
 	hint := "is the server running there? Set llm.base_url in config.yaml or HOOKD_LLM_BASE_URL"
+	if a.name == Ollama {
+		hint = "is Ollama running there (ollama serve)? Set OLLAMA_HOST, llm.base_url in config.yaml or HOOKD_LLM_BASE_URL"
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		var ne net.Error
@@ -205,14 +208,14 @@ func (a *api) statusError(ctx context.Context, resp *http.Response, body []byte,
 		e.Hint = "check the base URL (llm.base_url, HOOKD_LLM_BASE_URL)"
 	case st == http.StatusTooManyRequests:
 		e.Kind = RateLimit
-		e.Msg += fmt.Sprintf(" (%d attempts)", attempts)
+		e.Msg += tries(attempts)
 		e.Hint = "wait a moment and ask again"
 		if ra, ok := retryAfter(resp.Header, time.Now()); ok {
 			e.Hint = fmt.Sprintf("the server asks to wait %v", ra.Round(time.Second))
 		}
 	case st/100 == 5:
 		e.Kind = Server
-		e.Msg += fmt.Sprintf(" (%d attempts)", attempts)
+		e.Msg += tries(attempts)
 		e.Hint = "the server is failing: try again later"
 	}
 	return e
@@ -220,10 +223,17 @@ func (a *api) statusError(ctx context.Context, resp *http.Response, body []byte,
 
 func statusText(st int, msg string) string {
 	s := strconv.Itoa(st) + " " + http.StatusText(st)
-	if msg != "" {
+	if msg = strings.TrimSuffix(msg, "."); msg != "" && !strings.EqualFold(msg, http.StatusText(st)) {
 		s += ": " + msg
 	}
 	return s
+}
+
+func tries(n int) string {
+	if n < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d tries)", n)
 }
 
 func isModelMessage(msg string) bool {

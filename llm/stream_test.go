@@ -164,6 +164,7 @@ func TestErrors(t *testing.T) {
 				if !errors.As(err, &e) || e.Kind != tt.kind || !strings.Contains(e.Hint, tt.hint) {
 					t.Fatalf("Stream error = %v (%#v); want kind %v, hint with %q", err, e, tt.kind, tt.hint)
 				}
+				t.Log(e)
 				if !strings.HasPrefix(e.Error(), f.provider+": ") {
 					t.Errorf("error %q does not name the provider", e)
 				}
@@ -245,6 +246,7 @@ func TestConnectionRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, _, err = collect(t.Context(), p, question)
+			t.Log(err)
 			var e *llm.Error
 			if !errors.As(err, &e) || e.Kind != llm.Connect || !strings.Contains(e.Msg, addr) || !strings.Contains(e.Hint, "HOOKD_LLM_BASE_URL") {
 				t.Errorf("Stream error = %v; want a Connect error naming %s", err, addr)
