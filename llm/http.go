@@ -74,7 +74,7 @@ func ctxError(ctx context.Context, name string, timeout time.Duration) *Error {
 	return &Error{Kind: Canceled, Msg: name + ": canceled", Err: ctx.Err()}
 }
 
-// send sends a request built by newReq, trying again after a 429 or a 5xx
+// send sends a request (body nil for none), trying again after a 429 or a 5xx
 // (honouring Retry-After) up to Config.Retries times. It returns a
 // response with a 2xx status, whose body the caller closes, or an *Error.
 func (a *api) send(ctx context.Context, method, url string, body []byte) (*http.Response, error) {
