@@ -41,6 +41,7 @@ const (
 var kindNames = [...]string{"other", "not configured", "auth", "connect", "model", "rate limit", "server",
 	"timeout", "stream", "canceled", "command failed"}
 
+// String names the kind in a few words ("rate limit").
 func (k ErrorKind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

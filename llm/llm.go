@@ -64,6 +64,7 @@ const (
 	Reasoning
 )
 
+// String names the kind: text or reasoning.
 func (k EventKind) String() string {
 	switch k {
 	case Text:
