@@ -32,6 +32,9 @@ var allowed = map[string][]string{
 	"proxy":    {},
 	"offer":    {},
 	"ctxblock": {},
+	"llm":      {},
+	// Test servers speaking the providers' wire formats.
+	"llm/llmtest": {},
 	// analyze's own helpers.
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
@@ -46,11 +49,11 @@ var allowed = map[string][]string{
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
-	"ask":     {"ctxblock", "history", "recall", "redact"},
+	"ask":     {"ctxblock", "history", "recall", "redact", "llm"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock"},
+		"spool", "suggest", "ask", "ctxblock", "llm"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
