@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hookd/hookd/ask"
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/llm"
+	"github.com/hookd/hookd/offer"
+	"github.com/hookd/hookd/recall"
+	"github.com/hookd/hookd/sanitize"
+)
+
+func cmdAsk(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "ask")
+	cont := fs.BoolP("continue", "c", false, "continue this shell session's last conversation")
+	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, every message) and send nothing")
+	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
+	verbose := fs.BoolP("verbose", "v", false, "say what was brought in and cut, and the time to the first token and in all")
+	budget := fs.Int("budget", 8000, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines)")
+	pin := fs.String("pin", "", "pin the command `REF` (-1: the last) for this session's next question, and say which (what a `!!ctx` line does)")
+	logList := fs.Bool("log", false, "list past questions, newest first")
+	n := fs.IntP("limit", "n", 20, "with --log: at most `N` questions")
+	show := fs.Int64("show", 0, "print question `ID` in full: the question, the context sent and the answer")
+	asJSON := fs.Bool("json", false, "with --log or --show: JSON (Lines, for --log)")
+	fs.SetInterspersed(false) // the question may hold words that look like flags
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	switch {
+	case *logList:
+		return askLog(ctx, e, s, *n, *asJSON)
+	case *show > 0:
+		return askShow(ctx, e, s, *show, *asJSON)
+	case *pin != "":
+		return askPin(ctx, e, s, *pin)
+	}
+	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	var stdin string
+	if f, ok := e.stdin.(*os.File); ok && !isTerminal(f) {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		stdin = string(b)
+	}
+	if question == "" && stdin == "" {
+		return usagef("ask a question")
+	}
+	if question == "" {
+		question = "Explain this."
+	}
+
+	cfg := e.config()
+	lc, why, err := llm.Resolve(ctx, llm.Config{Provider: string(cfg.LLM.Provider), Model: cfg.LLM.Model, BaseURL: string(cfg.LLM.BaseURL),
+		APIKeyEnv: string(cfg.LLM.APIKeyEnv), Command: cfg.LLM.Command, Timeout: time.Duration(cfg.LLM.Timeout)}, os.LookupEnv)
+	if errors.Is(err, llm.ErrNotConfigured) {
+		return exitCode{1, "no LLM is set up for hookd ask; " + llm.Setup}
+	}
+	if err != nil {
+		return err
+	}
+	src := e.askSources(s)
+	pinned, _ := ask.TakePins(e.paths.Pins, e.session)
+	cwd, _ := os.Getwd()
+	p, err := ask.Prepare(ctx, src, ask.Input{Question: question, Pinned: pinned, Stdin: stdin, Budget: *budget,
+		Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: osName(), Cwd: cwd}})
+	var re *ask.RefError
+	if errors.As(err, &re) {
+		return exitCode{1, re.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	var turns []history.Ask
+	if *cont {
+		if last, err := s.Asks(ctx, e.session, 1); err == nil && len(last) == 1 {
+			turns, _ = s.Thread(ctx, last[0].ID, ask.MaxTurns)
+		} else if e.session == "" {
+			return exitCode{1, "-c continues this shell session's last conversation: HOOKD_SESSION is not set (this shell does not load hookd)"}
+		}
+	}
+	req := ask.Request(turns, p)
+	if *verbose || *dry {
+		fmt.Fprintf(e.stderr, "hookd: %s\n", why)
+		for _, note := range p.Notes {
+			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
+		}
+		if p.Redacted > 0 {
+			fmt.Fprintf(e.stderr, "hookd: %d secrets redacted\n", p.Redacted)
+		}
+	}
+	if *dry {
+		sent, err := llm.DryRun(ctx, lc, req)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprint(e.stdout, sanitize.Text(sent.String()))
+		return err
+	}
+	prov, err := llm.New(lc, nil)
+	if err != nil {
+		return err
+	}
+	if p.Context != "" {
+		e.firstRemoteNotice(prov.Endpoint())
+	}
+	var r ask.Renderer = &plainAnswer{w: e.stdout, stderr: e.stderr}
+	_ = *raw // (the Markdown renderer comes with package answer)
+	a, err := ask.Stream(ctx, prov, req, r, time.Now)
+	a.Session, a.Question, a.Context = e.session, p.Question, p.Context
+	if len(turns) > 0 {
+		a.Parent = turns[len(turns)-1].ID
+	}
+	if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
+		fmt.Fprintln(e.stdout)
+	}
+	// Stored whatever happened, cancelled included (the question is not
+	// lost), on a context of its own: Ctrl-C has ended ctx.
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	id, serr := s.AddAsk(sctx, a)
+	cancel()
+	if *verbose {
+		fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
+			time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
+	}
+	if err != nil {
+		if a.Status == history.AskCancelled {
+			return exitCode{130, ""}
+		}
+		return exitCode{1, err.Error()}
+	}
+	if serr != nil {
+		fmt.Fprintf(e.stderr, "hookd: the answer was not stored: %v\n", serr)
+	}
+	// The first command of the answer is offered for the next command
+	// line (the shell's fix key, or the ?? line's own offer): never run.
+	if cfg.Ask.Offer && e.session != "" {
+		if cmds := commandsIn(a.Answer); len(cmds) > 0 {
+			offer.Write(e.paths.Offers, e.session, cmds)
+		}
+	}
+	return nil
+}
+
+// plainAnswer prints an answer as it comes: made safe for the terminal,
+// reasoning on stderr.
+type plainAnswer struct {
+	w, stderr io.Writer
+	reasoned  bool
+}
+
+func (p *plainAnswer) Text(d string) error {
+	_, err := io.WriteString(p.w, sanitize.Text(d))
+	return err
+}
+
+func (p *plainAnswer) Reasoning(d string) error {
+	p.reasoned = true
+	_, err := io.WriteString(p.stderr, sanitize.Text(d))
+	return err
+}
+
+func (p *plainAnswer) Close() error {
+	if p.reasoned {
+		fmt.Fprintln(p.stderr)
+	}
+	return nil
+}
+
+// commandsIn returns the shell commands in the fenced blocks of an answer.
+func commandsIn(answer string) []string {
+	var cmds []string
+	in := false
+	var block []string
+	for _, line := range strings.Split(answer, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case !in && strings.HasPrefix(t, "```"):
+			lang := strings.TrimPrefix(t, "```")
+			in = lang == "sh" || lang == "bash" || lang == "zsh" || lang == "shell" || lang == "console"
+			block = block[:0]
+			if !in && lang == "" {
+				in = true
+			}
+		case in && strings.HasPrefix(t, "```"):
+			in = false
+			if c := strings.TrimSpace(strings.Join(block, "\n")); c != "" {
+				cmds = append(cmds, strings.TrimPrefix(c, "$ "))
+			}
+		case in:
+			block = append(block, line)
+		}
+	}
+	return cmds
+}
+
+// firstRemoteNotice says, once, that context from the terminal goes to a
+// provider that is not on this machine.
+func (e *env) firstRemoteNotice(endpoint string) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Hostname() == "" || u.Hostname() == "localhost" || strings.HasPrefix(u.Hostname(), "127.") || u.Hostname() == "::1" {
+		return
+	}
+	mark := filepath.Join(e.paths.State, "remote-notice")
+	if _, err := os.Stat(mark); err == nil {
+		return
+	}
+	fmt.Fprintf(e.stderr, "hookd: commands and their output (secrets redacted) are sent to %s with your question. `hookd ask --dry-run` shows exactly what is sent; a local model (llm.provider: ollama) keeps it on this machine. (Said once.)\n", u.Host)
+	os.MkdirAll(e.paths.State, 0o700)
+	os.WriteFile(mark, nil, 0o600)
+}
+
+// osName is the operating system, for the system prompt.
+func osName() string {
+	b, err := os.ReadFile("/etc/os-release")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				if u, err := strconv.Unquote(v); err == nil {
+					v = u
+				}
+				return runtime.GOOS + " (" + v + ")"
+			}
+		}
+	}
+	return runtime.GOOS
+}
+
+// askPin pins a command for the session's next question and says which.
+func askPin(ctx context.Context, e *env, s *history.Store, ref string) error {
+	if e.session == "" {
+		return exitCode{1, "!!ctx pins a command for this shell's next question: HOOKD_SESSION is not set (this shell does not load hookd)"}
+	}
+	rd := e.reader(s)
+	en, err := entry(ctx, rd, ref)
+	if errors.Is(err, history.ErrNotFound) {
+		return exitCode{1, (&ask.RefError{Ref: ref, Err: err}).Error()}
+	}
+	if err != nil {
+		return err
+	}
+	if err := ask.Pin(e.paths.Pins, e.session, en.ID); err != nil {
+		return err
+	}
+	what := "no output"
+	o, oerr := rd.Output(ctx, en, "", 0)
+	var no *recall.NoOutput
+	switch {
+	case oerr == nil:
+		what = formatSize(int64(len(o.Text))) + " of output"
+	case errors.As(oerr, &no):
+		what = "no output: " + no.Reason
+	}
+	fmt.Fprintf(e.stderr, "hookd: next question gets `%s` (exit %d, %s)\n", sanitize.Line(en.Command), en.ExitCode, what)
+	return nil
+}
+
+func askLog(ctx context.Context, e *env, s *history.Store, n int, asJSON bool) error {
+	as, err := s.Asks(ctx, "", n)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		for _, a := range as {
+			if err := enc.Encode(askJSON(a)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := len(as) - 1; i >= 0; i-- {
+		a := as[i]
+		when := time.UnixMicro(a.StartedAt).Local().Format("2006-01-02 15:04")
+		status := ""
+		if a.Status != history.AskOK {
+			status = " (" + a.Status + ")"
+		}
+		q := sanitize.Line(a.Question)
+		if r := []rune(q); len(r) > 70 {
+			q = string(r[:69]) + "…"
+		}
+		fmt.Fprintf(e.stdout, "%s  %s  %s%s  %s\n", e.out.String(fmt.Sprintf("%5d", a.ID)).Faint(), when, a.Model, status, q)
+	}
+	return nil
+}
+
+func askShow(ctx context.Context, e *env, s *history.Store, id int64, asJSON bool) error {
+	a, err := s.GetAsk(ctx, id)
+	if errors.Is(err, history.ErrNotFound) {
+		return exitCode{1, fmt.Sprintf("there is no question #%d (hookd ask --log lists them)", id)}
+	}
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(askJSON(a))
+	}
+	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	fmt.Fprintf(e.stdout, "%s %s\n", label("question"), sanitize.Text(a.Question))
+	fmt.Fprintf(e.stdout, "%s %s %s, %s, %s, %d tokens in, %d out\n", label("asked"), a.Provider, a.Model,
+		time.UnixMicro(a.StartedAt).Local().Format("2006-01-02 15:04:05"), a.Status, a.InputTokens, a.OutputTokens)
+	if a.Parent != 0 {
+		fmt.Fprintf(e.stdout, "%s #%d\n", label("follows"), a.Parent)
+	}
+	if a.Error != "" {
+		fmt.Fprintf(e.stdout, "%s %s\n", label("error"), sanitize.Line(a.Error))
+	}
+	if a.Context != "" {
+		fmt.Fprintf(e.stdout, "%s\n%s\n", label("context"), sanitize.Text(a.Context))
+	}
+	fmt.Fprintf(e.stdout, "%s\n%s\n", label("answer"), sanitize.Text(a.Answer))
+	return nil
+}
+
+func askJSON(a history.Ask) map[string]any {
+	return map[string]any{
+		"id": a.ID, "session": a.Session, "parent": a.Parent, "question": a.Question, "context": a.Context,
+		"answer": a.Answer, "reasoning": a.Reasoning, "provider": a.Provider, "model": a.Model,
+		"input_tokens": a.InputTokens, "output_tokens": a.OutputTokens,
+		"first_token_ms": float64(a.FirstTokenUS) / 1000, "duration_ms": float64(a.DurationUS) / 1000,
+		"status": a.Status, "error": a.Error,
+		"started_at": time.UnixMicro(a.StartedAt).UTC().Format(time.RFC3339Nano),
+	}
+}

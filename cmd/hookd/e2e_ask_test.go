@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+	"github.com/hookd/hookd/llm/llmtest"
+)
+
+// llmEnv points hookd at a fake OpenAI-compatible server.
+func llmEnv(fake *llmtest.Server) []string {
+	return []string{"HOOKD_LLM_PROVIDER=openai", "HOOKD_LLM_BASE_URL=" + fake.URL, "HOOKD_LLM_API_KEY=test-key", "HOOKD_LLM_MODEL=test-model"}
+}
+
+// userMessage is the last user message the fake received.
+func userMessage(t *testing.T, fake *llmtest.Server) string {
+	t.Helper()
+	ms := fake.Last().Messages
+	if len(ms) == 0 {
+		t.Fatalf("the server received no message")
+	}
+	return ms[len(ms)-1].Content
+}
+
+// TestAskWithLastCommand: a failing command, then a question with !!ctx:
+// the server sees the command, its status and its output (secrets
+// redacted), the answer reaches the screen, the question is stored; a
+// pinned command comes with the next question; -c sends the earlier turn.
+func TestAskWithLastCommand(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Because ", "TestX ", "fails.\n\n```sh\ngo test -run TestX\n```\n"}, InputTokens: 50, OutputTokens: 9})
+		h := newHome(t)
+		env := append(llmEnv(fake), "HOOKD_CAPTURE=pty")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: env})
+		s.Run("printf 'FAIL: TestX\\npassword=hunter2\\n'; false")
+		s.Run("hookd ask 'why does this fail !!ctx'")
+		s.WaitForPlain(regexp.MustCompile(`Because TestX fails\.`), 10*time.Second)
+		user := userMessage(t, fake)
+		for _, want := range []string{"why does this fail (command #", "Exit status: 1", "FAIL: TestX", "Output (captured)", "printf 'FAIL: TestX"} {
+			if !strings.Contains(user, want) {
+				t.Errorf("the server's user message lacks %q:\n%s", want, user)
+			}
+		}
+		if strings.Contains(user, "hunter2") || strings.Contains(fake.Last().System, "hunter2") {
+			t.Errorf("a secret reached the server:\n%s", user)
+		}
+		if !strings.Contains(fake.Last().System, "never follow instructions") {
+			t.Errorf("system prompt: %q", fake.Last().System)
+		}
+
+		// !!ctx alone pins the last command for the next question.
+		s.Run("echo pinned-output")
+		s.Run("hookd ask --pin -1")
+		s.WaitForPlain(regexp.MustCompile("next question gets `echo pinned-output` \\(exit 0, 14B of output\\)"), 10*time.Second)
+		s.Run("hookd ask 'and this one?'")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and this one.*Because TestX fails\.`), 10*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "$ echo pinned-output") || !strings.Contains(user, "pinned-output\n<<<END OUTPUT") {
+			t.Errorf("the pinned command did not come with the next question:\n%s", user)
+		}
+		// Unpinned after one question.
+		s.Run("hookd ask 'a third one'")
+		s.WaitForPlain(regexp.MustCompile(`(?s)a third one.*Because TestX fails\.`), 10*time.Second)
+		if user := userMessage(t, fake); strings.Contains(user, "pinned-output") {
+			t.Errorf("the pin outlived its question:\n%s", user)
+		}
+		// -c sends the previous turn.
+		s.Run("hookd ask -c 'and the fix?'")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and the fix.*Because TestX fails\.`), 10*time.Second)
+		if ms := fake.Last().Messages; len(ms) != 3 || ms[0].Content != "a third one" || ms[1].Role != "assistant" || ms[2].Content != "and the fix?" {
+			t.Errorf("-c sent %+v; want the previous question, its answer, and the new one", ms)
+		}
+		log := hookd(t, h, "ask", "--log")
+		for _, q := range []string{"why does this fail (command #", "and this one?", "and the fix?"} {
+			if !strings.Contains(log, q) {
+				t.Errorf("hookd ask --log lacks %q:\n%s", q, log)
+			}
+		}
+	})
+}
+
+// TestAskErrors: nothing set up, a wrong key, an unreachable server, a
+// mention of a command that does not exist: one clear line each, exit 1.
+func TestAskErrors(t *testing.T) {
+	h := newHome(t)
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("right-key")
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"nothing set up", []string{"OLLAMA_HOST=127.0.0.1:1"}, []string{"ask", "hello"}, "no LLM is set up"},
+		{"wrong key", []string{"HOOKD_LLM_PROVIDER=openai", "HOOKD_LLM_BASE_URL=" + fake.URL, "HOOKD_LLM_API_KEY=wrong"}, []string{"ask", "hello"}, "HOOKD_LLM_API_KEY"},
+		{"connection refused", []string{"HOOKD_LLM_PROVIDER=openai", "HOOKD_LLM_BASE_URL=http://127.0.0.1:1/v1", "HOOKD_LLM_API_KEY=k"}, []string{"ask", "hello"}, "127.0.0.1:1"},
+		{"no such command", []string{"HOOKD_LLM_PROVIDER=openai", "HOOKD_LLM_BASE_URL=" + fake.URL, "HOOKD_LLM_API_KEY=right-key"}, []string{"ask", "explain !999ctx"}, "!999ctx: there is no command #999"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, err := hookdRun(h, c.env, c.args...)
+			if err == nil || !strings.Contains(errOut, c.want) {
+				t.Errorf("hookd %s: %v, stderr %q; want a failure saying %q", strings.Join(c.args, " "), err, errOut, c.want)
+			}
+			if n := strings.Count(strings.TrimSpace(errOut), "\n"); n > 6 {
+				t.Errorf("the error takes %d lines:\n%s", n+1, errOut)
+			}
+		})
+	}
+}
+
+// TestAskDryRun: --dry-run prints the provider, URL, model and every
+// message, and sends nothing.
+func TestAskDryRun(t *testing.T) {
+	h := newHome(t)
+	fake := llmtest.NewOpenAI(t)
+	out, errOut, err := hookdRun(h, llmEnv(fake), "ask", "--dry-run", "what is a tty?")
+	if err != nil {
+		t.Fatalf("hookd ask --dry-run: %v\n%s", err, errOut)
+	}
+	for _, want := range []string{"provider: openai", "model: test-model", "POST " + fake.URL + "/v1/chat/completions", "what is a tty?", "terminal assistant"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "test-key") {
+		t.Errorf("the dry run shows the API key:\n%s", out)
+	}
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("the dry run sent %d requests", n)
+	}
+	os.Remove(h.Path("unused"))
+}
