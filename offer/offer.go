@@ -92,6 +92,25 @@ func Clear(dir, session string) error {
 	return nil
 }
 
+// NextPath is the one-shot offer of session: a command the shell puts on
+// the next command line once (the first command of an answer to a `??`
+// line), then empties.
+func NextPath(dir, session string) string { return filepath.Join(dir, session+".next") }
+
+// WriteNext sets the one-shot offer of session to cmd.
+func WriteNext(dir, session, cmd string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if strings.IndexByte(cmd, 0) >= 0 {
+		return fmt.Errorf("offer: the command holds a NUL byte")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("offer: %w", err)
+	}
+	return os.WriteFile(NextPath(dir, session), []byte(cmd), 0o600)
+}
+
 func validSession(s string) error {
 	if s == "" || s[0] == '.' || strings.ContainsAny(s, "/\x00") {
 		return fmt.Errorf("offer: bad session id %q", s)

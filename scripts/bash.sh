@@ -22,6 +22,7 @@ _hookd_init() {
   _hookd_capture=off # @capture@
   _hookd_fixcmd=fix # @fixcmd@
   _hookd_fixkey= # @fixkey@
+  _hookd_prefix= # @prefix@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -134,6 +135,27 @@ _hookd_init() {
   if [[ -n $_hookd_fixcmd ]] && ! builtin type -t "$_hookd_fixcmd" >/dev/null 2>&1; then
     builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
   fi
+  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
+  # off): Enter runs _hookd_accept_line, which rewrites the line in the
+  # line editor before the shell reads it (so that neither history
+  # expansion nor globbing sees it), then accept-line; the keys after it in
+  # the macro are read by the next prompt's line editor, where
+  # _hookd_offer_line puts the first command of an answer on the line.
+  # Only where Enter is accept-line (another framework's binding is left
+  # alone); this start-up check is the one process it takes.
+  _hookd_asked='' _hookd_ask_cmd=hookd
+  if [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]]; then
+    [[ $(builtin type -P hookd) -ef $_hookd_bin ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
+    local _hookd_km
+    for _hookd_km in emacs vi-insert; do
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h3": _hookd_offer_line'
+      builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
+      builtin bind -m "$_hookd_km" '"\C-m": "\C-x\C-h1\C-x\C-h2\C-x\C-h3"'
+      builtin bind -m "$_hookd_km" '"\C-j": "\C-x\C-h1\C-x\C-h2\C-x\C-h3"'
+    done
+  fi
+
   # Ctrl-X f (or the config's key) puts the next fix on the command line.
   [[ -z $_hookd_fixkey ]] || builtin bind -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
 
@@ -216,6 +238,42 @@ _hookd_after() {
   fi
   [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
   return 0
+}
+
+# _hookd_accept_line runs on Enter, before accept-line: it rewrites a
+# `?? QUESTION` line into `hookd ask -- 'QUESTION'` (single-quoted: nothing
+# in it is expanded or run, and the line re-asks the same question when
+# recalled), and a line that is a mention alone (!!ctx, !-2ctx, !42ctx)
+# into `hookd ask --pin REF`.
+_hookd_accept_line() {
+  local _hookd_l=${READLINE_LINE#"${READLINE_LINE%%[![:space:]]*}"} _hookd_q=''
+  if [[ $_hookd_l == "$_hookd_prefix" || $_hookd_l == "$_hookd_prefix"[[:space:]]* ]]; then
+    _hookd_q=${_hookd_l#"$_hookd_prefix"}
+    _hookd_q=${_hookd_q#"${_hookd_q%%[![:space:]]*}"}
+    _hookd_q=${_hookd_q%"${_hookd_q##*[![:space:]]}"}
+    READLINE_LINE="$_hookd_ask_cmd ask -- '${_hookd_q//\'/\'\\\'\'}'"
+    READLINE_POINT=${#READLINE_LINE}
+    _hookd_asked=1
+  elif [[ $_hookd_l =~ ^\!(\!|-[0-9]+|[0-9]+)ctx[[:space:]]*$ ]]; then
+    _hookd_q=${BASH_REMATCH[1]}
+    [[ $_hookd_q != '!' ]] || _hookd_q=-1
+    READLINE_LINE="$_hookd_ask_cmd ask --pin $_hookd_q"
+    READLINE_POINT=${#READLINE_LINE}
+  fi
+}
+
+# _hookd_offer_line runs at the start of the line editor after a question:
+# the first command of the answer goes on the line, to edit, or run with
+# Enter.
+_hookd_offer_line() {
+  [[ -n $_hookd_asked ]] || return 0
+  _hookd_asked=''
+  local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
+  [[ -s $_hookd_f ]] || return 0
+  IFS= builtin read -r -d '' _hookd_c <"$_hookd_f"
+  : >"$_hookd_f"
+  READLINE_LINE=$_hookd_c
+  READLINE_POINT=${#READLINE_LINE}
 }
 
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it

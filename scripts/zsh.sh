@@ -24,6 +24,7 @@ _hookd_init() {
   typeset -g _hookd_capture=off # @capture@
   typeset -g _hookd_fixcmd=fix # @fixcmd@
   typeset -g _hookd_fixkey= # @fixkey@
+  typeset -g _hookd_prefix= # @prefix@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -108,6 +109,20 @@ _hookd_init() {
       [[ $(bindkey -M $km -- $_hookd_fixkey 2>/dev/null) == *undefined-key ]] &&
         bindkey -M $km -- $_hookd_fixkey _hookd_fix_widget
     done
+  fi
+
+  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
+  # off): the line is rewritten in the line editor, before the shell reads
+  # it, so that neither history expansion nor globbing sees it. The widget
+  # on Enter chains to whatever accept-line was (another plugin's wrapper).
+  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd
+  if [[ -n $_hookd_prefix ]]; then
+    [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
+    case ${widgets[accept-line]-} in
+      user:_hookd_accept_line) ;;
+      user:*) _hookd_prev_accept=${widgets[accept-line]#user:} ;;
+    esac
+    zle -N accept-line _hookd_accept_line
   fi
 
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
@@ -199,6 +214,16 @@ _hookd_precmd() {
   # A dead agent is started again by the next prompt (its /proc entry is
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
+  # After a question, the first command of the answer, on the command
+  # line: to edit, or run with Enter.
+  if [[ -n $_hookd_asked ]]; then
+    _hookd_asked=
+    local next=$_hookd_fixdir/$HOOKD_SESSION.next
+    if [[ -s $next ]]; then
+      print -z -- "$(<$next)"
+      : >$next
+    fi
+  fi
   return $_hookd_s
 }
 
@@ -225,6 +250,34 @@ _hookd_prompt_sp() {
   local bare=${${mark//\%[BbSsUu]/}//\%[FfKk](\{[^\}]#\}|)/}
   local -i w=${(m)#${(%)bare}}
   REPLY="${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
+}
+
+# _hookd_accept_line is accept-line (Enter): it rewrites a `?? QUESTION`
+# line into `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or
+# run, and the line re-asks the same question when recalled), and a line
+# that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
+# REF`, then accepts the line as accept-line would.
+_hookd_accept_line() {
+  emulate -L zsh
+  setopt extended_glob
+  local line=${BUFFER##[[:space:]]#} rest
+  if [[ $line == "$_hookd_prefix" || $line == "$_hookd_prefix"[[:space:]]* ]]; then
+    rest=${line#"$_hookd_prefix"}
+    rest=${${rest##[[:space:]]#}%%[[:space:]]#}
+    BUFFER="$_hookd_ask_cmd ask -- ${(qq)rest}"
+    CURSOR=$#BUFFER
+    _hookd_asked=1
+  elif [[ $line == (#b)'!'('!'|-[0-9]##|[0-9]##)'ctx'[[:space:]]# ]]; then
+    rest=$match[1]
+    [[ $rest != '!' ]] || rest=-1
+    BUFFER="$_hookd_ask_cmd ask --pin $rest"
+    CURSOR=$#BUFFER
+  fi
+  if [[ -n $_hookd_prev_accept ]]; then
+    $_hookd_prev_accept "$@"
+  else
+    zle .accept-line
+  fi
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command

@@ -24,6 +24,7 @@ const (
 	captureMarker = " # @capture@"
 	fixCmdMarker  = " # @fixcmd@"
 	fixKeyMarker  = " # @fixkey@"
+	prefixMarker  = " # @prefix@"
 )
 
 // Options are the values Script fills in.
@@ -42,6 +43,9 @@ type Options struct {
 	// FixCommand is the name of the command that applies a fix ("" for
 	// none); it must be a plain word (config.ValidFixCommand).
 	FixCommand string
+	// AskPrefix starts a question typed at the prompt ("??"); "" for
+	// none.
+	AskPrefix string
 	// FixKey is the key sequence that puts the next fix on the command
 	// line (nil for none).
 	FixKey []byte
@@ -108,7 +112,7 @@ func Script(shell string, o Options) (string, error) {
 	}
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
 		pidMarker: o.PIDFile, captureMarker: o.Capture,
-		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey)}
+		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), prefixMarker: o.AskPrefix}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

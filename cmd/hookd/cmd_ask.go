@@ -154,6 +154,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if cfg.Ask.Offer && e.session != "" {
 		if cmds := commandsIn(a.Answer); len(cmds) > 0 {
 			offer.Write(e.paths.Offers, e.session, cmds)
+			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
 		}
 	}
 	return nil

@@ -136,3 +136,62 @@ func TestAskDryRun(t *testing.T) {
 	}
 	os.Remove(h.Path("unused"))
 }
+
+// TestAskAtThePrompt: `?? QUESTION` and `!!ctx` typed at the prompt, in
+// the line editor: the question arrives verbatim (nothing in it expanded
+// or run), !!ctx brings the last command, a `!!ctx` line alone pins it,
+// the history holds a line that asks again, and the first command of an
+// answer waits on the next command line, not run.
+func TestAskAtThePrompt(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"It ", "failed."}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		s.Run("printf 'oops: broken\\n'; false")
+		s.Run("?? why does this fail !!ctx")
+		s.WaitForPlain(regexp.MustCompile(`It failed\.`), 10*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "why does this fail (command #") || !strings.Contains(user, "oops: broken") {
+			t.Errorf("the question did not bring the last command:\n%s", user)
+		}
+		// Nothing in a question is expanded or run.
+		s.Run("?? what does $(touch canary) `touch canary2` * do; \"quoted\" 'single' !!")
+		s.WaitForPlain(regexp.MustCompile(`(?s)canary2.*It failed\.`), 10*time.Second)
+		for _, f := range []string{"canary", "canary2"} {
+			if _, err := os.Stat(h.Path(f)); err == nil {
+				t.Errorf("a question ran a command substitution: %s exists", f)
+			}
+		}
+		if user := userMessage(t, fake); !strings.HasPrefix(user, "what does $(touch canary) `touch canary2` * do; \"quoted\" 'single' !!") {
+			t.Errorf("the question did not arrive verbatim: %q", user)
+		}
+		// The history holds a line that asks the same question again.
+		es := entries(t, h)
+		last := es[len(es)-1].Command
+		if !strings.Contains(last, "ask -- 'what does $(touch canary)") {
+			t.Errorf("history holds %q; want the hookd ask line", last)
+		}
+		// A mention alone pins.
+		s.Run("echo to-pin")
+		s.Run("!!ctx")
+		s.WaitForPlain(regexp.MustCompile("next question gets `echo to-pin`"), 10*time.Second)
+		s.Run("?? and this?")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and this\?.*It failed\.`), 10*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "$ echo to-pin") {
+			t.Errorf("the pinned command did not come:\n%s", user)
+		}
+		// The answer's first command waits on the next line.
+		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\ntouch offered-file\n```\n"}})
+		s.Type("?? how do I make the file\r")
+		s.WaitForPlain(regexp.MustCompile(`(?s)how do I make the file.*touch offered-file\n.*touch offered-file$`), 10*time.Second)
+		if _, err := os.Stat(h.Path("offered-file")); err == nil {
+			t.Fatalf("the offered command ran without Enter")
+		}
+		s.Type("\r")
+		s.Sync()
+		if _, err := os.Stat(h.Path("offered-file")); err != nil {
+			t.Errorf("Enter did not run the offered command: %v", err)
+		}
+	})
+}
