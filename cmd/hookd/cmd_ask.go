@@ -68,8 +68,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 
 	cfg := e.config()
-	lc, why, err := llm.Resolve(ctx, llm.Config{Provider: string(cfg.LLM.Provider), Model: cfg.LLM.Model, BaseURL: string(cfg.LLM.BaseURL),
-		APIKeyEnv: string(cfg.LLM.APIKeyEnv), Command: cfg.LLM.Command, Timeout: time.Duration(cfg.LLM.Timeout)}, os.LookupEnv)
+	lc, why, err := e.llmConfig(ctx)
 	if errors.Is(err, llm.ErrNotConfigured) {
 		return exitCode{1, "no LLM is set up for hookd ask; " + llm.Setup}
 	}
@@ -343,4 +342,13 @@ func askJSON(a history.Ask) map[string]any {
 		"status": a.Status, "error": a.Error,
 		"started_at": time.UnixMicro(a.StartedAt).UTC().Format(time.RFC3339Nano),
 	}
+}
+
+// llmConfig is the model hookd ask uses: the config file's llm section,
+// the HOOKD_LLM_* variables over it, and for auto the first one set up;
+// why says which and why.
+func (e *env) llmConfig(ctx context.Context) (llm.Config, string, error) {
+	c := e.config().LLM
+	return llm.Resolve(ctx, llm.Config{Provider: string(c.Provider), Model: c.Model, BaseURL: string(c.BaseURL),
+		APIKeyEnv: string(c.APIKeyEnv), Command: c.Command, Timeout: time.Duration(c.Timeout)}, os.LookupEnv)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/outbox"
 	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/spool"
@@ -37,6 +39,9 @@ type statusReport struct {
 		Error        string `json:"error,omitempty"`
 	} `json:"spool"`
 	Capture string `json:"capture"`
+	// LLM says which model hookd ask would use, and why (or how to set
+	// one up).
+	LLM string `json:"llm"`
 	// CaptureMode is the mode asked for (pty or off); CaptureActive says
 	// whether this shell's output is being captured.
 	CaptureMode   string   `json:"capture_mode"`
@@ -100,6 +105,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 		r.Problems = append(r.Problems, "config: "+w)
 	}
 	r.Capture = e.captureStatus(&r)
+	r.LLM = e.llmStatus(ctx)
 
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	st, err := agent.Call(cctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "status"})
@@ -205,6 +211,7 @@ func printStatus(e *env, r *statusReport) {
 	}
 	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, humanBytes(r.Spool.BacklogBytes))
 	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
+	fmt.Fprintf(w, "%s %s\n", label("llm"), r.LLM)
 	session := r.Session
 	if session == "" {
 		session = "none (this shell does not load hookd)"
@@ -230,4 +237,20 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// llmStatus says which model hookd ask would use, and why.
+func (e *env) llmStatus(ctx context.Context) string {
+	lc, why, err := e.llmConfig(ctx)
+	switch {
+	case errors.Is(err, llm.ErrNotConfigured):
+		return "none set up (hookd ask explains how)"
+	case err != nil:
+		return "not usable: " + err.Error()
+	}
+	name := lc.Provider
+	if lc.Model != "" {
+		name += " " + lc.Model
+	}
+	return name + ": " + why
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -192,6 +193,36 @@ func TestAskAtThePrompt(t *testing.T) {
 		s.Sync()
 		if _, err := os.Stat(h.Path("offered-file")); err != nil {
 			t.Errorf("Enter did not run the offered command: %v", err)
+		}
+	})
+}
+
+// TestAskCtrlC: Ctrl-C in the middle of an answer stops it at once; the
+// question is stored as cancelled, with the answer so far.
+func TestAskCtrlC(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		var chunks []string
+		for i := 0; i < 100; i++ {
+			chunks = append(chunks, fmt.Sprintf("word%d ", i))
+		}
+		fake.SetReply(llmtest.Reply{Text: chunks, Interval: 100 * time.Millisecond})
+		h := newHome(t)
+		rc := "PS1='[st=$?] $ '\nPROMPT='[st=%?] %# '\n" + initLine(shell)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc, Env: llmEnv(fake)})
+		s.Type("hookd ask 'a long answer'\r")
+		s.WaitForPlain(regexp.MustCompile(`word2 `), 10*time.Second)
+		sent := time.Now()
+		s.Type("\x03")
+		s.WaitForPlain(regexp.MustCompile(`\[st=130\] [$%#] $`), 5*time.Second)
+		if took := time.Since(sent); took > 2*time.Second {
+			t.Errorf("Ctrl-C took %v to stop the answer", took)
+		}
+		s.Sync()
+		log := hookd(t, h, "ask", "--log", "--json")
+		if !strings.Contains(log, `"status":"cancelled"`) || !strings.Contains(log, `"answer":"word0 word1 word2 `) {
+			t.Errorf("the cancelled question is not stored with its partial answer:\n%s", log)
 		}
 	})
 }
