@@ -226,3 +226,31 @@ func TestAskCtrlC(t *testing.T) {
 		}
 	})
 }
+
+// TestAskPromptWithOtherSetups: ?? still works with set -u, vi mode,
+// history expansion off, a bash-preexec-like framework, and (zsh) another
+// plugin's widget on Enter, which keeps working too.
+func TestAskPromptWithOtherSetups(t *testing.T) {
+	setups := map[string]string{
+		"bash": "set -u\nset -o vi\nset +H\n" + fakePreexecBash + initLine("bash"),
+		"zsh": "setopt nounset\nbindkey -v\n" +
+			"_other_accept() { other_seen=1; zle .accept-line }\nzle -N accept-line _other_accept\n" + initLine("zsh"),
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"answered"}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: setups[shell], Env: llmEnv(fake)})
+		s.Run("echo before")
+		s.Run("?? is this fine !!ctx")
+		s.WaitForPlain(regexp.MustCompile(`answered`), 10*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "is this fine (command #") || !strings.Contains(user, "$ echo before") {
+			t.Errorf("question: %q", user)
+		}
+		if shell == "zsh" {
+			s.Run("echo other=$other_seen")
+			s.WaitForPlain(regexp.MustCompile(`\nother=1\n`), 5*time.Second)
+		}
+	})
+}
