@@ -78,8 +78,12 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	src := e.askSources(s)
 	pinned, _ := ask.TakePins(e.paths.Pins, e.session)
 	cwd, _ := os.Getwd()
+	shell := filepath.Base(os.Getenv("SHELL"))
+	if sess, err := s.Session(ctx, e.session); err == nil && sess.Shell != "" {
+		shell = sess.Shell // the shell asked from, which $SHELL need not be
+	}
 	p, err := ask.Prepare(ctx, src, ask.Input{Question: question, Pinned: pinned, Stdin: stdin, Budget: *budget,
-		Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: osName(), Cwd: cwd}})
+		Env: ask.Env{Shell: shell, OS: osName(), Cwd: cwd}})
 	var re *ask.RefError
 	if errors.As(err, &re) {
 		return exitCode{1, re.Error()}
