@@ -264,12 +264,17 @@ _hookd_accept_line() {
 
 # _hookd_offer_line runs at the start of the line editor after a question:
 # the first command of the answer goes on the line, to edit, or run with
-# Enter.
+# Enter — unless keys were typed ahead meanwhile (they would be appended to
+# it): then it waits for the fix key, as the other commands of the answer.
 _hookd_offer_line() {
   [[ -n $_hookd_asked ]] || return 0
   _hookd_asked=''
   local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
   [[ -s $_hookd_f ]] || return 0
+  if builtin read -r -t 0; then
+    : >"$_hookd_f"
+    return 0
+  fi
   IFS= builtin read -r -d '' _hookd_c <"$_hookd_f"
   : >"$_hookd_f"
   READLINE_LINE=$_hookd_c

@@ -123,6 +123,7 @@ _hookd_init() {
       user:*) _hookd_prev_accept=${widgets[accept-line]#user:} ;;
     esac
     zle -N accept-line _hookd_accept_line
+    autoload -Uz add-zle-hook-widget && add-zle-hook-widget line-init _hookd_offer_line
   fi
 
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
@@ -214,16 +215,6 @@ _hookd_precmd() {
   # A dead agent is started again by the next prompt (its /proc entry is
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
-  # After a question, the first command of the answer, on the command
-  # line: to edit, or run with Enter.
-  if [[ -n $_hookd_asked ]]; then
-    _hookd_asked=
-    local next=$_hookd_fixdir/$HOOKD_SESSION.next
-    if [[ -s $next ]]; then
-      print -z -- "$(<$next)"
-      : >$next
-    fi
-  fi
   return $_hookd_s
 }
 
@@ -278,6 +269,23 @@ _hookd_accept_line() {
   else
     zle .accept-line
   fi
+}
+
+# _hookd_offer_line (a line-init hook) puts the first command of an answer
+# on the command line after a question, to edit, or run with Enter —
+# unless keys were typed ahead meanwhile (they would be appended to it):
+# then it waits for the fix key, as the other commands of the answer.
+_hookd_offer_line() {
+  emulate -L zsh
+  [[ -n $_hookd_asked ]] || return 0
+  _hookd_asked=
+  local next=$_hookd_fixdir/$HOOKD_SESSION.next
+  [[ -s $next ]] || return 0
+  if (( PENDING == 0 )) && [[ -z $BUFFER ]]; then
+    BUFFER=$(<$next)
+    CURSOR=$#BUFFER
+  fi
+  : >$next
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command

@@ -254,3 +254,28 @@ func TestAskPromptWithOtherSetups(t *testing.T) {
 		}
 	})
 }
+
+// TestAskOfferNotMixedWithTypeAhead: keys typed while the answer streams
+// are not appended to the offered command: the offer then waits for the
+// fix key.
+func TestAskOfferNotMixedWithTypeAhead(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n", "```sh\n", "touch offered-file\n", "```\n"}, Interval: 300 * time.Millisecond})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Type("?? make the file\r")
+		s.WaitForPlain(regexp.MustCompile(`Run:`), 10*time.Second)
+		s.Type("echo typed-ahead\r")
+		s.WaitForPlain(regexp.MustCompile(`\ntyped-ahead\n`), 10*time.Second)
+		s.Sync()
+		if _, err := os.Stat(h.Path("offered-file")); err == nil {
+			t.Errorf("the offered command ran with the typed-ahead line")
+		}
+		es := entries(t, h)
+		if last := es[len(es)-1].Command; last != "echo typed-ahead" {
+			t.Errorf("the typed-ahead line ran as %q", last)
+		}
+	})
+}
