@@ -139,3 +139,14 @@ func TestPins(t *testing.T) {
 		t.Errorf("Pin with a bad session = nil")
 	}
 }
+
+func TestRemote(t *testing.T) {
+	for ep, want := range map[string]bool{
+		"https://api.openai.com/v1": true, "http://localhost:11434": false, "http://127.0.0.1:8080/v1": false,
+		"http://[::1]:8080": false, "llm -m x": false, "http://10.0.0.5:8000/v1": true,
+	} {
+		if _, got := Remote(ep); got != want {
+			t.Errorf("Remote(%q) = %v; want %v", ep, got, want)
+		}
+	}
+}

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,31 +72,19 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	src := e.askSources(s)
-	pinned, _ := ask.TakePins(e.paths.Pins, e.session)
 	cwd, _ := os.Getwd()
-	shell := filepath.Base(os.Getenv("SHELL"))
-	if sess, err := s.Session(ctx, e.session); err == nil && sess.Shell != "" {
-		shell = sess.Shell // the shell asked from, which $SHELL need not be
-	}
-	p, err := ask.Prepare(ctx, src, ask.Input{Question: question, Pinned: pinned, Stdin: stdin, Budget: *budget,
-		Env: ask.Env{Shell: shell, OS: osName(), Cwd: cwd}})
+	pl, err := ask.Question{Sources: e.askSources(s), Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
+		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont}.Prepare(ctx)
 	var re *ask.RefError
-	if errors.As(err, &re) {
+	switch {
+	case errors.As(err, &re):
 		return exitCode{1, re.Error()}
-	}
-	if err != nil {
+	case errors.Is(err, ask.ErrNoSessionToContinue):
+		return exitCode{1, err.Error()}
+	case err != nil:
 		return err
 	}
-	var turns []history.Ask
-	if *cont {
-		if last, err := s.Asks(ctx, e.session, 1); err == nil && len(last) == 1 {
-			turns, _ = s.Thread(ctx, last[0].ID, ask.MaxTurns)
-		} else if e.session == "" {
-			return exitCode{1, "-c continues this shell session's last conversation: HOOKD_SESSION is not set (this shell does not load hookd)"}
-		}
-	}
-	req := ask.Request(turns, p)
+	p, req := pl.Prompt, pl.Request
 	if *verbose || *dry {
 		fmt.Fprintf(e.stderr, "hookd: %s\n", why)
 		for _, note := range p.Notes {
@@ -127,18 +112,10 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	var r ask.Renderer = &plainAnswer{w: e.stdout, stderr: e.stderr}
 	_ = *raw // (the Markdown renderer comes with package answer)
 	a, err := ask.Stream(ctx, prov, req, r, time.Now)
-	a.Session, a.Question, a.Context = e.session, p.Question, p.Context
-	if len(turns) > 0 {
-		a.Parent = turns[len(turns)-1].ID
-	}
 	if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
 		fmt.Fprintln(e.stdout)
 	}
-	// Stored whatever happened, cancelled included (the question is not
-	// lost), on a context of its own: Ctrl-C has ended ctx.
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	id, serr := s.AddAsk(sctx, a)
-	cancel()
+	id, serr := pl.Save(s, e.session, a)
 	if *verbose {
 		fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
 			time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
@@ -218,33 +195,17 @@ func commandsIn(answer string) []string {
 // firstRemoteNotice says, once, that context from the terminal goes to a
 // provider that is not on this machine.
 func (e *env) firstRemoteNotice(endpoint string) {
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Hostname() == "" || u.Hostname() == "localhost" || strings.HasPrefix(u.Hostname(), "127.") || u.Hostname() == "::1" {
+	host, remote := ask.Remote(endpoint)
+	if !remote {
 		return
 	}
 	mark := filepath.Join(e.paths.State, "remote-notice")
 	if _, err := os.Stat(mark); err == nil {
 		return
 	}
-	fmt.Fprintf(e.stderr, "hookd: commands and their output (secrets redacted) are sent to %s with your question. `hookd ask --dry-run` shows exactly what is sent; a local model (llm.provider: ollama) keeps it on this machine. (Said once.)\n", u.Host)
+	fmt.Fprintf(e.stderr, "hookd: commands and their output (secrets redacted) are sent to %s with your question. `hookd ask --dry-run` shows exactly what is sent; a local model (llm.provider: ollama) keeps it on this machine. (Said once.)\n", host)
 	os.MkdirAll(e.paths.State, 0o700)
 	os.WriteFile(mark, nil, 0o600)
-}
-
-// osName is the operating system, for the system prompt.
-func osName() string {
-	b, err := os.ReadFile("/etc/os-release")
-	if err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
-				if u, err := strconv.Unquote(v); err == nil {
-					v = u
-				}
-				return runtime.GOOS + " (" + v + ")"
-			}
-		}
-	}
-	return runtime.GOOS
 }
 
 // askPin pins a command for the session's next question and says which.
@@ -285,7 +246,7 @@ func askLog(ctx context.Context, e *env, s *history.Store, n int, asJSON bool) e
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		for _, a := range as {
-			if err := enc.Encode(askJSON(a)); err != nil {
+			if err := enc.Encode(ask.JSON(a)); err != nil {
 				return err
 			}
 		}
@@ -318,7 +279,7 @@ func askShow(ctx context.Context, e *env, s *history.Store, id int64, asJSON boo
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(askJSON(a))
+		return enc.Encode(ask.JSON(a))
 	}
 	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
 	fmt.Fprintf(e.stdout, "%s %s\n", label("question"), sanitize.Text(a.Question))
@@ -335,17 +296,6 @@ func askShow(ctx context.Context, e *env, s *history.Store, id int64, asJSON boo
 	}
 	fmt.Fprintf(e.stdout, "%s\n%s\n", label("answer"), sanitize.Text(a.Answer))
 	return nil
-}
-
-func askJSON(a history.Ask) map[string]any {
-	return map[string]any{
-		"id": a.ID, "session": a.Session, "parent": a.Parent, "question": a.Question, "context": a.Context,
-		"answer": a.Answer, "reasoning": a.Reasoning, "provider": a.Provider, "model": a.Model,
-		"input_tokens": a.InputTokens, "output_tokens": a.OutputTokens,
-		"first_token_ms": float64(a.FirstTokenUS) / 1000, "duration_ms": float64(a.DurationUS) / 1000,
-		"status": a.Status, "error": a.Error,
-		"started_at": time.UnixMicro(a.StartedAt).UTC().Format(time.RFC3339Nano),
-	}
 }
 
 // llmConfig is the model hookd ask uses: the config file's llm section,

@@ -47,7 +47,7 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 		q.Cwd = abs
 	}
 	if *since != "" {
-		t, err := parseSince(*since, time.Now())
+		t, err := history.ParseSince(*since, time.Now())
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -66,7 +66,7 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		for _, en := range entries {
-			if err := enc.Encode(jsonEntry(en, nil)); err != nil {
+			if err := enc.Encode(en.JSON()); err != nil {
 				return err
 			}
 		}
@@ -95,59 +95,6 @@ func printEntryLine(e *env, en history.Entry) {
 	}
 	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
 		e.out.String(size).Faint(), sanitize.Line(en.Command))
-}
-
-// jsonEntry is the JSON shape of an entry (the contract in docs/design.md).
-func jsonEntry(en history.Entry, output *string) map[string]any {
-	m := map[string]any{
-		"id":           en.ID,
-		"session":      en.Session,
-		"seq":          en.Seq,
-		"command":      en.Command,
-		"exit_code":    en.ExitCode,
-		"pipestatus":   append([]int{}, en.Pipestatus...),
-		"cwd":          en.Cwd,
-		"started_at":   time.UnixMicro(en.StartedAt).UTC().Format(time.RFC3339Nano),
-		"duration_ms":  float64(en.DurationUS) / 1000,
-		"shell":        en.Shell,
-		"host":         en.Host,
-		"user":         en.User,
-		"tty":          en.TTY,
-		"output_bytes": en.OutputBytes,
-		"source":       en.Source,
-	}
-	if !utf8.ValidString(en.Command) {
-		// JSON strings cannot carry invalid UTF-8: the exact bytes go here.
-		m["command_base64"] = base64.StdEncoding.EncodeToString([]byte(en.Command))
-	}
-	if output != nil {
-		m["output"] = *output
-	}
-	return m
-}
-
-// parseSince reads a duration back from now (90m, 2h, 3d, 1w) or a date.
-func parseSince(s string, now time.Time) (time.Time, error) {
-	if len(s) > 1 {
-		unit := s[len(s)-1]
-		if v, err := strconv.Atoi(s[:len(s)-1]); err == nil && v >= 0 {
-			switch unit {
-			case 'd':
-				return now.AddDate(0, 0, -v), nil
-			case 'w':
-				return now.AddDate(0, 0, -7*v), nil
-			}
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d, 1w) or a date (2006-01-02, RFC 3339)", s)
 }
 
 func cmdShow(ctx context.Context, e *env, args []string) error {
@@ -180,7 +127,7 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 		return oerr
 	}
 	if *asJSON {
-		m := jsonEntry(en, nil)
+		m := en.JSON()
 		m["output"] = string(o.Text)
 		if !utf8.Valid(o.Text) {
 			m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)

@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/record"
 	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/suggest"
 )
 
 // cmdRun runs one command with its output captured: for scripts, CI and
@@ -99,7 +100,7 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	fmt.Fprintln(w)
 	for i, f := range r.Fixes {
 		fmt.Fprintf(w, "  %d. %s   (%s risk) %s\n", i+1, sanitize.Line(f.Command), f.Risk, sanitize.Line(f.Explanation))
-		if note := fixNote(f); note != "" {
+		if note := suggest.Note(f); note != "" {
 			fmt.Fprintf(w, "     %s\n", sanitize.Line(note))
 		}
 	}

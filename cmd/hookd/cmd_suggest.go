@@ -102,43 +102,12 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	}
 	res := eng.Analyze(ctx, in, 2*time.Second)
 	if *asJSON {
-		return printSuggestJSON(e, res)
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(suggest.JSON(res))
 	}
 	printSuggest(e, in, res)
 	return nil
-}
-
-type suggestJSON struct {
-	ErrorType string `json:"error_type"`
-	RootCause string `json:"root_cause"`
-	// Explanation is the root cause as a sentence for the user (for tools
-	// that look for an explanation under that name).
-	Explanation string    `json:"explanation"`
-	Method      string    `json:"method"`
-	Fixes       []fixJSON `json:"fixes"`
-}
-
-type fixJSON struct {
-	Command     string  `json:"command"`
-	Explanation string  `json:"explanation"`
-	Risk        string  `json:"risk"`
-	Confidence  float64 `json:"confidence"`
-	// Untrusted: the command was taken from the failed command's output.
-	Untrusted bool `json:"untrusted,omitempty"`
-	// Incomplete: it cannot run as shown (a secret was redacted from it);
-	// Missing says what to fill in.
-	Incomplete bool   `json:"incomplete,omitempty"`
-	Missing    string `json:"missing,omitempty"`
-}
-
-func printSuggestJSON(e *env, r analyze.Result) error {
-	out := suggestJSON{ErrorType: r.ErrorType, RootCause: r.RootCause, Explanation: r.RootCause, Method: r.Method, Fixes: []fixJSON{}}
-	for _, f := range r.Fixes {
-		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence, f.Untrusted, f.Incomplete, f.Missing})
-	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
 }
 
 func printSuggest(e *env, in analyze.Input, r analyze.Result) {
@@ -161,7 +130,7 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 			risk = risk.Foreground(e.out.Color("3"))
 		}
 		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitize.Line(f.Command)).Bold(), risk, sanitize.Line(f.Explanation))
-		if note := fixNote(f); note != "" {
+		if note := suggest.Note(f); note != "" {
 			fmt.Fprintf(e.stdout, "     %s\n", e.out.String(sanitize.Line(note)).Foreground(e.out.Color("3")))
 		}
 	}
@@ -221,7 +190,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 			// Learning mode: why this fix works, under it.
 			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(f.Explanation)).Faint())
 		}
-		if note := fixNote(f); learn && note != "" {
+		if note := suggest.Note(f); learn && note != "" {
 			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(note)).Faint())
 		}
 	}
@@ -248,20 +217,6 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 		},
 		Terminal: e.terminal,
 	}
-}
-
-// fixNote says what the user must know before running a fix: that it came
-// from the command's own output, or that it must be completed.
-func fixNote(f analyze.Fix) string {
-	switch {
-	case f.Incomplete && f.Missing != "":
-		return f.Missing
-	case f.Incomplete:
-		return "it cannot run as shown: complete it first"
-	case f.Untrusted:
-		return "taken from the command's own output: read it before you run it"
-	}
-	return ""
 }
 
 // terminal reads the last command's output back from the terminal it runs

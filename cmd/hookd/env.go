@@ -12,6 +12,7 @@ import (
 	"github.com/adrg/xdg"
 	"github.com/muesli/termenv"
 
+	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/ingest"
@@ -184,23 +185,7 @@ func (e *env) logProblems(problems []string) {
 }
 
 // logger returns the agent's logger, writing to the log file.
-func (e *env) logger() (*slog.Logger, io.Closer, error) {
-	if err := os.MkdirAll(e.paths.State, 0o700); err != nil {
-		return nil, nil, err
-	}
-	if fi, err := os.Stat(e.paths.Log); err == nil && fi.Size() > 10<<20 {
-		os.Rename(e.paths.Log, e.paths.Log+".1")
-	}
-	f, err := os.OpenFile(e.paths.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, nil, err
-	}
-	level := slog.LevelInfo
-	if e.debug {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f, nil
-}
+func (e *env) logger() (*slog.Logger, io.Closer, error) { return agent.OpenLog(e.paths.Log, e.debug) }
 
 // reader reads commands and outputs from s for this session.
 func (e *env) reader(s *history.Store) *recall.Reader {

@@ -46,14 +46,16 @@ var allowed = map[string][]string{
 	// Ingestion and the agent.
 	"ingest": {"history", "spool", "outbox", "capture", "redact", "histfile"},
 	"agent":  {"ingest", "history"},
+	// What hookd status reports.
+	"health": {"agent", "history", "outbox", "paths", "spool"},
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
-	"ask":     {"ctxblock", "history", "recall", "redact", "llm"},
+	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "offer"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock", "llm"},
+		"spool", "suggest", "ask", "ctxblock", "llm", "health"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
