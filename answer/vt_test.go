@@ -14,11 +14,11 @@ import (
 // the Writer's own sequences — SGR, cursor up, erase below — and fails on
 // anything else, so that a test also proves nothing else was printed.
 type screen struct {
-	width int
-	cells [][]string
-	row   int
-	col   int
-	wrap  bool // the last column was written: the next character wraps
+	width  int
+	cells  [][]string
+	row    int
+	col    int
+	wrap   bool // the last column was written: the next character wraps
 	colour bool // an SGR with a colour was seen
 }
 

@@ -188,7 +188,6 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-
 func TestReasoning(t *testing.T) {
 	tests := []struct {
 		style, reasoning string
