@@ -55,3 +55,18 @@ func FuzzCommands(f *testing.F) {
 		}
 	})
 }
+
+func TestKnownLanguage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"```bash", "```bash"},
+		{"```", "```text"},
+		{"~~~ python", "~~~ python"},
+		{"  ```nosuchlang x", "  ```text"},
+		{"- ```", "- ```text"},
+	}
+	for _, tt := range tests {
+		if got := knownLanguage(tt.in); got != tt.want {
+			t.Errorf("knownLanguage(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package answer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2/lexers"
+)
 
 // fence is the opening of a fenced code block: its character (` or ~) and
 // how many of them, or the zero value outside one.
@@ -72,4 +76,19 @@ func stripContainers(line string) string {
 			return s
 		}
 	}
+}
+
+// knownLanguage returns the opening line of a fenced code block, marked
+// "text" if it names no language the highlighter knows: otherwise the
+// highlighter guesses the language by trying them all, which takes several
+// milliseconds a block.
+func knownLanguage(line string) string {
+	s := stripContainers(line)
+	n := run(s)
+	info := strings.TrimSpace(s[n:])
+	lang, _, _ := strings.Cut(info, " ")
+	if lang != "" && lexers.Get(lang) != nil {
+		return line
+	}
+	return line[:len(line)-len(s)+n] + "text"
 }

@@ -343,8 +343,12 @@ func (w *Writer) endLine() {
 			w.opened = false
 		}
 	default:
+		f, isFence := openFence(line)
+		if isFence {
+			line = knownLanguage(line)
+		}
 		w.block = append(w.block, line)
-		if f, ok := openFence(line); ok {
+		if isFence {
 			// Shown dimmed, like the code to come, until it closes.
 			w.fence, w.opener = f, line
 			w.erase(w.wraps)
@@ -389,6 +393,9 @@ func (w *Writer) redraw() {
 		src.WriteString(w.fence.closer())
 		src.WriteByte('\n')
 	}
+	// What came with this piece shows before the rendering, which takes
+	// a millisecond or more.
+	w.flush()
 	lines, err := w.r.render(src.String())
 	if err != nil {
 		// Keep the text as it came, and say why once it is printed.
