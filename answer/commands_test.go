@@ -56,17 +56,31 @@ func FuzzCommands(f *testing.F) {
 	})
 }
 
-func TestKnownLanguage(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"```bash", "```bash"},
-		{"```", "```text"},
-		{"~~~ python", "~~~ python"},
-		{"  ```nosuchlang x", "  ```text"},
-		{"- ```", "- ```text"},
+func TestFence(t *testing.T) {
+	tests := []struct {
+		open, close string
+		opens       bool
+		closes      bool
+	}{
+		{"```bash", "```", true, true},
+		{"~~~ python", "~~~~", true, true},
+		{"  ```", "  ```", true, true},
+		{"- ```sh", "  ```", true, true},
+		{"> ```", "> ```", true, true},
+		{"````", "```", true, false},
+		{"```", "~~~", true, false},
+		{"```", "``` x", true, false},
+		{"``` `x`", "", false, false},
+		{"``", "", false, false},
+		{"text", "", false, false},
 	}
 	for _, tt := range tests {
-		if got := knownLanguage(tt.in); got != tt.want {
-			t.Errorf("knownLanguage(%q) = %q; want %q", tt.in, got, tt.want)
+		f, ok := openFence(tt.open)
+		if ok != tt.opens {
+			t.Errorf("openFence(%q) = %v; want %v", tt.open, ok, tt.opens)
+		}
+		if got := f.closes(tt.close); got != tt.closes {
+			t.Errorf("%q closes %q: %v; want %v", tt.close, tt.open, got, tt.closes)
 		}
 	}
 }

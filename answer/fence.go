@@ -1,10 +1,6 @@
 package answer
 
-import (
-	"strings"
-
-	"github.com/alecthomas/chroma/v2/lexers"
-)
+import "strings"
 
 // fence is the opening of a fenced code block: its character (` or ~) and
 // how many of them, or the zero value outside one.
@@ -20,8 +16,8 @@ func (f fence) closer() string { return strings.Repeat(string(f.char), f.n) }
 
 // openFence reports whether line opens a fenced code block. Indentation,
 // list markers and quote markers before the fence are allowed: the line is
-// only a hint of where a block ends, and glamour, given the whole block,
-// decides what it is.
+// only a hint of where a block ends, and the Markdown parser, given the
+// whole block, decides what it is.
 func openFence(line string) (fence, bool) {
 	s := stripContainers(line)
 	n := run(s)
@@ -76,19 +72,4 @@ func stripContainers(line string) string {
 			return s
 		}
 	}
-}
-
-// knownLanguage returns the opening line of a fenced code block, marked
-// "text" if it names no language the highlighter knows: otherwise the
-// highlighter guesses the language by trying them all, which takes several
-// milliseconds a block.
-func knownLanguage(line string) string {
-	s := stripContainers(line)
-	n := run(s)
-	info := strings.TrimSpace(s[n:])
-	lang, _, _ := strings.Cut(info, " ")
-	if lang != "" && lexers.Get(lang) != nil {
-		return line
-	}
-	return line[:len(line)-len(s)+n] + "text"
 }

@@ -21,7 +21,7 @@ type Options struct {
 	Height int
 	// Style is "plain" (output piped, NO_COLOR, --raw: the Markdown as it
 	// is, sanitized, with no escape sequence at all), "dark" (the default)
-	// or "light" (glamour's styles).
+	// or "light" (colours for a dark or a light background).
 	Style string
 	// Profile is the colours the terminal shows (termenv.TrueColor, the
 	// zero value, termenv.ANSI256, termenv.ANSI or termenv.Ascii).
@@ -43,16 +43,16 @@ func cursorUp(n int) string { return fmt.Sprintf("\x1b[%dA", n) }
 
 // A Writer prints an answer as it streams, safely: whatever the model
 // wrote is sanitized (package sanitize) before it reaches the terminal or
-// glamour, and only the Writer's own fixed sequences (colours, cursor up,
-// erase below) are printed.
+// the Markdown parser, and only the Writer's own sequences (colours,
+// cursor up, erase below) are printed.
 //
 // Each piece of text is printed at once, as it came (inside a fenced code
 // block, dimmed). When a line of the answer is complete, the block it
 // belongs to (the lines since the last blank line) is drawn again in its
-// place, rendered by glamour: headings, lists, emphasis, links, quotes and
-// tables as they complete; a fenced code block is rendered, highlighted for
-// its language, when it closes. In the plain style the text is printed as
-// it comes and nothing is redrawn.
+// place, rendered: headings, lists, emphasis, links, quotes and tables as
+// they complete; a fenced code block is rendered (one colour, its language
+// as a label) when it closes. In the plain style the text is printed as it
+// comes and nothing is redrawn.
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
@@ -344,9 +344,6 @@ func (w *Writer) endLine() {
 		}
 	default:
 		f, isFence := openFence(line)
-		if isFence {
-			line = knownLanguage(line)
-		}
 		w.block = append(w.block, line)
 		if isFence {
 			// Shown dimmed, like the code to come, until it closes.
@@ -393,10 +390,9 @@ func (w *Writer) redraw() {
 		src.WriteString(w.fence.closer())
 		src.WriteByte('\n')
 	}
-	// What came with this piece shows before the rendering, which takes
-	// a millisecond or more.
+	// What came with this piece shows before the rendering.
 	w.flush()
-	lines, err := w.r.render(src.String())
+	lines, err := w.r.render(src.String(), !w.chunked)
 	if err != nil {
 		// Keep the text as it came, and say why once it is printed.
 		w.err = err

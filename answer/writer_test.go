@@ -46,11 +46,11 @@ func TestRender(t *testing.T) {
 		want     []string // lines of the screen, in order, trimmed
 		not      []string // text that must not show
 	}{
-		{"heading", "# Install\n", []string{"Install"}, []string{"#"}},
+		{"heading", "# Install\n", []string{"# Install"}, []string{"##"}},
 		{"heading 2", "## Then\n", []string{"## Then"}, nil},
 		{"emphasis", "Some *soft* and **hard** words.\n", []string{"Some soft and hard words."}, []string{"*"}},
 		{"inline code", "Run `make` now.\n", []string{"Run make now."}, []string{"`"}},
-		{"link", "See [the docs](https://example.com/x).\n", []string{"See the docs https://example.com/x."}, []string{"]("}},
+		{"link", "See [the docs](https://ex.com/x).\n", []string{"See the docs (https://ex.com/x)."}, []string{"]("}},
 		{"bullets", "- one\n- two\n", []string{"• one", "• two"}, []string{"- "}},
 		{"numbers", "1. first\n2. second\n", []string{"1. first", "2. second"}, nil},
 		{"nested", "- a\n  - b\n", []string{"• a", "• b"}, nil},
@@ -82,7 +82,7 @@ func TestRender(t *testing.T) {
 }
 
 // collapse trims the lines of screen and reduces runs of spaces to one, to
-// compare lines whatever glamour's alignment.
+// compare lines whatever the alignment.
 func collapse(screen string) string {
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(screen), "\n") {
