@@ -25,6 +25,17 @@ type screen struct {
 func newScreen(width int) *screen { return &screen{width: width, cells: [][]string{nil}} }
 
 func (s *screen) put(cluster string, w int) {
+	if w == 0 {
+		// A character of no width joins the one before it.
+		last := s.col - 1
+		if s.wrap {
+			last = s.col
+		}
+		if row := s.cells[s.row]; last >= 0 && last < len(row) {
+			row[last] += cluster
+		}
+		return
+	}
 	if s.wrap || s.col+w > s.width {
 		s.newline()
 	}
