@@ -27,12 +27,13 @@ func Text(s string) string { return clean(s, true) }
 func Hidden(r rune) bool {
 	switch {
 	case r == 0xad, // soft hyphen
-		r == 0x061c,                // Arabic letter mark
-		r == 0x180e,                // Mongolian vowel separator
-		r >= 0x200b && r <= 0x200f, // zero-width space, (non-)joiner, LRM, RLM
-		r >= 0x2028 && r <= 0x202e, // line/paragraph separators, embeddings, overrides
-		r >= 0x2060 && r <= 0x2069, // word joiner, invisible operators, isolates
-		r == 0xfeff:                // byte-order mark, zero-width no-break space
+		r == 0x061c,                  // Arabic letter mark
+		r == 0x180e,                  // Mongolian vowel separator
+		r >= 0x200b && r <= 0x200f,   // zero-width space, (non-)joiner, LRM, RLM
+		r >= 0x2028 && r <= 0x202e,   // line/paragraph separators, embeddings, overrides
+		r >= 0x2060 && r <= 0x206f,   // word joiner, invisible operators, isolates, deprecated format characters
+		r == 0xfeff,                  // byte-order mark, zero-width no-break space
+		r >= 0xe0000 && r <= 0xe007f: // tags, which can hide text from a reader
 		return true
 	}
 	return false

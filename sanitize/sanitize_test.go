@@ -16,6 +16,7 @@ func TestLine(t *testing.T) {
 		{"\ufeffecho", `\ufeffecho`},
 		{"x\u2069\u2067\u2068y", `x\u2069\u2067\u2068y`},
 		{"\u200e\u200f\u202a\u202b\u202c\u202d", `\u200e\u200f\u202a\u202b\u202c\u202d`},
+		{"a\u206ab\U000e0041c", `a\u206ab\ue0041c`},
 	}
 	for _, tt := range tests {
 		if got := Line(tt.in); got != tt.want {

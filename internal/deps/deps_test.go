@@ -32,6 +32,7 @@ var allowed = map[string][]string{
 	"proxy":    {},
 	"offer":    {},
 	"ctxblock": {},
+	"answer":   {"sanitize"},
 	"llm":      {},
 	// Test servers speaking the providers' wire formats.
 	"llm/llmtest": {},
@@ -55,7 +56,7 @@ var allowed = map[string][]string{
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock", "llm", "health"},
+		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
