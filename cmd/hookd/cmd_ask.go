@@ -11,12 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookd/hookd/answer"
 	"github.com/hookd/hookd/ask"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/offer"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
+	"golang.org/x/sys/unix"
 )
 
 func cmdAsk(ctx context.Context, e *env, args []string) error {
@@ -109,8 +111,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if p.Context != "" {
 		e.firstRemoteNotice(prov.Endpoint())
 	}
-	var r ask.Renderer = &plainAnswer{w: e.stdout, stderr: e.stderr}
-	_ = *raw // (the Markdown renderer comes with package answer)
+	r := answer.NewWriter(e.stdout, e.answerOptions(*raw))
 	a, err := ask.Stream(ctx, prov, req, r, time.Now)
 	if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
 		fmt.Fprintln(e.stdout)
@@ -132,64 +133,12 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	// The first command of the answer is offered for the next command
 	// line (the shell's fix key, or the ?? line's own offer): never run.
 	if cfg.Ask.Offer && e.session != "" {
-		if cmds := commandsIn(a.Answer); len(cmds) > 0 {
+		if cmds := answer.Commands(a.Answer); len(cmds) > 0 {
 			offer.Write(e.paths.Offers, e.session, cmds)
 			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
 		}
 	}
 	return nil
-}
-
-// plainAnswer prints an answer as it comes: made safe for the terminal,
-// reasoning on stderr.
-type plainAnswer struct {
-	w, stderr io.Writer
-	reasoned  bool
-}
-
-func (p *plainAnswer) Text(d string) error {
-	_, err := io.WriteString(p.w, sanitize.Text(d))
-	return err
-}
-
-func (p *plainAnswer) Reasoning(d string) error {
-	p.reasoned = true
-	_, err := io.WriteString(p.stderr, sanitize.Text(d))
-	return err
-}
-
-func (p *plainAnswer) Close() error {
-	if p.reasoned {
-		fmt.Fprintln(p.stderr)
-	}
-	return nil
-}
-
-// commandsIn returns the shell commands in the fenced blocks of an answer.
-func commandsIn(answer string) []string {
-	var cmds []string
-	in := false
-	var block []string
-	for _, line := range strings.Split(answer, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case !in && strings.HasPrefix(t, "```"):
-			lang := strings.TrimPrefix(t, "```")
-			in = lang == "sh" || lang == "bash" || lang == "zsh" || lang == "shell" || lang == "console"
-			block = block[:0]
-			if !in && lang == "" {
-				in = true
-			}
-		case in && strings.HasPrefix(t, "```"):
-			in = false
-			if c := strings.TrimSpace(strings.Join(block, "\n")); c != "" {
-				cmds = append(cmds, strings.TrimPrefix(c, "$ "))
-			}
-		case in:
-			block = append(block, line)
-		}
-	}
-	return cmds
 }
 
 // firstRemoteNotice says, once, that context from the terminal goes to a
@@ -305,4 +254,20 @@ func (e *env) llmConfig(ctx context.Context) (llm.Config, string, error) {
 	c := e.config().LLM
 	return llm.Resolve(ctx, llm.Config{Provider: string(c.Provider), Model: c.Model, BaseURL: string(c.BaseURL),
 		APIKeyEnv: string(c.APIKeyEnv), Command: c.Command, Timeout: time.Duration(c.Timeout)}, os.LookupEnv)
+}
+
+// answerOptions says how an answer is printed: Markdown rendered for the
+// terminal's width and colours, or the text as it is when stdout is not a
+// terminal, with NO_COLOR, or raw.
+func (e *env) answerOptions(raw bool) answer.Options {
+	o := answer.Options{Style: "dark", Profile: e.out.Profile}
+	if raw || !e.stdoutTTY || os.Getenv("NO_COLOR") != "" {
+		o.Style = "plain"
+	}
+	if f, ok := e.stdout.(*os.File); ok {
+		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil {
+			o.Width, o.Height = int(ws.Col), int(ws.Row)
+		}
+	}
+	return o
 }
