@@ -136,23 +136,25 @@ _hookd_init() {
     builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
   fi
   # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
-  # off): Enter runs _hookd_accept_line, which rewrites the line in the
-  # line editor before the shell reads it (so that neither history
-  # expansion nor globbing sees it), then accept-line; the keys after it in
-  # the macro are read by the next prompt's line editor, where
-  # _hookd_offer_line puts the first command of an answer on the line.
-  # Only where Enter is accept-line (another framework's binding is left
-  # alone); this start-up check is the one process it takes.
-  _hookd_asked='' _hookd_ask_cmd=hookd
+  # off) are rewritten in the line editor before the shell reads the line,
+  # so that neither history expansion nor globbing sees them. Enter keeps
+  # its own binding until the first character of the prefix or a `!` is
+  # typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
+  # _hookd_accept_line before accept-line, so that an ordinary command line
+  # costs nothing more. Only where Enter is accept-line (another framework's
+  # binding is left alone); this start-up check is the one process it takes.
+  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
   if [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]]; then
     [[ $(builtin type -P hookd) -ef $_hookd_bin ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
-    local _hookd_km
-    for _hookd_km in emacs vi-insert; do
+    local _hookd_km _hookd_k=${_hookd_prefix:0:1}
+    [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
+    for _hookd_km in emacs vi-insert vi-command; do
       builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
-      builtin bind -m "$_hookd_km" -x '"\C-x\C-h3": _hookd_offer_line'
       builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
-      builtin bind -m "$_hookd_km" '"\C-m": "\C-x\C-h1\C-x\C-h2\C-x\C-h3"'
-      builtin bind -m "$_hookd_km" '"\C-j": "\C-x\C-h1\C-x\C-h2\C-x\C-h3"'
+      builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
+      [[ $_hookd_km == vi-command ]] && continue # (? searches there)
+      builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
+      [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
     done
   fi
 
@@ -240,6 +242,28 @@ _hookd_after() {
   return 0
 }
 
+# _hookd_arm_prefix and _hookd_arm_bang insert the key typed (the first
+# character of the prefix, `!`) and make Enter run _hookd_accept_line
+# before accept-line, until the line is accepted.
+_hookd_arm_prefix() { _hookd_insert "${_hookd_prefix:0:1}"; }
+_hookd_arm_bang() { _hookd_insert '!'; }
+_hookd_insert() {
+  READLINE_LINE=${READLINE_LINE:0:READLINE_POINT}$1${READLINE_LINE:READLINE_POINT}
+  ((READLINE_POINT += ${#1}))
+  [[ -z $_hookd_armed ]] || return 0
+  _hookd_armed=1
+  _hookd_enter '"\C-x\C-h1\C-x\C-h2\C-x\C-h3"'
+}
+
+# _hookd_enter binds Enter (Ctrl-M and Ctrl-J) to $1 in the emacs and vi keymaps.
+_hookd_enter() {
+  local _hookd_km
+  for _hookd_km in emacs vi-insert vi-command; do
+    builtin bind -m "$_hookd_km" "\"\\C-m\": $1"
+    builtin bind -m "$_hookd_km" "\"\\C-j\": $1"
+  done
+}
+
 # _hookd_accept_line runs on Enter, before accept-line: it rewrites a
 # `?? QUESTION` line into `hookd ask -- 'QUESTION'` (single-quoted: nothing
 # in it is expanded or run, and the line re-asks the same question when
@@ -247,6 +271,8 @@ _hookd_after() {
 # into `hookd ask --pin REF`.
 _hookd_accept_line() {
   local _hookd_l=${READLINE_LINE#"${READLINE_LINE%%[![:space:]]*}"} _hookd_q=''
+  _hookd_armed=''
+  _hookd_enter accept-line
   if [[ $_hookd_l == "$_hookd_prefix" || $_hookd_l == "$_hookd_prefix"[[:space:]]* ]]; then
     _hookd_q=${_hookd_l#"$_hookd_prefix"}
     _hookd_q=${_hookd_q#"${_hookd_q%%[![:space:]]*}"}
@@ -254,6 +280,11 @@ _hookd_accept_line() {
     READLINE_LINE="$_hookd_ask_cmd ask -- '${_hookd_q//\'/\'\\\'\'}'"
     READLINE_POINT=${#READLINE_LINE}
     _hookd_asked=1
+    # The keys after accept-line are read by the next prompt's line
+    # editor: there, the first command of the answer goes on the line.
+    builtin bind -m emacs -x '"\C-x\C-h3": _hookd_offer_line'
+    builtin bind -m vi-insert -x '"\C-x\C-h3": _hookd_offer_line'
+    builtin bind -m vi-command -x '"\C-x\C-h3": _hookd_offer_line'
   elif [[ $_hookd_l =~ ^\!(\!|-[0-9]+|[0-9]+)ctx[[:space:]]*$ ]]; then
     _hookd_q=${BASH_REMATCH[1]}
     [[ $_hookd_q != '!' ]] || _hookd_q=-1
@@ -267,6 +298,9 @@ _hookd_accept_line() {
 # Enter — unless keys were typed ahead meanwhile (they would be appended to
 # it): then it waits for the fix key, as the other commands of the answer.
 _hookd_offer_line() {
+  builtin bind -m emacs '"\C-x\C-h3": ""'
+  builtin bind -m vi-insert '"\C-x\C-h3": ""'
+  builtin bind -m vi-command '"\C-x\C-h3": ""'
   [[ -n $_hookd_asked ]] || return 0
   _hookd_asked=''
   local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next

@@ -123,7 +123,7 @@ _hookd_init() {
       user:*) _hookd_prev_accept=${widgets[accept-line]#user:} ;;
     esac
     zle -N accept-line _hookd_accept_line
-    autoload -Uz add-zle-hook-widget && add-zle-hook-widget line-init _hookd_offer_line
+    autoload -Uz add-zle-hook-widget
   fi
 
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
@@ -249,6 +249,19 @@ _hookd_prompt_sp() {
 # that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
 # REF`, then accepts the line as accept-line would.
 _hookd_accept_line() {
+  # An ordinary line (no prefix, no "ctx") goes straight on: this runs on
+  # every Enter.
+  if [[ $BUFFER == *"$_hookd_prefix"* || $BUFFER == *ctx* ]]; then
+    _hookd_rewrite_line
+  fi
+  if [[ -n $_hookd_prev_accept ]]; then
+    $_hookd_prev_accept "$@"
+  else
+    zle .accept-line
+  fi
+}
+
+_hookd_rewrite_line() {
   emulate -L zsh
   setopt extended_glob
   local line=${BUFFER##[[:space:]]#} rest
@@ -258,16 +271,13 @@ _hookd_accept_line() {
     BUFFER="$_hookd_ask_cmd ask -- ${(qq)rest}"
     CURSOR=$#BUFFER
     _hookd_asked=1
+    # At the next prompt, the first command of the answer (once).
+    add-zle-hook-widget line-init _hookd_offer_line
   elif [[ $line == (#b)'!'('!'|-[0-9]##|[0-9]##)'ctx'[[:space:]]# ]]; then
     rest=$match[1]
     [[ $rest != '!' ]] || rest=-1
     BUFFER="$_hookd_ask_cmd ask --pin $rest"
     CURSOR=$#BUFFER
-  fi
-  if [[ -n $_hookd_prev_accept ]]; then
-    $_hookd_prev_accept "$@"
-  else
-    zle .accept-line
   fi
 }
 
@@ -277,6 +287,7 @@ _hookd_accept_line() {
 # then it waits for the fix key, as the other commands of the answer.
 _hookd_offer_line() {
   emulate -L zsh
+  add-zle-hook-widget -d line-init _hookd_offer_line
   [[ -n $_hookd_asked ]] || return 0
   _hookd_asked=
   local next=$_hookd_fixdir/$HOOKD_SESSION.next
