@@ -113,17 +113,22 @@ _hookd_init() {
 
   # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
   # off): the line is rewritten in the line editor, before the shell reads
-  # it, so that neither history expansion nor globbing sees it. The widget
-  # on Enter chains to whatever accept-line was (another plugin's wrapper).
-  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd
+  # it, so that neither history expansion nor globbing sees it. Enter keeps
+  # its widget until the first character of the prefix or a `!` is typed
+  # (_hookd_arm): only then does accept-line become _hookd_accept_line,
+  # which rewrites the line and chains to whatever accept-line was (another
+  # plugin's wrapper), so that an ordinary command line costs nothing more.
+  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
   if [[ -n $_hookd_prefix ]]; then
     [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
-    case ${widgets[accept-line]-} in
-      user:_hookd_accept_line) ;;
-      user:*) _hookd_prev_accept=${widgets[accept-line]#user:} ;;
-    esac
-    zle -N accept-line _hookd_accept_line
     autoload -Uz add-zle-hook-widget
+    zle -N _hookd_arm
+    local km k
+    for km in emacs viins; do
+      for k in ${_hookd_prefix[1]} '!'; do
+        [[ $(bindkey -M $km -- $k 2>/dev/null) == *' self-insert' ]] && bindkey -M $km -- $k _hookd_arm
+      done
+    done
   fi
 
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
@@ -249,16 +254,31 @@ _hookd_prompt_sp() {
 # that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
 # REF`, then accepts the line as accept-line would.
 _hookd_accept_line() {
-  # An ordinary line (no prefix, no "ctx") goes straight on: this runs on
-  # every Enter.
-  if [[ $BUFFER == *"$_hookd_prefix"* || $BUFFER == *ctx* ]]; then
-    _hookd_rewrite_line
-  fi
+  _hookd_rewrite_line
+  # accept-line is what it was again, until the next arming.
   if [[ -n $_hookd_prev_accept ]]; then
+    zle -N accept-line $_hookd_prev_accept
     $_hookd_prev_accept "$@"
   else
+    zle -A .accept-line accept-line
     zle .accept-line
   fi
+  _hookd_armed=
+}
+
+# _hookd_arm (bound to the prefix's first character and `!`) inserts the
+# key, and makes Enter rewrite the line (_hookd_accept_line) until it is
+# accepted.
+_hookd_arm() {
+  zle self-insert
+  [[ -z $_hookd_armed ]] || return 0
+  _hookd_armed=1
+  case ${widgets[accept-line]-} in
+    user:_hookd_accept_line) return 0 ;;
+    user:*) _hookd_prev_accept=${widgets[accept-line]#user:} ;;
+    *) _hookd_prev_accept= ;;
+  esac
+  zle -N accept-line _hookd_accept_line
 }
 
 _hookd_rewrite_line() {
