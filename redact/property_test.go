@@ -9,7 +9,7 @@ import (
 // allTriggers returns the triggers of every built-in rule.
 func allTriggers() []string {
 	var ts []string
-	for _, ru := range builtin {
+	for _, ru := range builtinRules() {
 		ts = append(ts, ru.triggers...)
 	}
 	return ts

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Marker is the text that replaces every secret.
@@ -24,11 +25,11 @@ type Redactor struct {
 }
 
 // std is the Redactor used by a nil or zero *Redactor.
-var std = &Redactor{rules: builtin}
+var std = sync.OnceValue(func() *Redactor { return &Redactor{rules: builtinRules()} })
 
 // builtinIndex finds the triggers of the built-in rules; extra rules have
 // none.
-var builtinIndex = newTriggerIndex(builtin)
+var builtinIndex = sync.OnceValue(func() *triggerIndex { return newTriggerIndex(builtinRules()) })
 
 // New returns a Redactor with the built-in rules plus extra user regular
 // expressions in Go RE2 syntax. If an extra pattern has a capture group named
@@ -39,7 +40,7 @@ var builtinIndex = newTriggerIndex(builtin)
 // marker makes String's result depend on the number of passes. A pattern
 // that does not compile gives an error naming the pattern and its index.
 func New(extra []string) (*Redactor, error) {
-	rules := slices.Clip(builtin)
+	rules := slices.Clip(builtinRules())
 	for i, p := range extra {
 		re, err := regexp.Compile(p)
 		if err != nil {
@@ -54,7 +55,7 @@ func New(extra []string) (*Redactor, error) {
 // secrets were replaced. Overlapping or adjacent secrets count as one.
 func (r *Redactor) String(s string) (string, int) {
 	if r == nil || r.rules == nil {
-		r = std
+		r = std()
 	}
 	total := 0
 	for range maxPasses {
@@ -72,8 +73,8 @@ type span struct{ start, end int }
 // pass applies every rule once and replaces the union of the found spans.
 func (r *Redactor) pass(s string) (string, int) {
 	var buf [16]hit
-	hits := builtinIndex.find(s, buf[:0])
-	if len(hits) == 0 && len(r.rules) == len(builtin) {
+	hits := builtinIndex().find(s, buf[:0])
+	if len(hits) == 0 && len(r.rules) == len(builtinRules()) {
 		return s, 0
 	}
 	// Group the hits by rule; positions stay sorted within a rule.

@@ -3,6 +3,7 @@ package redact
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Building blocks for the built-in rules. Except for private keys, rules
@@ -41,93 +42,98 @@ var (
 )
 
 // builtin is the list of built-in rules.
-var builtin = []rule{
-	// Private key blocks (PEM, OpenSSH, PGP): the body is replaced. A block
-	// without an END line (cut-off output) is redacted to the end of input.
-	wholeRule("private-key", []string{"private key"},
-		`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?s:.*?))(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`),
+// builtinRules is the list of built-in rules, compiled the first time
+// they are needed (compiling them takes more than a millisecond, which
+// commands that redact nothing do not pay).
+var builtinRules = sync.OnceValue(func() []rule {
+	return []rule{
+		// Private key blocks (PEM, OpenSSH, PGP): the body is replaced. A block
+		// without an END line (cut-off output) is redacted to the end of input.
+		wholeRule("private-key", []string{"private key"},
+			`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?s:.*?))(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`),
 
-	// Well-known token formats: the whole token is replaced.
-	anchored("aws-access-key-id", []string{"akia", "asia"}, leftWord, `(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
-	anchored("github", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, leftWord,
-		`gh[pousr]_[A-Za-z0-9]{30,}\b|github_pat_[A-Za-z0-9_]{30,}\b`),
-	anchored("gitlab", []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-", "glimt-", "gloas-", "glsoat-"}, leftWord,
-		`gl(?:pat|dt|rt|ptt|ft|cbt|imt|oas|soat)-[A-Za-z0-9_-]{20,}`),
-	anchored("slack-token", []string{"xox"}, leftWord, `xox[abeoprs]-[A-Za-z0-9-]{10,}`),
-	anchored("slack-webhook", []string{"hooks.slack.com"}, leftAny,
-		`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_/-]+)`),
-	anchored("discord-webhook", []string{"discord"}, leftAny,
-		`discord(?:app)?\.com/api/webhooks/(?P<secret>[0-9]+/[A-Za-z0-9_-]+)`),
-	anchored("stripe", []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"}, leftWord,
-		`[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,}`),
-	anchored("npm", []string{"npm_"}, leftWord, `npm_[A-Za-z0-9]{36,}\b`),
-	checked(anchored("openai-style", []string{"sk-"}, leftWord, `sk-[A-Za-z0-9_-]{32,}`), mixedCase),
-	anchored("google", []string{"aiza", "gocspx-", "ya29."}, leftWord,
-		`AIza[0-9A-Za-z_-]{35}|GOCSPX-[0-9A-Za-z_-]{20,}|ya29\.[0-9A-Za-z_-]{20,}`),
-	anchored("huggingface", []string{"hf_"}, leftWord, `hf_[A-Za-z0-9]{30,}\b`),
-	anchored("pypi", []string{"pypi-ageichlwas5vcmc"}, leftWord, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`),
-	anchored("sendgrid", []string{"sg."}, leftWord, `SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`),
-	anchored("digitalocean", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, leftWord, `do[opr]_v1_[a-f0-9]{64}\b`),
-	anchored("shopify", []string{"shpat_", "shpca_", "shppa_", "shpss_"}, leftWord, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
-	anchored("age", []string{"age-secret-key-1"}, leftWord, `AGE-SECRET-KEY-1[0-9A-Z]{50,}`),
-	anchored("jwt", []string{"eyj"}, leftWord, `eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+		// Well-known token formats: the whole token is replaced.
+		anchored("aws-access-key-id", []string{"akia", "asia"}, leftWord, `(?:AKIA|ASIA)[A-Z0-9]{16}\b`),
+		anchored("github", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, leftWord,
+			`gh[pousr]_[A-Za-z0-9]{30,}\b|github_pat_[A-Za-z0-9_]{30,}\b`),
+		anchored("gitlab", []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-", "glimt-", "gloas-", "glsoat-"}, leftWord,
+			`gl(?:pat|dt|rt|ptt|ft|cbt|imt|oas|soat)-[A-Za-z0-9_-]{20,}`),
+		anchored("slack-token", []string{"xox"}, leftWord, `xox[abeoprs]-[A-Za-z0-9-]{10,}`),
+		anchored("slack-webhook", []string{"hooks.slack.com"}, leftAny,
+			`hooks\.slack\.com/(?:services|workflows|triggers)/(?P<secret>[A-Za-z0-9_/-]+)`),
+		anchored("discord-webhook", []string{"discord"}, leftAny,
+			`discord(?:app)?\.com/api/webhooks/(?P<secret>[0-9]+/[A-Za-z0-9_-]+)`),
+		anchored("stripe", []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"}, leftWord,
+			`[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{20,}`),
+		anchored("npm", []string{"npm_"}, leftWord, `npm_[A-Za-z0-9]{36,}\b`),
+		checked(anchored("openai-style", []string{"sk-"}, leftWord, `sk-[A-Za-z0-9_-]{32,}`), mixedCase),
+		anchored("google", []string{"aiza", "gocspx-", "ya29."}, leftWord,
+			`AIza[0-9A-Za-z_-]{35}|GOCSPX-[0-9A-Za-z_-]{20,}|ya29\.[0-9A-Za-z_-]{20,}`),
+		anchored("huggingface", []string{"hf_"}, leftWord, `hf_[A-Za-z0-9]{30,}\b`),
+		anchored("pypi", []string{"pypi-ageichlwas5vcmc"}, leftWord, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`),
+		anchored("sendgrid", []string{"sg."}, leftWord, `SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`),
+		anchored("digitalocean", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, leftWord, `do[opr]_v1_[a-f0-9]{64}\b`),
+		anchored("shopify", []string{"shpat_", "shpca_", "shppa_", "shpss_"}, leftWord, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
+		anchored("age", []string{"age-secret-key-1"}, leftWord, `AGE-SECRET-KEY-1[0-9A-Z]{50,}`),
+		anchored("jwt", []string{"eyj"}, leftWord, `eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 
-	// Credentials in URLs: scheme://user:SECRET@host (the user is kept).
-	anchored("url-password", []string{"://"}, leftScheme, `://[^\s/?#@:'"]*:(?P<secret>[^\s/?#'"]+)@`),
+		// Credentials in URLs: scheme://user:SECRET@host (the user is kept).
+		anchored("url-password", []string{"://"}, leftScheme, `://[^\s/?#@:'"]*:(?P<secret>[^\s/?#'"]+)@`),
 
-	// Authorization headers with a scheme, anywhere in the text.
-	checked(anchored("authorization", []string{"authorization"}, leftWord,
-		`(?i:authorization["']?[ \t]*[:=][ \t]*["']?(?:`+authSchemes+`)[ \t]+)`+uqValue), looksSecret),
-	// curl/wget style header arguments: -H 'X-Api-Key: SECRET', --header=...
-	checked(anchored("header-arg", []string{"-h"}, leftSpace, `-H`+headerArg), secretHeader),
-	checked(anchored("header-arg-long", []string{"--header"}, leftSpace, `--header`+headerArg), secretHeader),
-	lineRule("cookie", []string{"cookie"},
-		`(?:(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']?|^[ \t]*[<>*]?)[ \t]*(?i:(?:set-)?cookie)[ \t]*:[ \t]*(?P<secret>[^"'\r\n]*[^\s"'])`),
+		// Authorization headers with a scheme, anywhere in the text.
+		checked(anchored("authorization", []string{"authorization"}, leftWord,
+			`(?i:authorization["']?[ \t]*[:=][ \t]*["']?(?:`+authSchemes+`)[ \t]+)`+uqValue), looksSecret),
+		// curl/wget style header arguments: -H 'X-Api-Key: SECRET', --header=...
+		checked(anchored("header-arg", []string{"-h"}, leftSpace, `-H`+headerArg), secretHeader),
+		checked(anchored("header-arg-long", []string{"--header"}, leftSpace, `--header`+headerArg), secretHeader),
+		lineRule("cookie", []string{"cookie"},
+			`(?:(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']?|^[ \t]*[<>*]?)[ \t]*(?i:(?:set-)?cookie)[ \t]*:[ \t]*(?P<secret>[^"'\r\n]*[^\s"'])`),
 
-	// KEY=VALUE, KEY = VALUE, 'KEY' => VALUE, "KEY": VALUE for secret keys.
-	checked(anchored("assignment", assignmentTriggers, leftKey,
-		`(?i:(?P<key>`+secretWords+`|pwd))(?:["']?(?:=|[ \t]+=[ \t]*|[ \t]*=>[ \t]*)|["'][ \t]*:[ \t]*)`+value), assignment),
-	// YAML / HTTP-dump lines "  password: VALUE" where the value ends the line.
-	checked(anchored("yaml", yamlTriggers, leftYAML,
-		`(?i:(?P<key>password|passphrase|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key|account[_-]?key|authorization))["']?[ \t]*:[ \t]*(?i:(?:`+authSchemes+`)[ \t]+)?`+lineValue+`(?:[ \t]+#.*)?[ \t]*$`), yamlValue),
-	// Password labels in output, anywhere on a line: "db password: X",
-	// "Your password: X", "passwd: X". Prose such as "wrong password: try
-	// again" and prompts ("Password: ") are left alone by passwordLabel.
-	checked(anchored("password-label", []string{"passw", "passphrase"}, leftKey,
-		`(?i:(?P<key>passw(?:or)?d|passphrase))[ \t]*:[ \t]+`+value), passwordLabel),
-	// Flags taking a secret as the next argument: --password X, -token X.
-	// (--password=X is an assignment.)
-	checked(anchored("flag", flagTriggers, leftFlag,
-		`(?i:(?P<key>`+secretWords+`|bearer|pass(?:in|out)?))[ \t]+`+value), flagValue),
-	// KEY VALUE after "set" or "config" (npm, git, aws configure).
-	checked(anchored("config-set", secretWordTriggers, leftConfig,
-		`(?i:(?P<key>`+secretWords+`))[ \t]+`+value), notFlag),
+		// KEY=VALUE, KEY = VALUE, 'KEY' => VALUE, "KEY": VALUE for secret keys.
+		checked(anchored("assignment", assignmentTriggers, leftKey,
+			`(?i:(?P<key>`+secretWords+`|pwd))(?:["']?(?:=|[ \t]+=[ \t]*|[ \t]*=>[ \t]*)|["'][ \t]*:[ \t]*)`+value), assignment),
+		// YAML / HTTP-dump lines "  password: VALUE" where the value ends the line.
+		checked(anchored("yaml", yamlTriggers, leftYAML,
+			`(?i:(?P<key>password|passphrase|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key|account[_-]?key|authorization))["']?[ \t]*:[ \t]*(?i:(?:`+authSchemes+`)[ \t]+)?`+lineValue+`(?:[ \t]+#.*)?[ \t]*$`), yamlValue),
+		// Password labels in output, anywhere on a line: "db password: X",
+		// "Your password: X", "passwd: X". Prose such as "wrong password: try
+		// again" and prompts ("Password: ") are left alone by passwordLabel.
+		checked(anchored("password-label", []string{"passw", "passphrase"}, leftKey,
+			`(?i:(?P<key>passw(?:or)?d|passphrase))[ \t]*:[ \t]+`+value), passwordLabel),
+		// Flags taking a secret as the next argument: --password X, -token X.
+		// (--password=X is an assignment.)
+		checked(anchored("flag", flagTriggers, leftFlag,
+			`(?i:(?P<key>`+secretWords+`|bearer|pass(?:in|out)?))[ \t]+`+value), flagValue),
+		// KEY VALUE after "set" or "config" (npm, git, aws configure).
+		checked(anchored("config-set", secretWordTriggers, leftConfig,
+			`(?i:(?P<key>`+secretWords+`))[ \t]+`+value), notFlag),
 
-	// Command-specific password options.
-	anchored("curl-user", []string{"-u", "--user", "--proxy-user"}, curlArg,
-		`(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)?["']?(?:[^\s:"'-][^\s:"']*)?:(?P<secret>[^\s"']+)`),
-	anchored("curl-cookie", []string{"-b", "--cookie"}, curlArg,
-		`(?:-b|--cookie)(?:[ \t]+|=)(?:"(?P<secret>[^"\r\n]*=[^"\r\n]*)"|'(?P<secret>[^'\r\n]*=[^'\r\n]*)'|(?P<secret>[^\s"'=][^\s"']*=[^\s"']*))`),
-	anchored("httpie-auth", []string{"-a", "--auth"}, leftAfter("|;&", []string{"http"}, "http", "https"),
-		`(?:-a|--auth)(?:[ \t]+|=)?["']?(?:[^\s:"'-][^\s:"']*)?:(?P<secret>[^\s"']+)`),
-	// mysql -pSECRET: for the MySQL clients an attached -p value is always
-	// the password (-p alone prompts, -P is the port), so this is safe only
-	// because the command name is checked.
-	anchored("mysql-p", []string{"-p"}, leftAfter("|;&", []string{"mysql", "mariadb"},
-		"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlslap", "mysqlpump",
-		"mariadb", "mariadb-dump", "mariadb-admin"),
-		`-p(?:`+dqValue+`|`+sqValue+`|`+uqValue+`)`),
-	anchored("sshpass", []string{"-p"}, leftAfter("|;&", []string{"sshpass"}, "sshpass"), `-p[ \t]*`+value),
-	checked(anchored("login-p", []string{"-p"}, leftAfter("|;&", []string{"login"}, "login"), `-p[ \t]+`+value), notFlag),
-	anchored("ssh-keygen", []string{"-n", "-p"}, leftAfter("|;&", []string{"ssh-keygen"}, "ssh-keygen"), `-[NP][ \t]*`+value),
-	// .netrc: machine HOST login USER password SECRET.
-	anchored("netrc", []string{"password"}, leftAfter("|;&", []string{"login"}, "login"), `password[ \t]+`+value),
-	// Secrets set on the command line: kubectl create secret generic
-	// --from-literal=KEY=SECRET, gh secret set NAME --body SECRET.
-	anchored("secret-literal", []string{"--from-literal="}, leftAfter("|;&", []string{"secret"}, "secret"), `--from-literal=[^\s=]+=`+value),
-	checked(anchored("secret-body", []string{"--body", "-b"}, leftAfter("|;&", []string{"secret"}, "secret"), `(?:--body|-b)(?:[ \t]+|=)`+value), notFlag),
-	checked(anchored("redis-cli", []string{"-a"}, leftAfter("|;&", []string{"redis-cli"}, "redis-cli"), `-a[ \t]+`+value), notFlag),
-}
+		// Command-specific password options.
+		anchored("curl-user", []string{"-u", "--user", "--proxy-user"}, curlArg,
+			`(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)?["']?(?:[^\s:"'-][^\s:"']*)?:(?P<secret>[^\s"']+)`),
+		anchored("curl-cookie", []string{"-b", "--cookie"}, curlArg,
+			`(?:-b|--cookie)(?:[ \t]+|=)(?:"(?P<secret>[^"\r\n]*=[^"\r\n]*)"|'(?P<secret>[^'\r\n]*=[^'\r\n]*)'|(?P<secret>[^\s"'=][^\s"']*=[^\s"']*))`),
+		anchored("httpie-auth", []string{"-a", "--auth"}, leftAfter("|;&", []string{"http"}, "http", "https"),
+			`(?:-a|--auth)(?:[ \t]+|=)?["']?(?:[^\s:"'-][^\s:"']*)?:(?P<secret>[^\s"']+)`),
+		// mysql -pSECRET: for the MySQL clients an attached -p value is always
+		// the password (-p alone prompts, -P is the port), so this is safe only
+		// because the command name is checked.
+		anchored("mysql-p", []string{"-p"}, leftAfter("|;&", []string{"mysql", "mariadb"},
+			"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlslap", "mysqlpump",
+			"mariadb", "mariadb-dump", "mariadb-admin"),
+			`-p(?:`+dqValue+`|`+sqValue+`|`+uqValue+`)`),
+		anchored("sshpass", []string{"-p"}, leftAfter("|;&", []string{"sshpass"}, "sshpass"), `-p[ \t]*`+value),
+		checked(anchored("login-p", []string{"-p"}, leftAfter("|;&", []string{"login"}, "login"), `-p[ \t]+`+value), notFlag),
+		anchored("ssh-keygen", []string{"-n", "-p"}, leftAfter("|;&", []string{"ssh-keygen"}, "ssh-keygen"), `-[NP][ \t]*`+value),
+		// .netrc: machine HOST login USER password SECRET.
+		anchored("netrc", []string{"password"}, leftAfter("|;&", []string{"login"}, "login"), `password[ \t]+`+value),
+		// Secrets set on the command line: kubectl create secret generic
+		// --from-literal=KEY=SECRET, gh secret set NAME --body SECRET.
+		anchored("secret-literal", []string{"--from-literal="}, leftAfter("|;&", []string{"secret"}, "secret"), `--from-literal=[^\s=]+=`+value),
+		checked(anchored("secret-body", []string{"--body", "-b"}, leftAfter("|;&", []string{"secret"}, "secret"), `(?:--body|-b)(?:[ \t]+|=)`+value), notFlag),
+		checked(anchored("redis-cli", []string{"-a"}, leftAfter("|;&", []string{"redis-cli"}, "redis-cli"), `-a[ \t]+`+value), notFlag),
+	}
+})
 
 // curlArg: an option of curl. Quoted arguments may contain ";" (cookies),
 // so only "|" and "&" end the command.
