@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Command is one recorded command and what is known of its output.
@@ -193,39 +192,61 @@ var errorWords = []string{"error", "fail", "fatal", "panic", "exception", "trace
 	"no such", "cannot", "can't", "undefined", "refused", "timeout", "timed out", "segmentation", "abort",
 	"assert", "warning"}
 
-// looksLikeError reports whether line looks like an error or a failure: an
-// error word, a compiler's "file:line:col: " position, a Python or Java
-// stack frame, or an "E " line. It is a scan of bytes, not a regular
-// expression: it runs on every line of a large output (a 1 MiB log in
-// about a millisecond).
-func looksLikeError(line string, buf *[]byte) bool {
-	lower := (*buf)[:0]
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower = append(lower, c)
+// errorLines marks the lines that look like errors or failures: an error
+// word, a compiler's "file:line:col: " position, a Python or Java stack
+// frame, or an "E " line. It scans bytes — the words over the whole text
+// at once, lowered once — rather than run a regular expression per line:
+// it runs over every line of a large output (a 1 MiB log in a few
+// milliseconds).
+func errorLines(lines []string) []bool {
+	marks := make([]bool, len(lines))
+	starts := make([]int, len(lines))
+	n := 0
+	for i, l := range lines {
+		starts[i] = n
+		n += len(l)
 	}
-	*buf = lower
-	l := unsafe.String(unsafe.SliceData(lower), len(lower)) // read only here, while buf is not written
-	for _, w := range errorWords {
-		for from := 0; ; {
-			i := strings.Index(l[from:], w)
-			if i < 0 {
+	lower := make([]byte, 0, n)
+	for _, l := range lines {
+		for k := 0; k < len(l); k++ {
+			c := l[k]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower = append(lower, c)
+		}
+	}
+	// One pass: at each start of a word, the error words that begin with
+	// its letter.
+	line := 0
+	for k := 0; k < len(lower); k++ {
+		for line+1 < len(starts) && starts[line+1] <= k {
+			line++
+		}
+		if marks[line] || k > starts[line] && isWordByte(lower[k-1]) {
+			continue
+		}
+		for _, w := range errorWordsBy[lower[k]] {
+			if len(lower)-k >= len(w) && string(lower[k:k+len(w)]) == w {
+				marks[line] = true
 				break
 			}
-			i += from
-			if i == 0 || !isWordByte(l[i-1]) {
-				return true
-			}
-			from = i + 1
 		}
 	}
+	for i, l := range lines {
+		if !marks[i] && structuralError(l) {
+			marks[i] = true
+		}
+	}
+	return marks
+}
+
+// structuralError reports the shapes of error lines that are not words:
+// "E " (pytest), "at f(…)" (a stack frame), "file:12:3: " (a compiler).
+func structuralError(line string) bool {
 	if strings.HasPrefix(line, "E ") || strings.HasPrefix(strings.TrimLeft(line, " \t"), "at ") && strings.Contains(line, "(") {
 		return true
 	}
-	// file:12:3: or file:12: followed by a space
 	for i := strings.IndexByte(line, ':'); i >= 0 && i+1 < len(line); {
 		j := i + 1
 		for j < len(line) && line[j] >= '0' && line[j] <= '9' {
@@ -248,6 +269,14 @@ func looksLikeError(line string, buf *[]byte) bool {
 	}
 	return false
 }
+
+// errorWordsBy are the error words by their first byte.
+var errorWordsBy = func() (by [256][]string) {
+	for _, w := range errorWords {
+		by[w[0]] = append(by[w[0]], w)
+	}
+	return by
+}()
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
@@ -289,12 +318,15 @@ func Excerpt(text string, maxTokens int) (string, int) {
 		tailUsed += len(lines[t])
 	}
 	used += tailUsed
-	var lower []byte
+	var errs []bool
+	if h <= t {
+		errs = errorLines(lines[h : t+1])
+	}
 	for i := h; i <= t; i++ {
 		if used >= budget {
 			break
 		}
-		if used+len(lines[i]) <= budget && looksLikeError(lines[i], &lower) {
+		if used+len(lines[i]) <= budget && errs[i-h] {
 			keep[i] = true
 			used += len(lines[i])
 		}

@@ -95,15 +95,14 @@ func TestBoundaryUnforgeable(t *testing.T) {
 }
 
 func TestLooksLikeError(t *testing.T) {
-	var buf []byte
 	for line, want := range map[string]bool{
 		"src/x.go:12:3: undefined: foo": true, "main.c:7: warning: unused": true, "Error: no such file": true,
 		"FAILED tests/test_x.py::test_y": true, "E   AssertionError": true, "    at com.x.Y.z(Y.java:12)": true,
 		"Permission denied": true, "building module 3, fine": false, "terrorist": false, "compiled 12:30 ok": false,
 		"http://host:8080/path": false, "errors: 0": true,
 	} {
-		if got := looksLikeError(line, &buf); got != want {
-			t.Errorf("looksLikeError(%q) = %v; want %v", line, got, want)
+		if got := errorLines([]string{"ok\n", line + "\n", "ok\n"}); got[1] != want || got[0] || got[2] {
+			t.Errorf("errorLines(ok, %q, ok) = %v; want %v for the middle line only", line, got, want)
 		}
 	}
 }
