@@ -34,7 +34,7 @@ func init() {
 		{"shell", "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", cmdShell},
 		{"status", "[--json]", "agent, database, spool and output capture state: the first thing to run when something is off", cmdStatus},
 		{"suggest", "[REF] [--json] | --command C --exit N [--output-file F] [--cwd D] [--json]", "explain a failed command and propose up to three fixes (nothing is run)", cmdSuggest},
-		{"ask", "[-c] [--dry-run] [--raw] [-v] QUESTION… | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output", cmdAsk},
+		{"ask", "[-c] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output", cmdAsk},
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good", cmdForget},

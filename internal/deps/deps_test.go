@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
-	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "offer"},
+	"ask":     {"ctxblock", "history", "recall", "redact", "llm"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
