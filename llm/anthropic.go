@@ -164,19 +164,5 @@ func (p *anthropic) streamError(e anthropicEvent) error {
 }
 
 func (p *anthropic) Models(ctx context.Context) ([]string, error) {
-	ctx, cancel := p.withTimeout(ctx)
-	defer cancel()
-	var v struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := p.getJSON(ctx, p.base+"/v1/models?limit=100", &v); err != nil {
-		return nil, err
-	}
-	var ms []string
-	for _, m := range v.Data {
-		ms = append(ms, m.ID)
-	}
-	return ms, nil
+	return p.listModels(ctx, p.base+"/v1/models?limit=100")
 }

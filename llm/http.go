@@ -324,3 +324,23 @@ func (a *api) getJSON(ctx context.Context, url string, v any) error {
 	}
 	return nil
 }
+
+// listModels reads a model list in the shape OpenAI and Anthropic share:
+// {"data": [{"id": …}, …]}.
+func (a *api) listModels(ctx context.Context, url string) ([]string, error) {
+	ctx, cancel := a.withTimeout(ctx)
+	defer cancel()
+	var v struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := a.getJSON(ctx, url, &v); err != nil {
+		return nil, err
+	}
+	var ms []string
+	for _, m := range v.Data {
+		ms = append(ms, m.ID)
+	}
+	return ms, nil
+}

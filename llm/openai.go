@@ -189,21 +189,7 @@ func (p *openAI) chunk(res *result, c openAIChunk, on func(Event) error) error {
 }
 
 func (p *openAI) Models(ctx context.Context) ([]string, error) {
-	ctx, cancel := p.withTimeout(ctx)
-	defer cancel()
-	var v struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := p.getJSON(ctx, p.base+"/models", &v); err != nil {
-		return nil, err
-	}
-	var ms []string
-	for _, m := range v.Data {
-		ms = append(ms, m.ID)
-	}
-	return ms, nil
+	return p.listModels(ctx, p.base+"/models")
 }
 
 // result gathers a Result from the events, delivering them until the
