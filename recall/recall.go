@@ -80,6 +80,24 @@ func (r Ref) String() string {
 	return "-" + strconv.Itoa(r.Back)
 }
 
+// SplitRefs takes the -N references out of command-line arguments, so
+// that a flag parser does not read them as options; the rest keeps its
+// order, and everything after "--" stays in it.
+func SplitRefs(args []string) (rest, refs []string) {
+	for i, a := range args {
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "0123456789") == "" {
+			refs = append(refs, a)
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, refs
+}
+
 // Entry returns the command ref names (see ParseRef). A missing one is an
 // error wrapping history.ErrNotFound; a -N outside a session wraps
 // ErrNoSession.

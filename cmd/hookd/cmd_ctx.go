@@ -7,10 +7,11 @@ import (
 	"github.com/hookd/hookd/ask"
 	"github.com/hookd/hookd/ctxblock"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/recall"
 )
 
 func cmdCtx(ctx context.Context, e *env, args []string) error {
-	args, refs := splitRefs(args)
+	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "ctx")
 	budget := fs.Int("budget", 8000, "at most about `N` tokens (long outputs are cut to their head, tail and error lines)")
 	if err := parse(fs, args); err != nil {

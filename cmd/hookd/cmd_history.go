@@ -98,7 +98,7 @@ func printEntryLine(e *env, en history.Entry) {
 }
 
 func cmdShow(ctx context.Context, e *env, args []string) error {
-	args, refs := splitRefs(args)
+	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "show")
 	asJSON := fs.Bool("json", false, "print one JSON object, with the output")
 	if err := parse(fs, args); err != nil {

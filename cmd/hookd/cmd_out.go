@@ -10,7 +10,7 @@ import (
 )
 
 func cmdOut(ctx context.Context, e *env, args []string) error {
-	args, refs := splitRefs(args)
+	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "out")
 	stream := fs.String("stream", "", "print only the command's stdout or stderr (kept apart for commands run with hookd run)")
 	if err := parse(fs, args); err != nil {

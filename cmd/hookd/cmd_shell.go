@@ -1,14 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/capture"
@@ -51,7 +50,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	case fs.NArg() > 0:
 		argv = fs.Args()
 	default:
-		argv = shellArgv(*shell, *login)
+		argv = proxy.ShellArgv(cmp.Or(*shell, os.Getenv("SHELL")), *login)
 	}
 	if *check {
 		checkArgv := argv
@@ -80,7 +79,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 		Stdin:  os.Stdin,
 		Stdout: os.Stdout,
 		Env: func(tty string) []string {
-			env := withoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
+			env := proxy.WithoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
 			return append(env, capture.NonceEnv+"="+nonce, ptyEnv+"="+tty)
 		},
 		Output: func(stdout io.Writer) io.Writer {
@@ -106,41 +105,17 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// shellArgv is the command line of an interactive shell: path, or $SHELL,
-// or /bin/sh.
-func shellArgv(path string, login bool) []string {
-	if path == "" {
-		path = os.Getenv("SHELL")
-	}
-	if path == "" {
-		path = "/bin/sh"
-	}
-	argv := []string{path, "-i"}
-	if login {
-		argv = append(argv, "-l")
-	}
-	return argv
-}
-
 // shellWithoutProxy replaces hookd with the shell itself when the proxy
 // cannot run it: the user keeps a working shell, with capture off below it
 // (so that its rc file does not try again), and `hookd status` says why.
 func (e *env) shellWithoutProxy(path string, argv []string, why error) error {
 	e.noteCaptureProblem(why.Error())
-	if path == "" {
-		path = argv[0]
-	}
-	if !strings.Contains(path, "/") {
-		if p, err := exec.LookPath(path); err == nil {
-			path = p
-		}
-	}
-	env := append(withoutEnv(os.Environ(), captureEnv, capture.NonceEnv, ptyEnv), captureEnv+"=off")
-	err := syscall.Exec(path, argv, env)
+	env := append(proxy.WithoutEnv(os.Environ(), captureEnv, capture.NonceEnv, ptyEnv), captureEnv+"=off")
+	err := proxy.Exec(path, argv, env)
 	// Still here: not even the shell could start. /bin/sh is the last
 	// resort, rather than a terminal without any shell.
-	fmt.Fprintf(e.stderr, "hookd shell: %v; and %s: %v; starting /bin/sh\n", why, path, err)
-	err = syscall.Exec("/bin/sh", []string{"/bin/sh", "-i"}, env)
+	fmt.Fprintf(e.stderr, "hookd shell: %v; and %v; starting /bin/sh\n", why, err)
+	err = proxy.Exec("/bin/sh", []string{"/bin/sh", "-i"}, env)
 	return fmt.Errorf("cannot start a shell: %w", err)
 }
 
@@ -155,18 +130,3 @@ func (e *env) noteCaptureProblem(msg string) {
 }
 
 func (e *env) clearCaptureProblem() { os.Remove(e.paths.CaptureProblem) }
-
-// withoutEnv returns env without the variables named.
-func withoutEnv(env []string, names ...string) []string {
-	out := env[:0:0]
-outer:
-	for _, kv := range env {
-		for _, n := range names {
-			if strings.HasPrefix(kv, n+"=") {
-				continue outer
-			}
-		}
-		out = append(out, kv)
-	}
-	return out
-}

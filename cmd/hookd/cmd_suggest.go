@@ -12,13 +12,14 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
+	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/scrollback"
 	"github.com/hookd/hookd/suggest"
 )
 
 func cmdSuggest(ctx context.Context, e *env, args []string) error {
-	args, refs := splitRefs(args)
+	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "suggest")
 	command := fs.String("command", "", "analyse this command line instead of one from the history")
 	exit := fs.Int("exit", 1, "its exit status (with --command)")

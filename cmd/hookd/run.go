@@ -210,23 +210,6 @@ func parse(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
-// splitRefs takes "-N" references out of args, so that the flag parser does
-// not read them as options.
-func splitRefs(args []string) (rest, refs []string) {
-	for i, a := range args {
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "0123456789") == "" {
-			refs = append(refs, a)
-			continue
-		}
-		rest = append(rest, a)
-	}
-	return rest, refs
-}
-
 // oneRef returns the single REF among refs ("" for none, which means -1).
 func oneRef(refs []string) (string, error) {
 	switch len(refs) {
