@@ -123,10 +123,11 @@ _hookd_init() {
     [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
     autoload -Uz add-zle-hook-widget
     zle -N _hookd_arm
-    local km k
-    for km in emacs viins; do
-      for k in ${_hookd_prefix[1]} '!'; do
-        [[ $(bindkey -M $km -- $k 2>/dev/null) == *' self-insert' ]] && bindkey -M $km -- $k _hookd_arm
+    local arm_km arm_key
+    for arm_km in emacs viins; do
+      for arm_key in ${_hookd_prefix[1]} '!'; do
+        [[ $(bindkey -M $arm_km -- $arm_key 2>/dev/null) == *' self-insert' ]] &&
+          bindkey -M $arm_km -- $arm_key _hookd_arm
       done
     done
   fi
