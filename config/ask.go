@@ -42,6 +42,9 @@ type Ask struct {
 	// Offer puts a command from the answer on the next command line, for
 	// the user to run or not (default true).
 	Offer bool `yaml:"offer"`
+	// Reasoning is what is shown of a model's reasoning: dim (the
+	// default) or hide.
+	Reasoning Reasoning `yaml:"reasoning"`
 	// Template is the prompt, with $NAME variables: the built-in ones
 	// ($_LLM_PREPEND, $_SCREEN, $_LAST, …) and those of Variables. ""
 	// is the built-in system prompt.

@@ -81,7 +81,7 @@ func Defaults() Config {
 		Output:  Output{Limit: DefaultOutputLimit, KeepSize: DefaultOutputKeep, KeepDays: DefaultOutputKeepDays},
 		Fix:     Fix{Command: "fix", Key: "^Xf"},
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
-		Ask:     Ask{Prefix: "??", Offer: true},
+		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim},
 	}
 }
 
@@ -115,6 +115,7 @@ output:
 # ask:                  # a project's .hookd.yml may carry this section too
 #   prefix: '??'        # ?? QUESTION at the prompt asks it ('' turns it off)
 #   offer: true         # offer a command from the answer on the next command line
+#   reasoning: dim      # a model's reasoning: dim (shown dimmed) or hide
 #   template: |         # the prompt; '' for the built-in one
 #     $_LLM_PREPEND
 #     $_LAST

@@ -375,6 +375,29 @@ func (f *OnFailure) UnmarshalYAML(n ast.Node) error {
 	return reject(n, fmt.Errorf("want warn, ignore or fail, not %q", s))
 }
 
+// Reasoning says what is shown of a model's reasoning.
+type Reasoning string
+
+// What is shown of a model's reasoning.
+const (
+	ReasoningDim  Reasoning = "dim"  // shown dimmed, before the answer
+	ReasoningHide Reasoning = "hide" // not shown (still stored)
+)
+
+// UnmarshalYAML accepts dim or hide.
+func (r *Reasoning) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	switch v := Reasoning(s); v {
+	case ReasoningDim, ReasoningHide:
+		*r = v
+		return nil
+	}
+	return reject(n, fmt.Errorf("want dim or hide, not %q", s))
+}
+
 // EnvName is the name of an environment variable.
 type EnvName string
 

@@ -67,6 +67,13 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 
 	cfg := e.config()
+	// What is wrong in the llm section decides which model answers: said
+	// here too.
+	for _, w := range e.configWarnings() {
+		if strings.Contains(w, ": llm.") {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+		}
+	}
 	lc, why, err := e.llmConfig(ctx)
 	if errors.Is(err, llm.ErrNotConfigured) {
 		return exitCode{1, "no LLM is set up for hookd ask; " + llm.Setup}
@@ -260,7 +267,7 @@ func (e *env) llmConfig(ctx context.Context) (llm.Config, string, error) {
 // terminal's width and colours, or the text as it is when stdout is not a
 // terminal, with NO_COLOR, or raw.
 func (e *env) answerOptions(raw bool) answer.Options {
-	o := answer.Options{Style: "dark", Profile: e.out.Profile}
+	o := answer.Options{Style: "dark", Profile: e.out.Profile, Reasoning: string(e.config().Ask.Reasoning)}
 	if raw || !e.stdoutTTY || os.Getenv("NO_COLOR") != "" {
 		o.Style = "plain"
 	}

@@ -279,3 +279,40 @@ func TestAskOfferNotMixedWithTypeAhead(t *testing.T) {
 		}
 	})
 }
+
+// TestAskBadInput: a typo in the provider's name, a full-screen program,
+// 50 MB piped in, binary output: each gets a clear word, nothing breaks.
+func TestAskBadInput(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	h := newHome(t)
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("llm:\n  provider: opnai\n"), 0o600)
+	_, errOut, _ := hookdRun(h, llmEnv(fake), "ask", "--dry-run", "hi")
+	if !strings.Contains(errOut, "llm.provider") || !strings.Contains(errOut, "opnai") {
+		t.Errorf("a typo in llm.provider is not said: %q", errOut)
+	}
+	os.Remove(h.Path(".config", "hookd", "config.yaml"))
+
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		s.Run("printf '\\033[?1049hfull screen\\033[?1049l'")
+		s.Run("hookd ask --dry-run 'why !!ctx' > full.txt 2>&1")
+		s.Run("head -c 3000 /dev/urandom; echo")
+		s.Run("hookd ask --dry-run 'why !!ctx' > binary.txt 2>&1")
+		s.Run("head -c 50000000 /dev/zero | tr '\\0' a | hookd ask --dry-run 'explain this' > big.txt 2>&1; echo big-status=$?")
+		s.WaitForPlain(regexp.MustCompile(`big-status=0`), 30*time.Second)
+		full, _ := os.ReadFile(h.Path("full.txt"))
+		if !strings.Contains(string(full), "full-screen program") {
+			t.Errorf("!!ctx after a full-screen program:\n%s", full)
+		}
+		bin, _ := os.ReadFile(h.Path("binary.txt"))
+		if !strings.Contains(string(bin), `"messages"`) || !strings.Contains(string(bin), "BEGIN OUTPUT") {
+			t.Errorf("!!ctx after binary output:\n%.2000s", bin)
+		}
+		big, _ := os.ReadFile(h.Path("big.txt"))
+		if len(big) > 200<<10 || !strings.Contains(string(big), "BEGIN STDIN") {
+			t.Errorf("50 MB piped in gave %d bytes of request:\n%.1000s", len(big), big)
+		}
+	})
+}
