@@ -86,6 +86,7 @@ type Server struct {
 	recv   []Received
 	models []string
 	key    string
+	sent   []time.Time   // when each text or reasoning chunk was flushed
 	quit   chan struct{} // closed by Close: stalled and delayed handlers return
 	closed sync.Once
 }
@@ -103,6 +104,14 @@ func newServer(t testing.TB, kind string, h func(*Server, http.ResponseWriter, *
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// Sent returns when each text or reasoning chunk was sent (flushed to the
+// connection), in order, over all requests: for latency measurements.
+func (s *Server) Sent() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.sent...)
 }
 
 // Close stops the server, ending stalled streams.
@@ -282,5 +291,9 @@ func (s *streamer) text(chunk string) bool {
 		return false
 	}
 	s.n++
-	return s.send(chunk)
+	ok := s.send(chunk)
+	s.s.mu.Lock()
+	s.s.sent = append(s.s.sent, time.Now())
+	s.s.mu.Unlock()
+	return ok
 }
