@@ -192,53 +192,31 @@ var errorWords = []string{"error", "fail", "fatal", "panic", "exception", "trace
 	"no such", "cannot", "can't", "undefined", "refused", "timeout", "timed out", "segmentation", "abort",
 	"assert", "warning"}
 
-// errorLines marks the lines that look like errors or failures: an error
-// word, a compiler's "file:line:col: " position, a Python or Java stack
-// frame, or an "E " line. It scans bytes — the words over the whole text
-// at once, lowered once — rather than run a regular expression per line:
-// it runs over every line of a large output (a 1 MiB log in a few
+// looksLikeError reports whether a line looks like an error or a
+// failure: an error word at the start of a word (case ignored), or the
+// shapes structuralError knows. It scans the line's bytes once, copying
+// nothing: it runs on every line of a large output (a 1 MiB log in a few
 // milliseconds).
-func errorLines(lines []string) []bool {
-	marks := make([]bool, len(lines))
-	starts := make([]int, len(lines))
-	n := 0
-	for i, l := range lines {
-		starts[i] = n
-		n += len(l)
-	}
-	lower := make([]byte, 0, n)
-	for _, l := range lines {
-		for k := 0; k < len(l); k++ {
-			c := l[k]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower = append(lower, c)
-		}
-	}
-	// One pass: at each start of a word, the error words that begin with
-	// its letter.
-	line := 0
-	for k := 0; k < len(lower); k++ {
-		for line+1 < len(starts) && starts[line+1] <= k {
-			line++
-		}
-		if marks[line] || k > starts[line] && isWordByte(lower[k-1]) {
+func looksLikeError(line string) bool {
+	for k := 0; k < len(line); k++ {
+		c := lower(line[k])
+		if len(errorWordsBy[c]) == 0 || k > 0 && isWordByte(lower(line[k-1])) {
 			continue
 		}
-		for _, w := range errorWordsBy[lower[k]] {
-			if len(lower)-k >= len(w) && string(lower[k:k+len(w)]) == w {
-				marks[line] = true
-				break
+		for _, w := range errorWordsBy[c] {
+			if len(line)-k >= len(w) && strings.EqualFold(line[k:k+len(w)], w) {
+				return true
 			}
 		}
 	}
-	for i, l := range lines {
-		if !marks[i] && structuralError(l) {
-			marks[i] = true
-		}
+	return structuralError(line)
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
-	return marks
+	return c
 }
 
 // structuralError reports the shapes of error lines that are not words:
@@ -284,54 +262,55 @@ func isWordByte(c byte) bool {
 
 // Excerpt returns text within about maxTokens: whole when it fits, else
 // its first and last lines with the lines between that look like errors,
-// each elision marked "[… N lines omitted …]". It returns how many lines it
-// left out.
+// each elision marked "[… N lines omitted …]"; a line longer than a third
+// of the budget is cut. It returns how many lines it left out. It walks
+// the text once, without splitting it.
 func Excerpt(text string, maxTokens int) (string, int) {
 	maxTokens = max(maxTokens, 16)
 	if Tokens(text) <= maxTokens {
 		return text, 0
 	}
-	lines := strings.SplitAfter(text, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
 	budget := maxTokens * 4 // bytes
-	// Head and tail get a third each; error lines between the rest. A line
-	// longer than a third is cut.
-	headBytes, tailBytes := budget/3, budget/3
-	for i, line := range lines {
-		if len(line) > headBytes {
-			lines[i] = cutUTF8(line, max(headBytes-8, 1)) + " […]\n"
+	third := budget / 3
+	// shown is a line as it is printed: cut when longer than a third.
+	shown := func(line string) string {
+		if len(line) > third {
+			return cutUTF8(line, max(third-8, 1)) + " […]\n"
 		}
+		return line
 	}
-	keep := make([]bool, len(lines))
-	used := 0
-	h := 0
-	for ; h < len(lines) && used+len(lines[h]) <= headBytes; h++ {
-		keep[h] = true
-		used += len(lines[h])
-	}
-	tailUsed := 0
-	t := len(lines) - 1
-	for ; t > h && tailUsed+len(lines[t]) <= tailBytes; t-- {
-		keep[t] = true
-		tailUsed += len(lines[t])
-	}
-	used += tailUsed
-	var errs []bool
-	if h <= t {
-		errs = errorLines(lines[h : t+1])
-	}
-	for i := h; i <= t; i++ {
-		if used >= budget {
+	// The head: whole lines from the start, within a third.
+	var head []string
+	used, pos := 0, 0
+	for pos < len(text) {
+		line := nextLine(text, pos)
+		l := shown(line)
+		if used+len(l) > third {
 			break
 		}
-		if used+len(lines[i]) <= budget && errs[i-h] {
-			keep[i] = true
-			used += len(lines[i])
-		}
+		head, used, pos = append(head, l), used+len(l), pos+len(line)
 	}
+	// The tail: whole lines from the end, within a third, not into the head.
+	var tail []string
+	end, tailUsed := len(text), 0
+	for end > pos {
+		start := prevLineStart(text, end)
+		if start < pos {
+			break
+		}
+		l := shown(text[start:end])
+		if tailUsed+len(l) > third {
+			break
+		}
+		tail, tailUsed, end = append(tail, l), tailUsed+len(l), start
+	}
+	used += tailUsed
+	// Between them: the lines that look like errors, within the rest.
 	var b strings.Builder
+	b.Grow(budget + 256)
+	for _, l := range head {
+		b.WriteString(l)
+	}
 	omitted, run := 0, 0
 	flush := func() {
 		if run > 0 {
@@ -340,16 +319,39 @@ func Excerpt(text string, maxTokens int) (string, int) {
 			run = 0
 		}
 	}
-	for i, line := range lines {
-		if !keep[i] {
-			run++
-			continue
+	for p := pos; p < end; {
+		line := nextLine(text[:end], p)
+		p += len(line)
+		if used < budget && looksLikeError(line) {
+			if l := shown(line); used+len(l) <= budget {
+				flush()
+				b.WriteString(l)
+				used += len(l)
+				continue
+			}
 		}
-		flush()
-		b.WriteString(line)
+		run++
 	}
 	flush()
+	for i := len(tail) - 1; i >= 0; i-- {
+		b.WriteString(tail[i])
+	}
 	return b.String(), omitted
+}
+
+// nextLine returns the line of text that starts at pos, its newline
+// included when it has one.
+func nextLine(text string, pos int) string {
+	if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+		return text[pos : pos+i+1]
+	}
+	return text[pos:]
+}
+
+// prevLineStart returns where the line that ends at end (just after its
+// newline, or at the end of text) starts.
+func prevLineStart(text string, end int) int {
+	return strings.LastIndexByte(text[:end-1], '\n') + 1
 }
 
 // cutUTF8 cuts s to at most n bytes, on a rune boundary.
