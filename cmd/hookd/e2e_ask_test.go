@@ -316,3 +316,45 @@ func TestAskBadInput(t *testing.T) {
 		}
 	})
 }
+
+// TestAskCaptureOff: with capture off, !!ctx brings the command and says
+// why there is no output; the ?? line's answer is its output for hookd out;
+// an answer full of control sequences reaches the terminal with none of
+// them raw.
+func TestAskCaptureOff(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		hostile := "Done.\x1b]52;c;cHduZWQ=\x07\x1b]0;pwned\x07\x1b[2J\x1b[1A\u202eevil\u200b\x9b31m end\n"
+		fake.SetReply(llmtest.Reply{Text: []string{hostile}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=off")})
+		s.Run("echo uncaptured; false")
+		s.Run("?? why !!ctx")
+		s.WaitForPlain(regexp.MustCompile(`Done\.`), 10*time.Second)
+		s.Sync()
+		user := userMessage(t, fake)
+		if !strings.Contains(user, "$ echo uncaptured; false") || !strings.Contains(user, "(no output: output capture was off") {
+			t.Errorf("with capture off, the question got:\n%s", user)
+		}
+		for _, raw := range []string{"\x1b]52", "\x1b]0;pwned", "\x1b[2J", "\x1b[1A", "\u202e", "\u200b", "\x9b"} {
+			if strings.Contains(s.Output(), raw) {
+				t.Errorf("the answer put %q on the terminal raw", raw)
+			}
+		}
+		out, _, err := hookdRun(h, []string{"HOOKD_SESSION=" + sessionOf(t, h)}, "out", "-1")
+		if err != nil || !strings.Contains(out, "Done.") {
+			t.Errorf("hookd out -1 after a ?? line = %q, %v; want the answer", out, err)
+		}
+	})
+}
+
+// sessionOf returns the session of the history's most recent command.
+func sessionOf(t *testing.T, h *shelltest.Home) string {
+	t.Helper()
+	es := entries(t, h)
+	if len(es) == 0 {
+		t.Fatal("empty history")
+	}
+	return es[len(es)-1].Session
+}
