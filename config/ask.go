@@ -42,6 +42,11 @@ type Ask struct {
 	// Offer puts a command from the answer on the next command line, for
 	// the user to run or not (default true).
 	Offer bool `yaml:"offer"`
+	// Budget bounds the context sent with a question, in estimated tokens
+	// (default 8000): long outputs are cut to their head, tail and error
+	// lines, the oldest commands dropped first. Fit it to the model's
+	// window (a local model's is often small).
+	Budget int `yaml:"budget"`
 	// Reasoning is what is shown of a model's reasoning: dim (the
 	// default) or hide.
 	Reasoning Reasoning `yaml:"reasoning"`

@@ -81,7 +81,7 @@ func Defaults() Config {
 		Output:  Output{Limit: DefaultOutputLimit, KeepSize: DefaultOutputKeep, KeepDays: DefaultOutputKeepDays},
 		Fix:     Fix{Command: "fix", Key: "^Xf"},
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
-		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim},
+		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
 	}
 }
 
@@ -116,6 +116,7 @@ output:
 #   prefix: '??'        # ?? QUESTION at the prompt asks it ('' turns it off)
 #   offer: true         # offer a command from the answer on the next command line
 #   reasoning: dim      # a model's reasoning: dim (shown dimmed) or hide
+#   budget: 8000        # tokens of context at most (outputs cut to head, tail, errors)
 #   template: |         # the prompt; '' for the built-in one
 #     $_LLM_PREPEND
 #     $_LAST

@@ -27,7 +27,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, every message) and send nothing")
 	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
 	verbose := fs.BoolP("verbose", "v", false, "say what was brought in and cut, and the time to the first token and in all")
-	budget := fs.Int("budget", 8000, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines)")
+	budget := fs.Int("budget", 0, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
 	pin := fs.String("pin", "", "pin the command `REF` (-1: the last) for this session's next question, and say which (what a `!!ctx` line does)")
 	logList := fs.Bool("log", false, "list past questions, newest first")
 	n := fs.IntP("limit", "n", 20, "with --log: at most `N` questions")
@@ -67,6 +67,9 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 
 	cfg := e.config()
+	if *budget <= 0 {
+		*budget = max(cfg.Ask.Budget, 256)
+	}
 	// What is wrong in the llm section decides which model answers: said
 	// here too.
 	for _, w := range e.configWarnings() {
