@@ -45,3 +45,26 @@ func TestAsks(t *testing.T) {
 		t.Errorf("AskDuring(none) = %v", err)
 	}
 }
+
+func TestSalvageAsks(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	old := openAt(t, dir+"/old.db")
+	first, _ := old.AddAsk(ctx, history.Ask{Session: "s", Question: "why?", Context: "ctx", Answer: "because", Provider: "openai",
+		Model: "m", InputTokens: 10, StartedAt: 100})
+	old.AddAsk(ctx, history.Ask{Session: "s", Parent: first, Question: "and?", Status: history.AskCancelled, StartedAt: 200})
+	old.Close()
+	s := openAt(t, dir+"/new.db")
+	s.AddAsk(ctx, history.Ask{Session: "t", Question: "taken id", StartedAt: 50}) // id 1 is taken in the new store
+	st, err := s.Salvage(ctx, dir+"/old.db")
+	if err != nil || st.Asks != 2 {
+		t.Fatalf("Salvage = %+v, %v; want 2 questions", st, err)
+	}
+	got, _ := s.Asks(ctx, "s", 0)
+	if len(got) != 2 || got[1].Question != "why?" || got[1].Answer != "because" || got[0].Status != history.AskCancelled {
+		t.Errorf("salvaged questions: %+v", got)
+	}
+	if st, _ := s.Salvage(ctx, dir+"/old.db"); st.Asks != 0 {
+		t.Errorf("salvaging again added %d questions", st.Asks)
+	}
+}

@@ -13,7 +13,7 @@ type SalvageStats struct {
 	// pages missing from a truncated file).
 	Pages, BadPages int
 	// Rows copied into the store (new ones only).
-	Commands, Sessions, Outputs, Spools int
+	Commands, Sessions, Outputs, Spools, Asks int
 }
 
 // Salvage copies every row it can read from the damaged database file at

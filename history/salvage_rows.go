@@ -14,6 +14,7 @@ const (
 	tableSessions
 	tableOutputs
 	tableSpools
+	tableAsks
 )
 
 // shapes gives, per table, the kinds of its columns in a record: 'n' NULL
@@ -32,6 +33,10 @@ var shapes = []struct {
 	{tableSessions, false, "tttittiti"}, // schema 1, before capture was added
 	{tableOutputs, true, "titbiii"},
 	{tableSpools, false, "tiiii"},
+	// id, session, parent, question, context, answer, reasoning, provider,
+	// model, input_tokens, output_tokens, first_token_us, duration_us,
+	// status, error, started_at
+	{tableAsks, false, "ntittttttiiiitti"},
 }
 
 // tableOf returns the table c is a plausible row of, or tableNone.
@@ -79,6 +84,8 @@ func plausible(table int, c *cell) bool {
 		return len(v[0].b) > 0 && (len(v[2].b) == 0 || isWord(v[2].b, 16)) && v[4].i >= 0 && v[5].i >= 0
 	case tableSpools:
 		return len(v[0].b) > 0 && v[2].i >= 0 && v[3].i >= 0
+	case tableAsks:
+		return c.rowid > 0 && isWord(v[13].b, 16) && v[15].i > 0 && v[2].i >= 0
 	}
 	return false
 }
@@ -114,6 +121,7 @@ type salvageWriter struct {
 	tx                  *sql.Tx
 	cmd, later          *sql.Stmt
 	sess, out, spl, idx *sql.Stmt
+	ask, askNew         *sql.Stmt
 	fts                 bool  // the store has the full-text index
 	upto                int64 // rows with ids above are indexed at the end; others one by one
 	below               bool  // a command went in with an id of at most upto
@@ -160,6 +168,14 @@ func (w *salvageWriter) begin() error {
 	w.out = prep(`INSERT OR IGNORE INTO outputs (session, seq, stream, text, bytes, flags, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	w.spl = prep(`INSERT OR IGNORE INTO spools (name, inode, offset, bad, updated_at) VALUES (?, ?, ?, ?, ?)`)
+	// A question keeps its id (its conversation's parent links use it)
+	// unless the store uses it; then it gets a new one, unless the store
+	// has it already.
+	const askCols = `session, parent, question, context, answer, reasoning, provider, model,
+		input_tokens, output_tokens, first_token_us, duration_us, status, error, started_at`
+	w.ask = prep(`INSERT OR IGNORE INTO asks (id, ` + askCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	w.askNew = prep(`INSERT INTO asks (` + askCols + `) SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
+		WHERE NOT EXISTS (SELECT 1 FROM asks WHERE started_at = ?16 AND question = ?4 AND session = ?2)`)
 	if w.fts {
 		w.idx = prep(`INSERT INTO commands_fts(rowid, command) VALUES (?, ?)`)
 	}
@@ -190,7 +206,7 @@ func (w *salvageWriter) deferCommand(args []any) error {
 
 // close ends the transaction if commit did not.
 func (w *salvageWriter) close() {
-	for _, st := range []*sql.Stmt{w.cmd, w.later, w.sess, w.out, w.spl, w.idx} {
+	for _, st := range []*sql.Stmt{w.cmd, w.later, w.sess, w.out, w.spl, w.idx, w.ask, w.askNew} {
 		if st != nil {
 			st.Close()
 		}
@@ -258,6 +274,16 @@ func (w *salvageWriter) add(c *cell) {
 	case tableSpools:
 		res, err = w.spl.ExecContext(w.ctx, str(0), v[1].i, v[2].i, v[3].i, v[4].i)
 		count = &w.st.Spools
+	case tableAsks:
+		args := []any{c.rowid, str(1), v[2].i, str(3), str(4), str(5), str(6), str(7), str(8), v[9].i, v[10].i,
+			v[11].i, v[12].i, str(13), str(14), v[15].i}
+		res, err = w.ask.ExecContext(w.ctx, args...)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n == 0 {
+				res, err = w.askNew.ExecContext(w.ctx, args...)
+			}
+		}
+		count = &w.st.Asks
 	}
 	if err != nil {
 		w.err = err
