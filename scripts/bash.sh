@@ -155,6 +155,10 @@ _hookd_init() {
       [[ $_hookd_km == vi-command ]] && continue # (? searches there)
       builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
       [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
+      # Pasted text does not go through the keys: a paste arms Enter too.
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h4": _hookd_arm'
+      builtin bind -m "$_hookd_km" '"\C-x\C-h5": bracketed-paste-begin'
+      builtin bind -m "$_hookd_km" '"\e[200~": "\C-x\C-h4\C-x\C-h5"'
     done
   fi
 
@@ -250,6 +254,12 @@ _hookd_arm_bang() { _hookd_insert '!'; }
 _hookd_insert() {
   READLINE_LINE=${READLINE_LINE:0:READLINE_POINT}$1${READLINE_LINE:READLINE_POINT}
   ((READLINE_POINT += ${#1}))
+  _hookd_arm
+}
+
+# _hookd_arm makes Enter run _hookd_accept_line before accept-line, until
+# the line is accepted.
+_hookd_arm() {
   [[ -z $_hookd_armed ]] || return 0
   _hookd_armed=1
   _hookd_enter '"\C-x\C-h1\C-x\C-h2\C-x\C-h3"'

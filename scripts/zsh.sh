@@ -123,6 +123,12 @@ _hookd_init() {
     [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
     autoload -Uz add-zle-hook-widget
     zle -N _hookd_arm
+    typeset -g _hookd_prev_paste=
+    case ${widgets[bracketed-paste]-} in
+      user:_hookd_paste) ;;
+      user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
+    esac
+    zle -N bracketed-paste _hookd_paste
     local arm_km arm_key
     for arm_km in emacs viins; do
       for arm_key in ${_hookd_prefix[1]} '!'; do
@@ -272,6 +278,23 @@ _hookd_accept_line() {
 # accepted.
 _hookd_arm() {
   zle self-insert
+  _hookd_arm_enter
+}
+
+# _hookd_paste is bracketed-paste (what was bound to it, chained): pasted
+# text does not go through the keys, so a paste arms Enter too.
+_hookd_paste() {
+  if [[ -n $_hookd_prev_paste ]]; then
+    $_hookd_prev_paste "$@"
+  else
+    zle .bracketed-paste
+  fi
+  _hookd_arm_enter
+}
+
+# _hookd_arm_enter makes accept-line _hookd_accept_line until the line is
+# accepted.
+_hookd_arm_enter() {
   [[ -z $_hookd_armed ]] || return 0
   _hookd_armed=1
   case ${widgets[accept-line]-} in

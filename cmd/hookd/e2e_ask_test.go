@@ -358,3 +358,25 @@ func sessionOf(t *testing.T, h *shelltest.Home) string {
 	}
 	return es[len(es)-1].Session
 }
+
+// TestAskPasted: a `?? …` line pasted (bracketed paste) is asked too.
+func TestAskPasted(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"pasted answer"}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Editing()
+		s.Type("\x1b[200~?? a pasted question $(touch canary)\x1b[201~")
+		s.WaitForPlain(regexp.MustCompile(`\?\? a pasted question \$\(touch canary\)`), 10*time.Second)
+		s.Type("\r")
+		s.WaitForPlain(regexp.MustCompile(`pasted answer`), 10*time.Second)
+		if user := userMessage(t, fake); user != "a pasted question $(touch canary)" {
+			t.Errorf("the pasted question arrived as %q", user)
+		}
+		if _, err := os.Stat(h.Path("canary")); err == nil {
+			t.Errorf("the pasted question ran a command")
+		}
+	})
+}
