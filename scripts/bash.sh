@@ -145,7 +145,18 @@ _hookd_init() {
   # binding is left alone); this start-up check is the one process it takes.
   _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
   if [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]]; then
-    [[ $(builtin type -P hookd) -ef $_hookd_bin ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
+    # The rewritten line says `hookd` when PATH finds this binary under
+    # that name (looked up without a process), else the binary's path.
+    local _hookd_d _hookd_found=''
+    local -a _hookd_dirs
+    IFS=: builtin read -r -a _hookd_dirs <<<"${PATH-}"
+    for _hookd_d in "${_hookd_dirs[@]}"; do
+      if [[ -x ${_hookd_d:-.}/hookd && ! -d ${_hookd_d:-.}/hookd ]]; then
+        [[ ${_hookd_d:-.}/hookd -ef $_hookd_bin ]] && _hookd_found=1
+        break
+      fi
+    done
+    [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
     local _hookd_km _hookd_k=${_hookd_prefix:0:1}
     [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
     for _hookd_km in emacs vi-insert vi-command; do

@@ -129,11 +129,17 @@ _hookd_init() {
       user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
     esac
     zle -N bracketed-paste _hookd_paste
+    # Only where the key is self-insert: one process asks for all four.
+    local -a arm_bound
+    arm_bound=("${(@f)$(for arm_km in emacs viins; do
+      for arm_key in ${_hookd_prefix[1]} '!'; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
+    done)}")
+    local -i arm_i=0
     local arm_km arm_key
     for arm_km in emacs viins; do
       for arm_key in ${_hookd_prefix[1]} '!'; do
-        [[ $(bindkey -M $arm_km -- $arm_key 2>/dev/null) == *' self-insert' ]] &&
-          bindkey -M $arm_km -- $arm_key _hookd_arm
+        (( ++arm_i ))
+        [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
       done
     done
   fi
