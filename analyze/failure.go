@@ -353,18 +353,6 @@ func (f *Failure) call(names ...string) *Call {
 	return nil
 }
 
-// callWith returns the last command named name whose first non-option
-// argument is sub, or nil.
-func (f *Failure) callWith(name, sub string) *Call {
-	for i := len(f.Calls) - 1; i >= 0; i-- {
-		c := &f.Calls[i]
-		if c.Name() == name && c.sub() == sub {
-			return c
-		}
-	}
-	return nil
-}
-
 // sub returns the first argument that is not an option (the subcommand of
 // git, npm, go, …), skipping the global options that take a value.
 func (c *Call) sub() string {
@@ -435,15 +423,6 @@ func (f *Failure) replaceWord(c *Call, i int, text string) string {
 	return f.replaceWords(c, i, i+1, text)
 }
 
-// withArgs returns the command line with c's words (not its wrappers)
-// replaced by args, each quoted as needed.
-func (f *Failure) withArgs(c *Call, args ...string) string {
-	if c == nil {
-		return ""
-	}
-	return f.replaceWords(c, 0, len(c.Args), quoteWords(args))
-}
-
 // prefixed returns the command line with text put before c, wrappers
 // included: prefixed(c, "sudo") turns "a | b" into "a | sudo b".
 func (f *Failure) prefixed(c *Call, text string) string {
@@ -482,14 +461,6 @@ func quote(s string) string {
 		return s
 	}
 	return q
-}
-
-func quoteWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = quote(w)
-	}
-	return strings.Join(q, " ")
 }
 
 // path resolves p against the failure's directory.

@@ -19,11 +19,6 @@ var (
 	pySyntaxErrorRe = lazy(`(?m)^(SyntaxError|IndentationError|TabError): (.*)$`)
 )
 
-// isPython reports whether a command name is a Python interpreter.
-func isPython(name string) bool {
-	return name == "python" || name == "python3" || name == "python2" || strings.HasPrefix(name, "python3.") || name == "py"
-}
-
 // pipCommand returns how to run pip for the failing interpreter: inside an
 // active virtual environment its python, otherwise pip itself.
 func pipCommand(ctx context.Context, f *Failure) (string, string) {

@@ -312,10 +312,6 @@ func ruleHistory(ctx context.Context, f *Failure) *Finding {
 	if cmd == "" || len(f.History) == 0 {
 		return nil
 	}
-	type cand struct {
-		cmd   string
-		score float64
-	}
 	best := map[string]float64{}
 	limit := max(1, min(len(cmd)/6, 3))
 	for _, p := range f.History {

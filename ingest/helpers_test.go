@@ -53,7 +53,6 @@ var (
 	records    = spooltest.Records
 	header     = spooltest.Header
 	hostname   = spooltest.Hostname
-	waitFor    = spooltest.WaitFor
 )
 
 // livePID is a process that runs for the whole test: this one.

@@ -242,6 +242,18 @@ func TestIngestConcurrentEnded(t *testing.T) {
 		if err != nil || hs.Commands != int64(kept) || hs.Bad != 0 {
 			t.Errorf("round %d: history Stats = %+v, %v; want %d commands, none bad", round, hs, err, kept)
 		}
+		// Each session holds its own commands, each once, none it left out.
+		for k, sess := range sessions {
+			es, err := e.store.List(t.Context(), history.Query{Session: sess})
+			if err != nil || len(es) != perSpool-perSpool/10 {
+				t.Errorf("round %d: session %d has %d commands, %v; want %d", round, k, len(es), err, perSpool-perSpool/10)
+			}
+			for _, en := range es {
+				if en.Seq%10 == 0 || en.Command != fmt.Sprintf("make target-%d-%d", k, en.Seq) {
+					t.Errorf("round %d: session %d holds seq %d %q", round, k, en.Seq, en.Command)
+				}
+			}
+		}
 		left, _ := os.ReadDir(e.dir)
 		offsets, _ := e.store.SpoolOffsets(t.Context())
 		if len(left) != 0 || len(offsets) != 0 {

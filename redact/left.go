@@ -29,10 +29,6 @@ var (
 	leftSpace = left{`(?:^|[ \t])`, func(s string, p int) (int, bool) {
 		return -1, p == 0 || strings.IndexByte(" \t\r\n", s[p-1]) >= 0
 	}}
-	// leftCommand: the start of a command name, possibly after a directory.
-	leftCommand = left{`(?:^|[ \t/])`, func(s string, p int) (int, bool) {
-		return -1, p == 0 || strings.IndexByte(" \t\r\n/", s[p-1]) >= 0
-	}}
 	// leftKey: any identifier characters, which become part of the key name
 	// (DB_PASSWORD, my.api-key).
 	leftKey = left{`(?P<ks>)[A-Za-z0-9_.-]*`, func(s string, p int) (int, bool) {

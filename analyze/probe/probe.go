@@ -49,7 +49,6 @@ type Probe struct {
 
 	exeOnce sync.Once
 	exes    []string
-	exeSet  map[string]bool
 
 	dirs    memo[[]analyze.Entry]
 	stats   memo[analyze.Entry]

@@ -13,11 +13,14 @@ import (
 func cmdCtx(ctx context.Context, e *env, args []string) error {
 	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "ctx")
-	budget := fs.Int("budget", 8000, "at most about `N` tokens (long outputs are cut to their head, tail and error lines)")
+	budget := fs.Int("budget", 0, "at most about `N` tokens (long outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	refs = append(refs, fs.Args()...)
+	if *budget <= 0 {
+		*budget = max(e.config().Ask.Budget, 256)
+	}
 	if len(refs) == 0 {
 		refs = []string{"-1"}
 	}
@@ -28,7 +31,6 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 	src := e.askSources(s)
 	var cmds []ctxblock.Command
-	var ens []history.Entry
 	for _, ref := range refs {
 		en, err := entry(ctx, src.Reader, ref)
 		if err != nil {
@@ -38,7 +40,7 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 		if note != "" && e.debug {
 			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
 		}
-		cmds, ens = append(cmds, c), append(ens, en)
+		cmds = append(cmds, c)
 	}
 	boundary := ctxblock.NewBoundary(func() []string {
 		var out []string
