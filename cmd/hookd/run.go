@@ -145,6 +145,8 @@ Usage: hookd COMMAND [ARGS]
 	fmt.Fprint(w, `
 REF is a history id, or -N: the N-th most recent command of this shell session
 (-1, the default, is the last one).
+At the prompt: ?? QUESTION asks an LLM (!!ctx brings the last command in), a line
+of just !!ctx pins the last command for the next question, fix runs a fix.
 Run 'hookd COMMAND --help' for a command's options.
 `)
 }
