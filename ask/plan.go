@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
+	"github.com/hookd/hookd/skill"
 )
 
 // Question is one question and where what comes with it is found.
@@ -20,6 +21,11 @@ type Question struct {
 	Env              Env
 	// Continue follows the session's last conversation (-c).
 	Continue bool
+	// Template, Variables, Skills and Contexts are as in Input.
+	Template  string
+	Variables map[string]string
+	Skills    []skill.Skill
+	Contexts  []ContextOutput
 }
 
 // ErrNoSessionToContinue is the error of Continue outside a shell session.
@@ -49,7 +55,8 @@ func (q Question) Prepare(ctx context.Context) (Plan, error) {
 	if err != nil {
 		return pl, err
 	}
-	if pl.Prompt, err = Prepare(ctx, q.Sources, Input{Question: q.Text, Pinned: pinned, Stdin: q.Stdin, Budget: q.Budget, Env: q.Env}); err != nil {
+	if pl.Prompt, err = Prepare(ctx, q.Sources, Input{Question: q.Text, Pinned: pinned, Stdin: q.Stdin, Budget: q.Budget, Env: q.Env,
+		Template: q.Template, Variables: q.Variables, Skills: q.Skills, Contexts: q.Contexts}); err != nil {
 		return pl, err
 	}
 	if q.Continue {

@@ -19,6 +19,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/redact"
+	"github.com/hookd/hookd/skill"
 )
 
 // mention matches a reference to a recorded command in a question.
@@ -78,6 +79,17 @@ type Input struct {
 	Budget int
 	// Env describes where the question is asked, for the system prompt.
 	Env Env
+	// Template is the system prompt's template ("" is the built-in
+	// system prompt, followed by the matched skills' text), with the
+	// user's Variables (see package tmpl and Builtins).
+	Template  string
+	Variables map[string]string
+	// Skills whose pattern matches the question add their text to
+	// $_LLM_PREPEND.
+	Skills []skill.Skill
+	// Contexts are the context commands' outputs, each in a labelled
+	// block after the commands' blocks.
+	Contexts []ContextOutput
 }
 
 // Prompt is what is sent: the system prompt, and the user's message (the
@@ -97,6 +109,8 @@ type Prompt struct {
 	Notes []string
 	// Redacted counts the secrets replaced.
 	Redacted int
+	// Skills are the skills that matched the question.
+	Skills []skill.Skill
 }
 
 // User is the user's message: the question, then the context.
@@ -166,7 +180,11 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 		return "(command #" + strconv.FormatInt(ids[ref], 10) + ", below)"
 	})
 	budget := max(in.Budget, 256)
-	boundary := ctxblock.NewBoundary(append(outputs(cmds), in.Stdin)...)
+	texts := append(outputs(cmds), in.Stdin)
+	for _, c := range in.Contexts {
+		texts = append(texts, c.Output)
+	}
+	boundary := ctxblock.NewBoundary(texts...)
 	var parts []string
 	if in.Stdin != "" {
 		// Piped input comes first in the budget: the user sent it
@@ -184,10 +202,22 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 		budget -= ctxblock.Tokens(block)
 		parts = append(parts, block)
 	}
+	if len(in.Contexts) > 0 {
+		// Context commands come next: the user set them up for this.
+		text, notes := RenderContexts(in.Contexts, max(budget/2, 128), boundary)
+		p.Notes = append(p.Notes, notes...)
+		budget -= Tokens(text)
+		parts = append([]string{text}, parts...)
+	}
 	if len(cmds) > 0 {
 		b := ctxblock.Render(cmds, max(budget, 128), boundary)
 		p.Notes = append(p.Notes, b.Notes...)
+		budget -= b.Tokens
 		parts = append([]string{b.Text}, parts...)
+	}
+	sys, err := system(ctx, src, in, &p, boundary, max(budget, 256), len(parts) > 0)
+	if err != nil {
+		return p, err
 	}
 	red := src.Redactor
 	var k int
@@ -195,7 +225,10 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 	p.Redacted += k
 	p.Question, k = red.String(p.Question)
 	p.Redacted += k
-	p.System = SystemPrompt(in.Env, boundary, len(cmds) > 0 || in.Stdin != "")
+	// The template may bring in commands and their output ($_SCREEN,
+	// $_LAST): redacted like the rest.
+	p.System, k = red.String(sys)
+	p.Redacted += k
 	return p, nil
 }
 

@@ -19,21 +19,24 @@ const module = "github.com/hookd/hookd/"
 // half; cmd/hookd wires them and nothing imports it.
 var allowed = map[string][]string{
 	// Leaves: formats, pure libraries, the file layout.
-	"scripts":  {},
-	"sanitize": {},
-	"redact":   {},
-	"spool":    {},
-	"capture":  {},
-	"config":   {},
-	"paths":    {},
-	"histfile": {},
-	"history":  {},
-	"analyze":  {"capture"},
-	"proxy":    {},
-	"offer":    {},
-	"ctxblock": {},
-	"answer":   {"sanitize"},
-	"llm":      {},
+	"scripts":     {},
+	"sanitize":    {},
+	"redact":      {},
+	"spool":       {},
+	"capture":     {},
+	"config":      {},
+	"paths":       {},
+	"histfile":    {},
+	"history":     {},
+	"analyze":     {"capture"},
+	"proxy":       {},
+	"offer":       {},
+	"ctxblock":    {},
+	"answer":      {"sanitize"},
+	"llm":         {},
+	"tmpl":        {},
+	"frontmatter": {},
+	"skill":       {"config", "frontmatter"},
 	// Test servers speaking the providers' wire formats.
 	"llm/llmtest": {},
 	// analyze's own helpers.
@@ -52,7 +55,7 @@ var allowed = map[string][]string{
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
-	"ask":     {"ctxblock", "history", "recall", "redact", "llm"},
+	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "skill", "tmpl"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
