@@ -43,10 +43,16 @@ func Request(turns []history.Ask, p Prompt) llm.Request {
 // the time to the first token and in all, and the status; err is the
 // provider's error, if any.
 func Stream(ctx context.Context, prov llm.Provider, req llm.Request, r Renderer, now func() time.Time) (history.Ask, error) {
+	return StreamTools(ctx, prov, req, r, now, nil, nil)
+}
+
+// StreamTools is Stream with the read-only tools of tb offered to the
+// model (where the provider has tool calls); onCall is told of each call.
+func StreamTools(ctx context.Context, prov llm.Provider, req llm.Request, r Renderer, now func() time.Time, tb *Toolbox, onCall func(string)) (history.Ask, error) {
 	start := now()
 	a := history.Ask{Provider: prov.Name(), Model: prov.Model(), StartedAt: start.UnixMicro(), Status: history.AskOK}
 	var first time.Time
-	res, err := prov.Stream(ctx, req, func(ev llm.Event) error {
+	res, err := Converse(ctx, prov, req, tb, onCall, func(ev llm.Event) error {
 		if first.IsZero() {
 			first = now()
 		}
@@ -54,6 +60,8 @@ func Stream(ctx context.Context, prov llm.Provider, req llm.Request, r Renderer,
 		case llm.Reasoning:
 			a.Reasoning += ev.Text
 			return r.Reasoning(ev.Text)
+		case llm.ToolCallEvent:
+			return nil // answered by Converse, shown by onCall
 		default:
 			a.Answer += ev.Text
 			return r.Text(ev.Text)

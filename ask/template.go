@@ -111,7 +111,7 @@ func system(ctx context.Context, src Sources, in Input, p *Prompt, boundary stri
 		p.Notes = append(p.Notes, fmt.Sprintf("the template's $%s is not a variable (built in: $%s); left as it is", u, strings.Join(Builtins, ", $")))
 	}
 	if fenced || withContext {
-		s = strings.TrimRight(s, "\n") + "\n\n" + DataNote(boundary)
+		s = strings.TrimRight(s, "\n") + "\n\n" + ctxblock.DataNote(boundary)
 	}
 	return s, nil
 }

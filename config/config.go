@@ -21,6 +21,10 @@ type Config struct {
 	Fix     Fix         `yaml:"fix"`
 	LLM     LLM         `yaml:"llm"`
 	Ask     Ask         `yaml:"ask"`
+	// AI is when failures are also put to the LLM: off (the default:
+	// only on demand, with hookd suggest --ai or fix --ai) or on_failure
+	// (hookd run asks it about each failure).
+	AI AIMode `yaml:"ai"`
 }
 
 // History says which commands are not recorded.
@@ -82,6 +86,7 @@ func Defaults() Config {
 		Fix:     Fix{Command: "fix", Key: "^Xf"},
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
 		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
+		AI:      AIOff,
 	}
 }
 

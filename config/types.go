@@ -398,6 +398,29 @@ func (r *Reasoning) UnmarshalYAML(n ast.Node) error {
 	return reject(n, fmt.Errorf("want dim or hide, not %q", s))
 }
 
+// AIMode is when a failure is put to the LLM.
+type AIMode string
+
+// The AI modes.
+const (
+	AIOff       AIMode = "off"        // only when asked (suggest --ai, fix --ai)
+	AIOnFailure AIMode = "on_failure" // hookd run asks about each failure
+)
+
+// UnmarshalYAML accepts off or on_failure.
+func (m *AIMode) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	switch v := AIMode(s); v {
+	case AIOff, AIOnFailure:
+		*m = v
+		return nil
+	}
+	return reject(n, fmt.Errorf("want off or on_failure, not %q", s))
+}
+
 // EnvName is the name of an environment variable.
 type EnvName string
 

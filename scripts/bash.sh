@@ -337,11 +337,18 @@ _hookd_offer_line() {
 }
 
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
-# exactly and asking; it then goes into the history as itself.
+# exactly and asking; it then goes into the history as itself. fix --ai asks
+# the LLM too.
 _hookd_fix() {
   local _hookd_n=${1:-1} _hookd_c='' _hookd_i=0 _hookd_a=''
+  # fix --ai asks the LLM about the last failure too; its fixes (merged
+  # with the rules') are then the ones fix N runs.
+  if [[ $_hookd_n == --ai ]]; then
+    command "$_hookd_bin" suggest --ai -1
+    return
+  fi
   if [[ $_hookd_n != [123] ]]; then
-    builtin printf 'usage: fix [1|2|3]\n' >&2
+    builtin printf 'usage: fix [1|2|3] | fix --ai\n' >&2
     return 2
   fi
   while IFS= builtin read -r -d '' _hookd_c; do

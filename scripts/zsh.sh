@@ -355,8 +355,14 @@ _hookd_fix() {
   emulate -L zsh
   local n=${1:-1} f=$_hookd_fixes
   local -a fixes
+  # fix --ai asks the LLM about the last failure too; its fixes (merged
+  # with the rules') are then the ones fix N offers.
+  if [[ $n == --ai ]]; then
+    command $_hookd_bin suggest --ai -1
+    return
+  fi
   if [[ $n != [123] ]]; then
-    print -ru2 -- 'usage: fix [1|2|3]'
+    print -ru2 -- 'usage: fix [1|2|3] | fix --ai'
     return 2
   fi
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/agent"
+	"github.com/hookd/hookd/aifix"
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/record"
 	"github.com/hookd/hookd/sanitize"
@@ -89,6 +91,9 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	out, _ := capture.Render(all.Bytes())
 	in := analyze.Input{Command: text, ExitCode: status, Cwd: cwd, Output: out, Shell: filepath.Base(os.Getenv("SHELL"))}
 	r := e.engine(false, nil).Analyze(ctx, in, 2*time.Second)
+	if e.config().AI == config.AIOnFailure && !r.Quiet {
+		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout)
+	}
 	if r.Quiet || (len(r.Fixes) == 0 && (r.RootCause == "" || r.ErrorType == analyze.Unknown)) {
 		return
 	}

@@ -10,7 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookd/hookd/aifix"
 	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/ask"
+	"github.com/hookd/hookd/llm"
+	"github.com/hookd/hookd/offer"
 	"github.com/hookd/hookd/analyze/probe"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
@@ -32,6 +36,8 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	width := fs.Int("width", 80, "with --inline: the terminal's width")
 	captured := fs.Bool("captured", false, "with --inline: the shell runs under hookd shell, which is storing the output (wait for it)")
 	names := fs.Bool("names", false, "read the shell's alias and function names from stdin (for the typo rules)")
+	ai := fs.Bool("ai", false, "also ask the LLM (llm: in the config) and merge its fixes with the rules'; the rules stand alone if it fails or is slow")
+	aiTimeout := fs.Duration("ai-timeout", aifix.DefaultTimeout, "with --ai: how long to wait for the LLM")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -102,6 +108,17 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	res := eng.Analyze(ctx, in, 2*time.Second)
+	if *ai && in.ExitCode != 0 {
+		res = e.aiAnalysis(ctx, in, res, *aiTimeout)
+		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
+			// fix N runs these, as after the inline suggestions.
+			cmds := make([]string, 0, len(res.Fixes))
+			for _, f := range res.Fixes {
+				cmds = append(cmds, f.Command)
+			}
+			offer.Write(e.paths.Offers, e.session, cmds)
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
@@ -109,6 +126,27 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	}
 	printSuggest(e, in, res)
 	return nil
+}
+
+// aiAnalysis asks the LLM about the failure in and merges its answer with
+// the rules' res; on any failure it says why and the rules stand.
+func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Result, timeout time.Duration) analyze.Result {
+	lc, _, err := e.llmConfig(ctx)
+	var prov llm.Provider
+	if err == nil {
+		prov, err = llm.New(lc, nil)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "hookd: --ai: %v; the rules' analysis only\n", err)
+		return res
+	}
+	req, _ := aifix.Prepare(in, res, ask.OS(), nil)
+	e.firstRemoteNotice(prov.Endpoint())
+	out := aifix.Analyze(ctx, prov, req, res, timeout)
+	if out.Fallback != "" {
+		fmt.Fprintf(e.stderr, "hookd: --ai: %s; the rules' analysis only\n", sanitize.Line(out.Fallback))
+	}
+	return out.Result
 }
 
 func printSuggest(e *env, in analyze.Input, r analyze.Result) {
@@ -121,6 +159,12 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 	}
 	if r.RootCause != "" {
 		fmt.Fprintln(e.stdout, sanitize.Line(r.RootCause))
+	}
+	switch r.Method {
+	case aifix.MethodAI:
+		fmt.Fprintln(e.stdout, e.out.String("  (from the LLM; risks rated again by hookd)").Faint())
+	case aifix.MethodHybrid:
+		fmt.Fprintln(e.stdout, e.out.String("  (from the rules and the LLM; risks rated again by hookd)").Faint())
 	}
 	for i, f := range r.Fixes {
 		risk := e.out.String(f.Risk)

@@ -56,8 +56,9 @@ var allowed = map[string][]string{
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
 	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "skill", "tmpl"},
+	"aifix":   {"analyze", "ctxblock", "llm", "redact"},
 	// The CLI: flags, output and wiring, over every product package.
-	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
+	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
 		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer"},
 	// Test helpers.
