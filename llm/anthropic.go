@@ -152,8 +152,8 @@ type anthropicEvent struct {
 		Usage anthropicUsage `json:"usage"`
 	} `json:"message"`
 	Delta struct {
-		Type       string `json:"type"`
-		Text       string `json:"text"`
+		Type        string `json:"type"`
+		Text        string `json:"text"`
 		Thinking    string `json:"thinking"`
 		PartialJSON string `json:"partial_json"`
 		StopReason  string `json:"stop_reason"`

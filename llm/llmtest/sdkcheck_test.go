@@ -77,7 +77,7 @@ func TestSDKOpenAI(t *testing.T) {
 			}
 			first := s.Requests()[0]
 			if first.Model != "gpt-llmtest" || first.System != "be brief" || len(first.Messages) != 1 ||
-				first.Messages[0] != (llmtest.Message{Role: "user", Content: "why did make fail?"}) || !first.Stream || !first.Usage {
+				!reflect.DeepEqual(first.Messages[0], llmtest.Message{Role: "user", Content: "why did make fail?"}) || !first.Stream || !first.Usage {
 				t.Errorf("the fake decoded the SDK's request as %+v", first)
 			}
 		})
