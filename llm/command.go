@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,8 +35,14 @@ func (p *command) Endpoint() string { return p.cfg.Command }
 // Models returns nil: a command lists no models.
 func (p *command) Models(ctx context.Context) ([]string, error) { return nil, nil }
 
+// Supports: a command has neither tool calls nor enforced structured
+// output. Request.Tools are ignored; a Request.Schema is asked for in the
+// prompt (see prompt), and the answer is returned as the command wrote it.
+func (p *command) Supports() Features { return Features{} }
+
 // prompt is what the command reads: the system prompt and the messages,
-// separated by blank lines, labelled by role if the assistant has spoken.
+// separated by blank lines, labelled by role if the assistant has spoken;
+// with a Schema, an instruction to answer with JSON matching it.
 func (p *command) prompt(req Request) string {
 	labels := false
 	for _, m := range req.Messages {
@@ -52,7 +59,30 @@ func (p *command) prompt(req Request) string {
 			parts = append(parts, m.Content)
 		}
 	}
+	if sc := req.Schema; sc != nil {
+		parts = append(parts, schemaInstruction(sc))
+	}
 	return strings.Join(parts, "\n\n") + "\n"
+}
+
+// schemaInstruction asks for an answer that is only JSON matching sc.
+func schemaInstruction(sc *Schema) string {
+	var b strings.Builder
+	b.WriteString("Answer with only a JSON value matching this JSON Schema: no other text, no code fence.")
+	if sc.Description != "" {
+		b.WriteString(" It is " + sc.Description)
+		if !strings.HasSuffix(sc.Description, ".") {
+			b.WriteString(".")
+		}
+	}
+	var ind bytes.Buffer
+	schema := sc.schemaJSON()
+	if json.Indent(&ind, schema, "", "  ") == nil {
+		schema = ind.Bytes()
+	}
+	b.WriteString("\n\n")
+	b.Write(schema)
+	return b.String()
 }
 
 // commandWaitDelay is how long a cancelled command's group has to go after

@@ -21,8 +21,15 @@ type Sent struct {
 	Method, URL string
 	// Header holds the request's headers, the key masked.
 	Header http.Header
-	// Body is the request's body as sent (for Command, its stdin).
+	// Body is the request's body as sent (for Command, its stdin): the
+	// tools and the schema are in it, as the provider sends them.
 	Body []byte
+	// Tools names the Request's tools, and Schema its schema ("" for
+	// none), for the summary String gives; Ignored says the provider
+	// does not send the tools (provider Command).
+	Tools   []string
+	Schema  string
+	Ignored bool
 }
 
 // errDryRun is what the recording transport of DryRun answers.
@@ -53,8 +60,17 @@ func DryRun(ctx context.Context, cfg Config, req Request) (Sent, error) {
 		return Sent{}, err
 	}
 	model := cmpOr(req.Model, p.Model())
+	var tools []string
+	for _, t := range req.Tools {
+		tools = append(tools, t.Name)
+	}
+	schema := ""
+	if req.Schema != nil {
+		schema = req.Schema.name()
+	}
 	if c, ok := p.(*command); ok {
-		return Sent{Provider: Command, Model: model, URL: c.cfg.Command, Body: []byte(c.prompt(req))}, nil
+		return Sent{Provider: Command, Model: model, URL: c.cfg.Command, Body: []byte(c.prompt(req)),
+			Tools: tools, Schema: schema, Ignored: len(tools) > 0}, nil
 	}
 	_, err = p.Stream(ctx, req, nil)
 	if !errors.Is(err, errDryRun) || rec.req == nil {
@@ -71,7 +87,8 @@ func DryRun(ctx context.Context, cfg Config, req Request) (Sent, error) {
 			}
 		}
 	}
-	return Sent{Provider: p.Name(), Model: model, Method: rec.req.Method, URL: rec.req.URL.String(), Header: h, Body: rec.body}, nil
+	return Sent{Provider: p.Name(), Model: model, Method: rec.req.Method, URL: rec.req.URL.String(), Header: h, Body: rec.body,
+		Tools: tools, Schema: schema}, nil
 }
 
 // mask hides a key but for its last 4 characters (if it is long enough
@@ -83,11 +100,22 @@ func mask(key string) string {
 	return "****" + key[len(key)-4:]
 }
 
-// String shows s for a person: provider, model, the request line, the
-// headers in order, and the body (JSON indented).
+// String shows s for a person: provider, model, the tools and the schema
+// if any, the request line, the headers in order, and the body (JSON
+// indented).
 func (s Sent) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "provider: %s\nmodel: %s\n", s.Provider, s.Model)
+	if len(s.Tools) > 0 {
+		fmt.Fprintf(&b, "tools: %s", strings.Join(s.Tools, ", "))
+		if s.Ignored {
+			fmt.Fprintf(&b, " (not sent: provider %s has no tool calls)", s.Provider)
+		}
+		b.WriteString("\n")
+	}
+	if s.Schema != "" {
+		fmt.Fprintf(&b, "schema: %s\n", s.Schema)
+	}
 	if s.Method == "" {
 		fmt.Fprintf(&b, "command: sh -c %s\n\n", s.URL)
 		b.Write(s.Body)

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -30,8 +31,48 @@ const (
 
 // Message is one turn of a conversation.
 type Message struct {
-	Role    string // "user" or "assistant"
+	// Role is "user", "assistant", or "tool": the answer to a ToolCall,
+	// Content being the result and ToolCallID naming the call.
+	Role    string
 	Content string
+	// ToolCalls are, on an "assistant" message, the calls it made: sent
+	// back as they came in the Result, before their "tool" answers.
+	ToolCalls []ToolCall
+	// ToolCallID is, on a "tool" message, the ID of the call answered.
+	ToolCallID string
+}
+
+// Tool is a function the model may call; hookd answers the call itself
+// (a "tool" Message in the next Request).
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // a JSON Schema object (nil: no parameters)
+}
+
+// ToolCall is the model asking for a tool.
+type ToolCall struct {
+	// ID is the provider's id for the call; Ollama has none and gets
+	// "call_0", "call_1", … in the order of the answer.
+	ID        string
+	Name      string
+	Arguments json.RawMessage // a JSON object ("{}" when the model sent none)
+}
+
+// Schema asks for structured output: the answer (Result.Text) is one JSON
+// value matching JSON.
+type Schema struct {
+	// Name names the schema for the provider (letters, digits, _ and -;
+	// "" is "answer"). For Anthropic it is the name of the forced tool.
+	Name        string
+	Description string
+	JSON        json.RawMessage // a JSON Schema object
+}
+
+// Features says what a provider can do with a Request.
+type Features struct {
+	Tools  bool // Request.Tools are offered to the model, and ToolCalls come back
+	Schema bool // Request.Schema is enforced by the server (not merely asked for)
 }
 
 // Request is one question for a model.
@@ -50,6 +91,13 @@ type Request struct {
 	// prompts, so a prompt estimated to need more than 2048 tokens asks
 	// for the next power of two (4096 at least, 131072 at most).
 	NumCtx int
+	// Tools are the functions the model may call (see Features.Tools;
+	// provider Command ignores them).
+	Tools []Tool
+	// Schema, if not nil, asks for structured output: the answer is one
+	// JSON value matching it (see Features.Schema; provider Command only
+	// asks for it in the prompt).
+	Schema *Schema
 }
 
 // EventKind says what an Event carries.
@@ -62,15 +110,20 @@ const (
 	// Reasoning is part of the model's reasoning or thinking: not the
 	// answer, to be shown dimmed or hidden.
 	Reasoning
+	// ToolCallEvent is a complete tool call (Event.Call), delivered once,
+	// when all of it has arrived.
+	ToolCallEvent
 )
 
-// String names the kind: text or reasoning.
+// String names the kind: text, reasoning or tool call.
 func (k EventKind) String() string {
 	switch k {
 	case Text:
 		return "text"
 	case Reasoning:
 		return "reasoning"
+	case ToolCallEvent:
+		return "tool call"
 	}
 	return "unknown"
 }
@@ -78,7 +131,8 @@ func (k EventKind) String() string {
 // Event is a piece of a streamed answer, delivered as it arrives.
 type Event struct {
 	Kind EventKind
-	Text string
+	Text string    // for Text and Reasoning
+	Call *ToolCall // for ToolCallEvent
 }
 
 // Usage counts the tokens of a request, as the server reported them (zero
@@ -93,7 +147,9 @@ type Result struct {
 	Reasoning  string
 	Usage      Usage
 	Model      string // the model that answered, as the server named it
-	StopReason string // why it stopped, in the provider's words ("stop", "end_turn", "length", …)
+	StopReason string // why it stopped, in the provider's words ("stop", "end_turn", "length", "tool_calls", "tool_use", …)
+	// ToolCalls are the complete tool calls of the answer, in order.
+	ToolCalls []ToolCall
 }
 
 // Provider is a model behind an API or a command.
@@ -111,6 +167,9 @@ type Provider interface {
 	Stream(ctx context.Context, req Request, on func(Event) error) (Result, error)
 	// Models lists the models the server offers (nil for a command).
 	Models(ctx context.Context) ([]string, error)
+	// Supports says what the provider does with Request.Tools and
+	// Request.Schema.
+	Supports() Features
 }
 
 // Config says which provider to use and how to reach it.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 )
 
 const (
@@ -42,9 +43,26 @@ func (p *ollama) Endpoint() string { return p.base + "/api/chat" }
 
 type ollamaRequest struct {
 	Model    string          `json:"model"`
-	Messages []openAIMessage `json:"messages"`
+	Messages []ollamaMessage `json:"messages"`
 	Stream   bool            `json:"stream"`
 	Options  *ollamaOptions  `json:"options,omitempty"`
+	Tools    []openAITool    `json:"tools,omitempty"`
+	Format   json.RawMessage `json:"format,omitempty"` // a JSON schema: structured output
+}
+
+type ollamaMessage struct {
+	Role      string           `json:"role"`
+	Content   string           `json:"content"`
+	ToolCalls []ollamaToolCall `json:"tool_calls,omitempty"`
+	ToolName  string           `json:"tool_name,omitempty"` // on a "tool" message: the tool that answers
+}
+
+type ollamaToolCall struct {
+	ID       string `json:"id,omitempty"` // newer servers send one
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"` // an object, not a string
+	} `json:"function"`
 }
 
 type ollamaOptions struct {
@@ -53,12 +71,25 @@ type ollamaOptions struct {
 }
 
 func (p *ollama) body(req Request) ([]byte, error) {
-	r := ollamaRequest{Model: cmpOr(req.Model, p.model), Messages: []openAIMessage{}, Stream: true}
+	r := ollamaRequest{Model: cmpOr(req.Model, p.model), Messages: []ollamaMessage{}, Stream: true}
 	if req.System != "" {
-		r.Messages = append(r.Messages, openAIMessage{Role: "system", Content: req.System})
+		r.Messages = append(r.Messages, ollamaMessage{Role: "system", Content: req.System})
 	}
-	for _, m := range req.Messages {
-		r.Messages = append(r.Messages, openAIMessage(m))
+	for i, m := range req.Messages {
+		om := ollamaMessage{Role: m.Role, Content: m.Content}
+		for _, c := range m.ToolCalls {
+			var tc ollamaToolCall
+			tc.Function.Name, tc.Function.Arguments = c.Name, argumentsObject(c.Arguments)
+			om.ToolCalls = append(om.ToolCalls, tc)
+		}
+		if m.Role == "tool" {
+			om.ToolName = toolName(req.Messages, i, m.ToolCallID)
+		}
+		r.Messages = append(r.Messages, om)
+	}
+	r.Tools = openAITools(req.Tools)
+	if req.Schema != nil {
+		r.Format = req.Schema.schemaJSON()
 	}
 	o := ollamaOptions{NumCtx: req.NumCtx, NumPredict: req.MaxTokens}
 	if o.NumCtx == 0 {
@@ -80,6 +111,15 @@ func FitNumCtx(req Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content) + 8
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments) + 8
+		}
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Parameters) + 8
+	}
+	if req.Schema != nil {
+		n += len(req.Schema.JSON)
 	}
 	answer := req.MaxTokens
 	if answer <= 0 {
@@ -99,8 +139,9 @@ func FitNumCtx(req Request) int {
 type ollamaChunk struct {
 	Model   string `json:"model"`
 	Message struct {
-		Content  string `json:"content"`
-		Thinking string `json:"thinking"`
+		Content   string           `json:"content"`
+		Thinking  string           `json:"thinking"`
+		ToolCalls []ollamaToolCall `json:"tool_calls"` // each whole, in one chunk
 	} `json:"message"`
 	Done            bool   `json:"done"`
 	DoneReason      string `json:"done_reason"`
@@ -153,6 +194,16 @@ func (p *ollama) Stream(ctx context.Context, req Request, on func(Event) error) 
 		if err := res.add(Text, c.Message.Content, on); err != nil {
 			return res.out(), err
 		}
+		for _, tc := range c.Message.ToolCalls {
+			args, err := toolArguments(p.name, tc.Function.Name, openAIArguments(tc.Function.Arguments))
+			if err != nil {
+				return res.out(), err
+			}
+			id := cmpOr(tc.ID, "call_"+strconv.Itoa(len(res.ToolCalls)))
+			if err := res.addCall(ToolCall{ID: id, Name: tc.Function.Name, Arguments: args}, on); err != nil {
+				return res.out(), err
+			}
+		}
 		if c.Done {
 			res.StopReason = c.DoneReason
 			res.Usage = Usage{InputTokens: c.PromptEvalCount, OutputTokens: c.EvalCount}
@@ -160,6 +211,10 @@ func (p *ollama) Stream(ctx context.Context, req Request, on func(Event) error) 
 		}
 	}
 }
+
+// Supports: Ollama's chat API has tools (for the models made for them)
+// and takes a JSON schema as format.
+func (p *ollama) Supports() Features { return Features{Tools: true, Schema: true} }
 
 func (p *ollama) Models(ctx context.Context) ([]string, error) {
 	ctx, cancel := p.withTimeout(ctx)

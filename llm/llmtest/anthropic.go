@@ -11,8 +11,11 @@ import (
 // NewAnthropic starts a fake Anthropic Messages server: POST /v1/messages
 // (streamed as server-sent events when asked: message_start, a thinking
 // block with thinking and signature deltas if the Reply has reasoning, a
-// ping, a text block, message_delta with the usage, message_stop; or
-// whole), and GET /v1/models. It wants the anthropic-version header, and
+// ping, a text block, tool_use blocks whose input comes in input_json_delta
+// fragments, message_delta with the stop reason ("tool_use" after calls)
+// and the usage, message_stop; or whole), and GET /v1/models. A request
+// whose tool_choice names a tool gets a call of it, the Reply's text as
+// its input (structured output done as a forced tool). It wants the anthropic-version header, and
 // the key (see SetKey) as x-api-key or a bearer token. Its
 // URL is the base URL. t's cleanup closes it.
 func NewAnthropic(t testing.TB) *Server {
@@ -68,9 +71,20 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, rc Received) 
 		return
 	}
 	var req struct {
-		MaxTokens int `json:"max_tokens"`
+		MaxTokens  int `json:"max_tokens"`
+		ToolChoice struct {
+			Type, Name string
+		} `json:"tool_choice"`
 	}
 	json.Unmarshal(rc.Body, &req)
+	if req.ToolChoice.Type == "tool" && len(reply.Calls) == 0 {
+		reply.Calls = []Call{{Name: req.ToolChoice.Name, Arguments: strings.Join(reply.Text, "")}}
+		reply.Text = nil
+	}
+	stop := "end_turn"
+	if len(reply.Calls) > 0 {
+		stop = "tool_use"
+	}
 	switch {
 	case rc.Model == "":
 		anthropicError(w, 400, "invalid_request_error", "model: Field required")
@@ -93,9 +107,18 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, rc Received) 
 		if len(reply.Reasoning) > 0 {
 			content = append(content, map[string]any{"type": "thinking", "thinking": strings.Join(reply.Reasoning, ""), "signature": sig})
 		}
-		content = append(content, map[string]any{"type": "text", "text": strings.Join(reply.Text, "")})
+		if len(reply.Text) > 0 || len(reply.Calls) == 0 {
+			content = append(content, map[string]any{"type": "text", "text": strings.Join(reply.Text, "")})
+		}
+		for i, c := range reply.Calls {
+			input := json.RawMessage(c.Arguments)
+			if !json.Valid(input) {
+				input = json.RawMessage("{}")
+			}
+			content = append(content, map[string]any{"type": "tool_use", "id": callID(c, "toolu_", i), "name": c.Name, "input": input})
+		}
 		writeJSON(w, 200, map[string]any{"id": id, "type": "message", "role": "assistant", "model": model,
-			"content": content, "stop_reason": "end_turn", "stop_sequence": nil, "usage": usage(reply.OutputTokens)})
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage(reply.OutputTokens)})
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -131,20 +154,43 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request, rc Received) 
 		}
 		index++
 	}
-	if !st.send(event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
-		"content_block": map[string]any{"type": "text", "text": ""}})) ||
-		!st.send("event: ping\ndata: {\"type\": \"ping\"}\n\n") {
-		return
-	}
-	for _, t := range reply.Text {
-		if !st.text(delta(index, map[string]any{"type": "text_delta", "text": t})) {
+	if len(reply.Text) > 0 || len(reply.Calls) == 0 {
+		if !st.send(event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
+			"content_block": map[string]any{"type": "text", "text": ""}})) ||
+			!st.send("event: ping\ndata: {\"type\": \"ping\"}\n\n") {
 			return
 		}
+		for _, t := range reply.Text {
+			if !st.text(delta(index, map[string]any{"type": "text_delta", "text": t})) {
+				return
+			}
+		}
+		if !st.send(event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})) {
+			return
+		}
+		index++
 	}
-	if !st.send(event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})) ||
-		!st.send(event("message_delta", map[string]any{"type": "message_delta",
-			"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
-			"usage": map[string]any{"output_tokens": reply.OutputTokens}})) {
+	// Each call: a tool_use block with an empty input, an empty
+	// input_json_delta as the API sends first, the input in fragments.
+	for i, c := range reply.Calls {
+		if !st.send(event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
+			"content_block": map[string]any{"type": "tool_use", "id": callID(c, "toolu_", i), "name": c.Name, "input": map[string]any{}}})) ||
+			!st.send(delta(index, map[string]any{"type": "input_json_delta", "partial_json": ""})) {
+			return
+		}
+		for _, f := range fragments(c.Arguments, 3) {
+			if !st.text(delta(index, map[string]any{"type": "input_json_delta", "partial_json": f})) {
+				return
+			}
+		}
+		if !st.send(event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})) {
+			return
+		}
+		index++
+	}
+	if !st.send(event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": reply.OutputTokens}})) {
 		return
 	}
 	st.send(event("message_stop", map[string]any{"type": "message_stop"}))

@@ -1,8 +1,10 @@
 // Package llmtest provides fake LLM servers speaking the real wire formats
 // (OpenAI chat completions, Anthropic Messages, Ollama's chat API),
-// streaming included, for tests: each records what it received and can be
-// scripted to fail (a status, Retry-After, a delay, a malformed or cut
-// stream, a stream that stalls).
+// streaming included, for tests: each records what it received (tools,
+// tool calls and results, structured-output requests included) and can be
+// scripted to answer with text and tool calls, turn by turn, or to fail (a
+// status, Retry-After, a delay, a malformed or cut stream, a stream that
+// stalls).
 package llmtest
 
 import (
@@ -11,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +22,38 @@ import (
 // Message is a message as a fake received it.
 type Message struct {
 	Role    string
-	Content string
+	Content string // the text (of the text blocks, for Anthropic's lists of blocks)
+	// ToolCalls are an assistant's calls sent back: OpenAI's and Ollama's
+	// tool_calls, Anthropic's tool_use blocks. Arguments is the JSON
+	// text as sent (OpenAI's string; Ollama's and Anthropic's object).
+	ToolCalls []Call
+	// ToolCallID is OpenAI's tool_call_id (role "tool"), ToolName
+	// Ollama's tool_name (role "tool").
+	ToolCallID, ToolName string
+	// Results are the tool_result blocks of an Anthropic user message.
+	Results []Result
+}
+
+// Call is a tool call: one a Reply makes, or one sent back in a request.
+type Call struct {
+	ID   string // "" in a Reply: the fake makes one up (none for Ollama)
+	Name string
+	// Arguments is the JSON text of the arguments. A fake streams it in
+	// fragments (OpenAI, Anthropic) or as an object (Ollama; as a string
+	// if it is not valid JSON), so that it may be malformed on purpose.
+	Arguments string
+}
+
+// Result is an Anthropic tool_result block.
+type Result struct {
+	ToolUseID string
+	Content   string
+}
+
+// Tool is a tool offered in a request, whatever the vendor's shape.
+type Tool struct {
+	Name, Description string
+	Parameters        json.RawMessage // parameters, or Anthropic's input_schema
 }
 
 // Received is a request as a fake received it.
@@ -34,6 +68,10 @@ type Received struct {
 	Stream   bool
 	NumCtx   int  // Ollama's options.num_ctx
 	Usage    bool // OpenAI's stream_options.include_usage
+	Tools    []Tool
+	// ToolChoice (OpenAI's, Anthropic's), ResponseFormat (OpenAI's) and
+	// Format (Ollama's) are as sent, nil if absent.
+	ToolChoice, ResponseFormat, Format json.RawMessage
 }
 
 // Reply is the answer a fake streams.
@@ -48,6 +86,11 @@ type Reply struct {
 	Interval time.Duration
 	// Model names the model in the answer ("" is the one asked for).
 	Model string
+	// Calls are tool calls the answer makes, after the text (the stop
+	// reason is then the vendor's for tool calls). An Anthropic fake
+	// asked for a tool by tool_choice calls it, with the text as its
+	// input, when the Reply has no Calls.
+	Calls []Call
 }
 
 // Step scripts the answer to one request; a fake's steps are used in
@@ -73,6 +116,9 @@ type Step struct {
 	// StreamError sends the vendor's mid-stream error after the first
 	// chunk (Anthropic's error event, an error object for the others).
 	StreamError string
+	// Reply, if not nil, is the answer to this request instead of the
+	// one SetReply set: a conversation is scripted turn by turn.
+	Reply *Reply
 }
 
 // Server is a fake LLM server.
@@ -176,7 +222,11 @@ func (s *Server) next() (Step, Reply, []string, string) {
 	if len(s.steps) > 0 {
 		st, s.steps = s.steps[0], s.steps[1:]
 	}
-	return st, s.reply, slices.Clone(s.models), s.key
+	reply := s.reply
+	if st.Reply != nil {
+		reply = *st.Reply
+	}
+	return st, reply, slices.Clone(s.models), s.key
 }
 
 func decode(r *http.Request, body []byte) Received {
@@ -185,11 +235,27 @@ func decode(r *http.Request, body []byte) Received {
 		Model    string          `json:"model"`
 		System   json.RawMessage `json:"system"`
 		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
+			Role       string          `json:"role"`
+			Content    json.RawMessage `json:"content"`
+			ToolCalls  []wireCall      `json:"tool_calls"`
+			ToolCallID string          `json:"tool_call_id"`
+			ToolName   string          `json:"tool_name"`
 		} `json:"messages"`
-		Stream        bool `json:"stream"`
-		StreamOptions struct {
+		Tools []struct {
+			Function *struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				Parameters  json.RawMessage `json:"parameters"`
+			} `json:"function"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"input_schema"`
+		} `json:"tools"`
+		ToolChoice     json.RawMessage `json:"tool_choice"`
+		ResponseFormat json.RawMessage `json:"response_format"`
+		Format         json.RawMessage `json:"format"`
+		Stream         bool            `json:"stream"`
+		StreamOptions  struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
 		Options struct {
@@ -206,9 +272,79 @@ func decode(r *http.Request, body []byte) Received {
 			rc.System = text(m.Content)
 			continue
 		}
-		rc.Messages = append(rc.Messages, Message{Role: m.Role, Content: text(m.Content)})
+		msg := Message{Role: m.Role, Content: text(m.Content), ToolCallID: m.ToolCallID, ToolName: m.ToolName}
+		for _, c := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, Call{ID: c.ID, Name: c.Function.Name, Arguments: argText(c.Function.Arguments)})
+		}
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ID        string          `json:"id"`
+			Name      string          `json:"name"`
+			Input     json.RawMessage `json:"input"`
+			ToolUseID string          `json:"tool_use_id"`
+			Content   json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(m.Content, &blocks)
+		for _, b := range blocks {
+			switch b.Type {
+			case "tool_use":
+				msg.ToolCalls = append(msg.ToolCalls, Call{ID: b.ID, Name: b.Name, Arguments: string(b.Input)})
+			case "tool_result":
+				msg.Results = append(msg.Results, Result{ToolUseID: b.ToolUseID, Content: text(b.Content)})
+			}
+		}
+		rc.Messages = append(rc.Messages, msg)
 	}
+	for _, t := range v.Tools {
+		if f := t.Function; f != nil {
+			rc.Tools = append(rc.Tools, Tool{Name: f.Name, Description: f.Description, Parameters: f.Parameters})
+		} else {
+			rc.Tools = append(rc.Tools, Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
+		}
+	}
+	rc.ToolChoice, rc.ResponseFormat, rc.Format = v.ToolChoice, v.ResponseFormat, v.Format
 	return rc
+}
+
+// wireCall is a tool call in OpenAI's or Ollama's shape.
+type wireCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// argText is the JSON text of arguments sent as a string (OpenAI) or as
+// an object (Ollama).
+func argText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// fragments splits s into up to n pieces, at rune boundaries, as a model
+// streams arguments.
+func fragments(s string, n int) []string {
+	rs := []rune(s)
+	if len(rs) < n {
+		n = max(len(rs), 1)
+	}
+	var out []string
+	for i := range n {
+		out = append(out, string(rs[i*len(rs)/n:(i+1)*len(rs)/n]))
+	}
+	return out
+}
+
+// callID is the ID of a Reply's call i: its own, or prefix and i.
+func callID(c Call, prefix string, i int) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return prefix + "llmtest_" + strconv.Itoa(i)
 }
 
 // text reads content that is a string or a list of text blocks.

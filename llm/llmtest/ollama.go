@@ -11,7 +11,9 @@ import (
 
 // NewOllama starts a fake Ollama: POST /api/chat (streamed as
 // newline-delimited JSON when asked, which is Ollama's default: chunks with
-// message.content or message.thinking, then an object with done: true,
+// message.content or message.thinking, the tool calls in one chunk
+// (message.tool_calls, each with its arguments as an object and no id),
+// then an object with done: true,
 // done_reason and the eval counts; or whole), GET /api/tags, and GET /
 // ("Ollama is running"). Its URL is the base URL. t's cleanup closes it.
 func NewOllama(t testing.TB) *Server {
@@ -73,6 +75,14 @@ func (s *Server) ollama(w http.ResponseWriter, r *http.Request, rc Received) {
 		}
 		return map[string]any{"model": model, "created_at": created, "message": msg, "done": false}
 	}
+	var calls []any
+	for _, c := range reply.Calls {
+		args := json.RawMessage(c.Arguments)
+		if !json.Valid(args) { // sent as a string, to be found malformed
+			args = json.RawMessage(mustJSON(c.Arguments))
+		}
+		calls = append(calls, map[string]any{"function": map[string]any{"name": c.Name, "arguments": args}})
+	}
 	final := chunk("", "")
 	final["done"], final["done_reason"] = true, "stop"
 	final["total_duration"], final["load_duration"] = int64(5*time.Second), int64(time.Millisecond)
@@ -80,6 +90,9 @@ func (s *Server) ollama(w http.ResponseWriter, r *http.Request, rc Received) {
 	final["eval_count"], final["eval_duration"] = reply.OutputTokens, int64(time.Second)
 	if stream.Stream != nil && !*stream.Stream { // Ollama streams unless told not to
 		whole := chunk(strings.Join(reply.Text, ""), strings.Join(reply.Reasoning, ""))
+		if calls != nil {
+			whole["message"].(map[string]any)["tool_calls"] = calls
+		}
 		for k, v := range final {
 			if k != "message" {
 				whole[k] = v
@@ -108,6 +121,13 @@ func (s *Server) ollama(w http.ResponseWriter, r *http.Request, rc Received) {
 			return
 		}
 		if i == 0 && len(reply.Reasoning) == 0 && !ollamaTrouble(st, step) {
+			return
+		}
+	}
+	if calls != nil {
+		c := chunk("", "")
+		c["message"].(map[string]any)["tool_calls"] = calls
+		if !st.text(line(c)) {
 			return
 		}
 	}

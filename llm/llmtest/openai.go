@@ -11,8 +11,10 @@ import (
 
 // NewOpenAI starts a fake OpenAI chat completions server: POST
 // /v1/chat/completions (streamed as server-sent events when asked, with a
-// ": keep-alive" comment, reasoning deltas, a usage chunk with no choices
-// when stream_options.include_usage, and "data: [DONE]"; or whole), and
+// ": keep-alive" comment, reasoning deltas, tool calls as deltas by index
+// (id, type and name first, then the arguments in fragments, finish_reason
+// "tool_calls"), a usage chunk with no choices when
+// stream_options.include_usage, and "data: [DONE]"; or whole), and
 // GET /v1/models. Its URL + "/v1" is the base URL. t's cleanup closes it.
 func NewOpenAI(t testing.TB) *Server {
 	return newServer(t, "openai", (*Server).openAI)
@@ -63,13 +65,28 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request, rc Received) {
 	model := cmpOr(reply.Model, rc.Model)
 	field := cmpOr(reply.ReasoningField, "reasoning_content")
 	const id, created = "chatcmpl-llmtest", 1700000000
+	finish := "stop"
+	if len(reply.Calls) > 0 {
+		finish = "tool_calls"
+	}
 	if !rc.Stream {
 		msg := map[string]any{"role": "assistant", "content": strings.Join(reply.Text, ""), "refusal": nil}
 		if len(reply.Reasoning) > 0 {
 			msg[field] = strings.Join(reply.Reasoning, "")
 		}
+		if len(reply.Calls) > 0 {
+			var calls []any
+			for i, c := range reply.Calls {
+				calls = append(calls, map[string]any{"id": callID(c, "call_", i), "type": "function",
+					"function": map[string]any{"name": c.Name, "arguments": c.Arguments}})
+			}
+			msg["tool_calls"] = calls
+			if len(reply.Text) == 0 {
+				msg["content"] = nil
+			}
+		}
 		writeJSON(w, 200, map[string]any{"id": id, "object": "chat.completion", "created": created, "model": model,
-			"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": "stop"}},
+			"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finish}},
 			"usage":   openAIUsage(reply)})
 		return
 	}
@@ -103,7 +120,22 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request, rc Received) {
 			return
 		}
 	}
-	if !st.send(chunk(map[string]any{}, "stop")) {
+	// Each call: its index, id, type and name with empty arguments, then
+	// the arguments in fragments, under the same index.
+	for i, c := range reply.Calls {
+		first := map[string]any{"index": i, "id": callID(c, "call_", i), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": ""}}
+		if !st.send(chunk(map[string]any{"tool_calls": []any{first}}, nil)) {
+			return
+		}
+		for _, f := range fragments(c.Arguments, 3) {
+			d := map[string]any{"index": i, "function": map[string]any{"arguments": f}}
+			if !st.text(chunk(map[string]any{"tool_calls": []any{d}}, nil)) {
+				return
+			}
+		}
+	}
+	if !st.send(chunk(map[string]any{}, finish)) {
 		return
 	}
 	if rc.Usage {
