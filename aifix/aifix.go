@@ -66,14 +66,13 @@ var schema = json.RawMessage(`{
     "error_type": {"type": "string", "enum": ["` + strings.Join(ErrorTypes, `", "`) + `"]},
     "fixes": {
       "type": "array",
-      "maxItems": 3,
       "items": {
         "type": "object",
         "properties": {
           "command": {"type": "string", "description": "one shell command line that fixes it, or \"\" when only an explanation fits"},
           "explanation": {"type": "string", "description": "why this fixes it, in one sentence"},
           "risk": {"type": "string", "enum": ["low", "medium", "high"]},
-          "confidence": {"type": "number", "minimum": 0, "maximum": 1}
+          "confidence": {"type": "number", "description": "from 0 to 1"}
         },
         "required": ["command", "explanation", "risk", "confidence"],
         "additionalProperties": false

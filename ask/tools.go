@@ -15,7 +15,6 @@ import (
 	"github.com/hookd/hookd/ctxblock"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
-	"github.com/hookd/hookd/redact"
 )
 
 // Toolbox answers the read-only tools a model may call while it answers a
