@@ -37,4 +37,3 @@ Put every shell command in a fenced code block marked with its language (` + "``
 	}
 	return b.String()
 }
-

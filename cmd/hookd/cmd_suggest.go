@@ -12,10 +12,10 @@ import (
 
 	"github.com/hookd/hookd/aifix"
 	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/analyze/probe"
 	"github.com/hookd/hookd/ask"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/offer"
-	"github.com/hookd/hookd/analyze/probe"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/scrollback"
