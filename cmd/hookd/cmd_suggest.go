@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
+	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
 	"github.com/hookd/hookd/scrollback"
@@ -46,6 +47,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	refs = append(refs, fs.Args()...)
 	eng := e.engine(true, shellNames)
 	in := analyze.Input{Shell: *shell}
+	var store *history.Store // for the fixes learned from the history
 	if in.Shell == "" {
 		in.Shell = filepath.Base(os.Getenv("SHELL"))
 	}
@@ -71,6 +73,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			if s, err := e.openStore(ctx, time.Second, false); err == nil {
 				defer s.Close()
 				in.History = suggest.Past(ctx, s)
+				store = s
 			}
 		}
 	default:
@@ -86,6 +89,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer s.Close()
+		store = s
 		rd := e.reader(s)
 		en, err := entry(ctx, rd, ref)
 		if err != nil {
@@ -101,7 +105,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
 		}
 	}
-	res := eng.Analyze(ctx, in, 2*time.Second)
+	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
@@ -176,6 +180,9 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		label := "fix"
 		if i > 0 {
 			label = fmt.Sprintf("fix %d", i+1)
+		}
+		if f.Learned > 0 {
+			label += fmt.Sprintf(" · learned, worked %d×", f.Learned)
 		}
 		text := line(f.Command)
 		risk := ""
