@@ -201,6 +201,16 @@ func (d *daemon) ingest(ctx context.Context) {
 		st, err = ingest.Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
 	}
 	d.record(st, err)
+	if err == nil {
+		// Fixes the user made by hand, learned here rather than on the
+		// failure path (which only reads them).
+		ls, err := ingest.Learn(ctx, d.store)
+		if err != nil {
+			d.opt.Log.Warn("learn", "error", err)
+		} else if ls.Learned > 0 || ls.Vetoed > 0 {
+			d.opt.Log.Debug("learned", "commands", ls.Commands, "pairs", ls.Learned, "vetoed", ls.Vetoed)
+		}
+	}
 }
 
 // reopen opens the database again after it was replaced or found corrupt;

@@ -96,6 +96,10 @@ type Fix struct {
 	// what, in one sentence.
 	Incomplete bool
 	Missing    string
+	// Learned is set on a fix learned from the user's own history (package
+	// learn, put in by package suggest, never by a rule): how many times
+	// the user ran it after the same failure, and it worked.
+	Learned int
 }
 
 // A Rule recognises one family of failures. Check returns nil when the rule

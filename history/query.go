@@ -190,6 +190,16 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 		k, _ := res.RowsAffected()
 		n += int(k)
 	}
+	// What was learned from them goes with them; and learning, which
+	// marks the last id it looked at, must see the ids SQLite may give
+	// again to new commands.
+	if err := dropSources(ctx, tx, ids, false); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = CAST(MIN(CAST(value AS INTEGER),
+		COALESCE((SELECT MAX(id) FROM commands), 0)) AS TEXT) WHERE key = ?`, learnMarkKey); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
 	}

@@ -84,6 +84,37 @@ var migrations = []string{
 	);
 	CREATE INDEX asks_session ON asks (session, id);
 	CREATE INDEX asks_started ON asks (started_at);`,
+
+	// 4: fixes learned from the user's own history (package learn): an
+	// edit of a program's arguments, an example pair, how often it was
+	// seen and how often it worked when it was already known; and the
+	// pairs of commands it was learned from (failed, fixed), so that
+	// forgetting a command takes back what was learned from it. The
+	// unique key leads with the program: the failure path's lookup.
+	`CREATE TABLE learned (
+		id INTEGER PRIMARY KEY,
+		program TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		from_words TEXT NOT NULL DEFAULT '',
+		to_words TEXT NOT NULL DEFAULT '',
+		after_word TEXT NOT NULL DEFAULT '',
+		at_end INTEGER NOT NULL DEFAULT 0,
+		failed TEXT NOT NULL DEFAULT '',
+		fixed TEXT NOT NULL DEFAULT '',
+		count INTEGER NOT NULL DEFAULT 0,
+		worked INTEGER NOT NULL DEFAULT 0,
+		first_seen INTEGER NOT NULL,
+		last_seen INTEGER NOT NULL,
+		UNIQUE (program, kind, from_words, to_words, after_word, at_end)
+	);
+	CREATE TABLE learned_sources (
+		failed INTEGER NOT NULL,
+		fixed INTEGER NOT NULL,
+		learned INTEGER NOT NULL,
+		PRIMARY KEY (failed, fixed)
+	) WITHOUT ROWID;
+	CREATE INDEX learned_sources_fixed ON learned_sources (fixed);
+	CREATE INDEX learned_sources_learned ON learned_sources (learned);`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -24,6 +24,9 @@ type fixJSON struct {
 	// Missing says what to fill in.
 	Incomplete bool   `json:"incomplete,omitempty"`
 	Missing    string `json:"missing,omitempty"`
+	// Learned: learned from the user's own history, and how many times
+	// the user ran it after the same failure.
+	Learned int `json:"learned,omitempty"`
 }
 
 // JSON is the JSON shape of an analysis, as `hookd suggest --json` prints
@@ -31,7 +34,7 @@ type fixJSON struct {
 func JSON(r analyze.Result) any {
 	out := resultJSON{ErrorType: r.ErrorType, RootCause: r.RootCause, Explanation: r.RootCause, Method: r.Method, Fixes: []fixJSON{}}
 	for _, f := range r.Fixes {
-		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence, f.Untrusted, f.Incomplete, f.Missing})
+		out.Fixes = append(out.Fixes, fixJSON{f.Command, f.Explanation, f.Risk, f.Confidence, f.Untrusted, f.Incomplete, f.Missing, f.Learned})
 	}
 	return out
 }

@@ -151,6 +151,7 @@ func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res anal
 		}
 	}
 	res = e.Analyze(ctx, in, 500*time.Millisecond)
+	res = Learned(ctx, rd.Store, in, res)
 	if res.Quiet {
 		return res, false, nil
 	}

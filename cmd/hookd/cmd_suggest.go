@@ -14,6 +14,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
 	"github.com/hookd/hookd/ask"
+	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/offer"
 	"github.com/hookd/hookd/recall"
@@ -52,6 +53,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	refs = append(refs, fs.Args()...)
 	eng := e.engine(true, shellNames)
 	in := analyze.Input{Shell: *shell}
+	var store *history.Store // for the fixes learned from the history
 	if in.Shell == "" {
 		in.Shell = filepath.Base(os.Getenv("SHELL"))
 	}
@@ -77,6 +79,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			if s, err := e.openStore(ctx, time.Second, false); err == nil {
 				defer s.Close()
 				in.History = suggest.Past(ctx, s)
+				store = s
 			}
 		}
 	default:
@@ -92,6 +95,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer s.Close()
+		store = s
 		rd := e.reader(s)
 		en, err := entry(ctx, rd, ref)
 		if err != nil {
@@ -107,7 +111,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
 		}
 	}
-	res := eng.Analyze(ctx, in, 2*time.Second)
+	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
 	if *ai && in.ExitCode != 0 {
 		res = e.aiAnalysis(ctx, in, res, *aiTimeout)
 		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
@@ -220,6 +224,9 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		label := "fix"
 		if i > 0 {
 			label = fmt.Sprintf("fix %d", i+1)
+		}
+		if f.Learned > 0 {
+			label += fmt.Sprintf(" · learned, worked %d×", f.Learned)
 		}
 		text := line(f.Command)
 		risk := ""

@@ -37,7 +37,8 @@ func init() {
 		{"ask", "[-c] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output", cmdAsk},
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
-		{"forget", "ID… | --match REGEX", "delete entries for good", cmdForget},
+		{"forget", "ID… | --match REGEX", "delete entries for good, and what was learned from them", cmdForget},
+		{"learned", "[--json] | --delete ID… | --clear", "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", cmdLearned},
 		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},
 		{"version", "", "print the version", cmdVersion},
 	}

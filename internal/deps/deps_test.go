@@ -37,6 +37,8 @@ var allowed = map[string][]string{
 	"tmpl":        {},
 	"frontmatter": {},
 	"skill":       {"config", "frontmatter"},
+	// Fixes learned from the user's own history: pure, on word lists.
+	"learn": {},
 	// Test servers speaking the providers' wire formats.
 	"llm/llmtest": {},
 	// analyze's own helpers.
@@ -48,19 +50,19 @@ var allowed = map[string][]string{
 	"scrollback": {"capture"},
 	"record":     {"spool", "outbox", "capture", "shellinit"},
 	// Ingestion and the agent.
-	"ingest": {"history", "spool", "outbox", "capture", "redact", "histfile"},
+	"ingest": {"history", "spool", "outbox", "capture", "redact", "histfile", "learn"},
 	"agent":  {"ingest", "history"},
 	// What hookd status reports.
 	"health": {"agent", "history", "outbox", "paths", "spool"},
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
-	"suggest": {"analyze", "config", "history", "offer", "recall"},
+	"suggest": {"analyze", "config", "history", "offer", "recall", "learn"},
 	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "skill", "tmpl"},
 	"aifix":   {"analyze", "ctxblock", "llm", "redact"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer"},
+		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
