@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	"ctxblock": {},
 	"answer":   {"sanitize"},
 	"llm":      {},
+	"trust":    {},
 	// Test servers speaking the providers' wire formats.
 	"llm/llmtest": {},
 	// analyze's own helpers.
