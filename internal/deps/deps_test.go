@@ -54,6 +54,10 @@ var allowed = map[string][]string{
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall"},
 	"ask":     {"ctxblock", "history", "recall", "redact", "llm"},
+	// Context the user controls: a project's .hookd.yml, its trust, the
+	// settings a question is asked with, and the context commands run.
+	"project": {"config", "trust"},
+	"ctxcmd":  {"config", "ctxblock"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
