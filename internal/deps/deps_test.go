@@ -61,7 +61,8 @@ var allowed = map[string][]string{
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer"},
+		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer",
+		"trust", "project", "ctxcmd"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
