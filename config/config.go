@@ -175,7 +175,12 @@ func Load(path, home string) (Config, []Warning) {
 	}
 	c.History.IgnoreDirs = dirs
 	for name, p := range c.Ask.Profiles {
-		p.When.Cwd = Glob(expandHome(string(p.When.Cwd), home))
+		g := string(p.When.Cwd)
+		e := expandHome(g, home)
+		if e != g && strings.HasSuffix(g, "/") && !strings.HasSuffix(e, "/") {
+			e += "/" // Match reads a final / as /**
+		}
+		p.When.Cwd = Glob(e)
 		c.Ask.Profiles[name] = p
 	}
 	return c, inOrder(warns)

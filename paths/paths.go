@@ -45,6 +45,9 @@ type Layout struct {
 	Pins string
 	// Runtime holds the agent's socket and lock: 0700, the user's own.
 	Runtime string
+	// Trust holds the records of `hookd allow` and `hookd deny` (package
+	// trust): 0700, made when first written.
+	Trust string
 }
 
 // New returns the layout for d.
@@ -62,6 +65,7 @@ func New(d Dirs) Layout {
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
 		Pins:           filepath.Join(state, "pins"),
+		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {
 		l.Runtime = filepath.Join(d.RuntimeDir, "hookd")

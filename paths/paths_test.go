@@ -15,6 +15,7 @@ func TestNew(t *testing.T) {
 		{"Spool", l.Spool, "/h/.local/state/hookd/spool"},
 		{"Offers", l.Offers, "/h/.local/state/hookd/fixes"},
 		{"Runtime", l.Runtime, "/tmp/hookd-1000"},
+		{"Trust", l.Trust, "/h/.local/share/hookd/trust"},
 	} {
 		if c.got != c.want {
 			t.Errorf("New(%+v).%s = %q; want %q", d, c.name, c.got, c.want)

@@ -36,6 +36,8 @@ func init() {
 		{"suggest", "[REF] [--json] | --command C --exit N [--output-file F] [--cwd D] [--json]", "explain a failed command and propose up to three fixes (nothing is run)", cmdSuggest},
 		{"ask", "[-c] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output", cmdAsk},
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
+		{"allow", "[FILE] | --list", "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", cmdAllow},
+		{"deny", "[FILE]", "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", cmdDeny},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good, and what was learned from them", cmdForget},
 		{"learned", "[--json] | --delete ID… | --clear", "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", cmdLearned},

@@ -39,6 +39,7 @@ var allowed = map[string][]string{
 	"skill":       {"config", "frontmatter"},
 	// Fixes learned from the user's own history: pure, on word lists.
 	"learn": {},
+	"trust": {},
 	// Test servers speaking the providers' wire formats.
 	"llm/llmtest": {},
 	// analyze's own helpers.
@@ -59,10 +60,15 @@ var allowed = map[string][]string{
 	"suggest": {"analyze", "config", "history", "offer", "recall", "learn"},
 	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "skill", "tmpl"},
 	"aifix":   {"analyze", "ctxblock", "llm", "redact"},
+	// Context the user controls: a project's .hookd.yml, its trust, the
+	// settings a question is asked with, and the context commands run.
+	"project": {"config", "trust"},
+	"ctxcmd":  {"config", "ctxblock"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
-		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn"},
+		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn",
+		"trust", "project", "ctxcmd", "skill"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},

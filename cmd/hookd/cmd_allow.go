@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hookd/hookd/config"
+	"github.com/hookd/hookd/project"
+	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/trust"
+)
+
+func cmdAllow(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "allow")
+	list := fs.Bool("list", false, "list the files allowed or denied, with their state now")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	store := trust.Store{Dir: e.paths.Trust}
+	if *list {
+		if fs.NArg() != 0 {
+			return usagef("--list takes no FILE")
+		}
+		return listTrust(e, store)
+	}
+	file, err := trustTarget(e, fs.Args(), "allow")
+	if err != nil {
+		return err
+	}
+	if err := store.Allow(file); err != nil {
+		return err
+	}
+	if filepath.Base(file) != config.ProjectFile {
+		fmt.Fprintf(e.stdout, "allowed %s\n", sanitize.Line(file))
+		return nil
+	}
+	p, warns := project.Load(file, store)
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "hookd: %s\n", sanitize.Line(w.String()))
+	}
+	cmds := p.Commands()
+	noun := "context commands"
+	if len(cmds) == 1 {
+		noun = "context command"
+	}
+	fmt.Fprintf(e.stdout, "allowed %s (%d %s will run)\n", sanitize.Line(file), len(cmds), noun)
+	for _, c := range cmds {
+		where := ""
+		if _, prof, ok := strings.Cut(c.Source, " (profile "); ok {
+			where = "  [profile " + strings.TrimSuffix(prof, ")") + "]"
+		}
+		label := c.Name
+		if label == "" {
+			label = "(unnamed)"
+		}
+		fmt.Fprintf(e.stdout, "  %s: %s%s\n", sanitize.Line(label), sanitize.Line(c.Command), sanitize.Line(where))
+	}
+	return nil
+}
+
+func cmdDeny(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "deny")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	file, err := trustTarget(e, fs.Args(), "deny")
+	if err != nil {
+		return err
+	}
+	store := trust.Store{Dir: e.paths.Trust}
+	if err := store.Deny(file); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "denied %s: its commands will not run (hookd allow trusts it again)\n", sanitize.Line(file))
+	return nil
+}
+
+// trustTarget returns the file hookd allow or deny is about: FILE, or the
+// .hookd.yml found from the working directory up.
+func trustTarget(e *env, args []string, verb string) (string, error) {
+	switch len(args) {
+	case 0:
+	case 1:
+		p, err := trust.Resolve(args[0])
+		if errors.Is(err, os.ErrNotExist) && verb == "deny" {
+			return filepath.Abs(args[0]) // a file that is gone can be denied
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", args[0], errors.Unwrap(err))
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			return "", fmt.Errorf("%s is not a file", args[0])
+		}
+		return p, nil
+	default:
+		return "", usagef("one FILE at most")
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if p, ok := project.Find(cwd); ok {
+		return trust.Resolve(p)
+	}
+	dirs := project.Dirs(cwd, e.home)
+	where := dirs[0]
+	if len(dirs) > 1 {
+		where += " and its parents up to " + dirs[len(dirs)-1]
+	}
+	return "", fmt.Errorf("no %s in %s; name the file: hookd %s FILE", config.ProjectFile, sanitize.Line(where), verb)
+}
+
+func listTrust(e *env, store trust.Store) error {
+	es, err := store.List()
+	if err != nil {
+		return err
+	}
+	if len(es) == 0 {
+		fmt.Fprintln(e.stdout, "no file allowed or denied yet")
+		return nil
+	}
+	for _, en := range es {
+		note := ""
+		switch {
+		case en.Missing:
+			note = "  (the file is gone)"
+		case en.State == trust.Changed:
+			note = "  (edited since it was allowed: hookd allow it again to trust what it says now)"
+		}
+		fmt.Fprintf(e.stdout, "%-8s %s%s\n", en.State, sanitize.Line(en.Path), note)
+	}
+	return nil
+}
