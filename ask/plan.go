@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hookd/hookd/ctxcmd"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/skill"
@@ -25,7 +26,7 @@ type Question struct {
 	Template  string
 	Variables map[string]string
 	Skills    []skill.Skill
-	Contexts  []ContextOutput
+	Contexts  []ctxcmd.Result
 }
 
 // ErrNoSessionToContinue is the error of Continue outside a shell session.

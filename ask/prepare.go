@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/ctxblock"
+	"github.com/hookd/hookd/ctxcmd"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/redact"
@@ -87,9 +88,9 @@ type Input struct {
 	// Skills whose pattern matches the question add their text to
 	// $_LLM_PREPEND.
 	Skills []skill.Skill
-	// Contexts are the context commands' outputs, each in a labelled
-	// block after the commands' blocks.
-	Contexts []ContextOutput
+	// Contexts are the context commands' results (package ctxcmd), each
+	// in a labelled block after the commands' blocks.
+	Contexts []ctxcmd.Result
 }
 
 // Prompt is what is sent: the system prompt, and the user's message (the
@@ -204,7 +205,7 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 	}
 	if len(in.Contexts) > 0 {
 		// Context commands come next: the user set them up for this.
-		text, notes := RenderContexts(in.Contexts, max(budget/2, 128), boundary)
+		text, notes := ctxcmd.Render(in.Contexts, max(budget/2, 128), boundary)
 		p.Notes = append(p.Notes, notes...)
 		budget -= Tokens(text)
 		parts = append([]string{text}, parts...)

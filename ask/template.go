@@ -22,49 +22,6 @@ var Builtins = []string{"_SCREEN", "_LAST", "_LLM_PREPEND", "_CWD", "_GIT", "_OS
 // holds at most (fewer when the budget is spent first).
 const ScreenCommands = 50
 
-// ContextOutput is what a context command printed (package ctxcmd runs
-// them), for its labelled block.
-type ContextOutput struct {
-	Name   string
-	Output string
-	// Err says why the command failed; its block says so (on_failure:
-	// warn). Commands whose failure is ignored are left out by the caller.
-	Err error
-}
-
-// RenderContexts writes the context commands' outputs as labelled blocks,
-// in order, within budget tokens: each output is fenced like a command's
-// (it is data from programs, not instructions) and cut to its head, tail
-// and error lines when long.
-func RenderContexts(outs []ContextOutput, budget int, boundary string) (string, []string) {
-	if len(outs) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	var notes []string
-	share := max(budget/len(outs), 64)
-	begin, end := ctxblock.Fence("output", boundary)
-	for _, o := range outs {
-		text, omitted := ctxblock.Excerpt(o.Output, share-Tokens(o.Name)-24)
-		if omitted > 0 {
-			notes = append(notes, fmt.Sprintf("context %s: %d lines of its output left out to fit the budget", o.Name, omitted))
-		}
-		fmt.Fprintf(&b, "--- Context: %s ---\n", o.Name)
-		if o.Err != nil {
-			fmt.Fprintf(&b, "(failed: %v)\n", o.Err)
-		}
-		if text != "" {
-			b.WriteString(begin + "\n" + text)
-			if !strings.HasSuffix(text, "\n") {
-				b.WriteString("\n")
-			}
-			b.WriteString(end + "\n")
-		}
-		b.WriteString("--- End Context ---\n")
-	}
-	return b.String(), notes
-}
-
 // Tokens estimates the tokens of text (see ctxblock.Tokens).
 func Tokens(text string) int { return ctxblock.Tokens(text) }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookd/hookd/ctxcmd"
 	"github.com/hookd/hookd/skill"
 	"github.com/hookd/hookd/tmpl"
 )
@@ -85,17 +86,17 @@ func TestTemplateCycle(t *testing.T) {
 }
 
 func TestContexts(t *testing.T) {
-	p, err := Prepare(t.Context(), testSources(t), Input{Question: "what changed?", Budget: 4000, Contexts: []ContextOutput{
-		{Name: "Git Status", Output: " M main.go\n"},
-		{Name: "Broken", Output: "partial\n", Err: errors.New("exit status 2")},
-		{Name: "Token", Output: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"},
+	p, err := Prepare(t.Context(), testSources(t), Input{Question: "what changed?", Budget: 4000, Contexts: []ctxcmd.Result{
+		{Spec: ctxcmd.Spec{Name: "Git Status"}, Output: " M main.go\n"},
+		{Spec: ctxcmd.Spec{Name: "Broken"}, Output: "partial\n", Err: errors.New("exit status 2")},
+		{Spec: ctxcmd.Spec{Name: "Token"}, Output: "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := p.Context
-	g, b, k := strings.Index(c, "--- Context: Git Status ---\n"), strings.Index(c, "--- Context: Broken ---\n(failed: exit status 2)\n"), strings.Index(c, "--- Context: Token ---")
-	if g < 0 || b < g || k < b || strings.Count(c, "--- End Context ---") != 3 || !strings.Contains(c, " M main.go") {
+	g, b, k := strings.Index(c, "--- Context: Git Status ---\n"), strings.Index(c, "--- Context: Broken ---\n<<<BEGIN OUTPUT"), strings.Index(c, "--- Context: Token ---")
+	if g < 0 || b < g || k < b || strings.Count(c, "--- End Context ---") != 3 || !strings.Contains(c, " M main.go") || !strings.Contains(c, "(failed: exit status 2)\n--- End Context ---") {
 		t.Errorf("blocks out of order or missing:\n%s", c)
 	}
 	if strings.Contains(c, "wJalrXUtnFEMI") {

@@ -259,7 +259,11 @@ func Failed(rs []Result) error {
 // the labels, the smaller ones whole, the larger ones cut to their head,
 // tail and error lines (ctxblock.Excerpt). notes say, for the user, what
 // failed and what was cut.
-func Render(rs []Result, budgetTokens int) (text string, notes []string) {
+//
+// With a boundary (see ctxblock.NewBoundary) each output is fenced with
+// it, as commands' outputs are, so that an output that prints "--- End
+// Context ---" cannot pass for the end of its block.
+func Render(rs []Result, budgetTokens int, boundary string) (text string, notes []string) {
 	type block struct {
 		label, output, status string
 	}
@@ -282,7 +286,12 @@ func Render(rs []Result, budgetTokens int) (text string, notes []string) {
 		bs = append(bs, b)
 	}
 	frame := func(b block) (head, tail string) {
-		return "--- Context: " + b.label + " ---\n", b.status + "--- End Context ---\n"
+		head, tail = "--- Context: "+b.label+" ---\n", b.status+"--- End Context ---\n"
+		if boundary != "" && b.output != "" {
+			begin, end := ctxblock.Fence("output", boundary)
+			head, tail = head+begin+"\n", end+"\n"+tail
+		}
+		return head, tail
 	}
 	if budgetTokens > 0 {
 		left := budgetTokens

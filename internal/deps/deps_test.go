@@ -58,7 +58,7 @@ var allowed = map[string][]string{
 	// Reading back, and what is built on it.
 	"recall":  {"history", "outbox", "ingest", "sanitize"},
 	"suggest": {"analyze", "config", "history", "offer", "recall", "learn"},
-	"ask":     {"ctxblock", "history", "recall", "redact", "llm", "skill", "tmpl"},
+	"ask":     {"ctxblock", "ctxcmd", "history", "recall", "redact", "llm", "skill", "tmpl"},
 	"aifix":   {"analyze", "ctxblock", "llm", "redact"},
 	// Context the user controls: a project's .hookd.yml, its trust, the
 	// settings a question is asked with, and the context commands run.
