@@ -31,6 +31,10 @@ type Dirs struct {
 type Layout struct {
 	// Config is config.yaml; Patterns the user's failure patterns.
 	Config, Patterns string
+	// Skills holds the user's skill files (*.md, package skill);
+	// Template, if it exists, is the prompt template used when the
+	// config sets none.
+	Skills, Template string
 	// DB is the history database.
 	DB string
 	// State holds what the shells and the agent write as they go: Spool
@@ -56,6 +60,8 @@ func New(d Dirs) Layout {
 	l := Layout{
 		Config:         filepath.Join(d.ConfigHome, "hookd", "config.yaml"),
 		Patterns:       filepath.Join(d.ConfigHome, "hookd", "patterns.yaml"),
+		Skills:         filepath.Join(d.ConfigHome, "hookd", "skills"),
+		Template:       filepath.Join(d.ConfigHome, "hookd", "template.md"),
 		DB:             filepath.Join(d.DataHome, "hookd", "history.db"),
 		State:          state,
 		Spool:          filepath.Join(state, "spool"),

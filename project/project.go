@@ -56,6 +56,20 @@ func Dirs(cwd, home string) []string {
 	}
 }
 
+// Root returns the project's root for cwd: the repository root that Dirs
+// stops at, or cwd itself outside a repository.
+func Root(cwd string) string {
+	dirs := Dirs(cwd, "")
+	if len(dirs) == 0 {
+		return cwd
+	}
+	last := dirs[len(dirs)-1]
+	if _, err := os.Lstat(filepath.Join(last, ".git")); err == nil {
+		return last
+	}
+	return dirs[0]
+}
+
 // Find returns the nearest .hookd.yml (a regular file, or a link to one)
 // in cwd or above it, looking in the directories Dirs lists.
 func Find(cwd string) (path string, ok bool) {

@@ -13,6 +13,9 @@ import (
 
 	"github.com/hookd/hookd/answer"
 	"github.com/hookd/hookd/ask"
+	"github.com/hookd/hookd/ctxcmd"
+	"github.com/hookd/hookd/project"
+	"github.com/hookd/hookd/tmpl"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/offer"
@@ -33,6 +36,11 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	n := fs.IntP("limit", "n", 20, "with --log: at most `N` questions")
 	show := fs.Int64("show", 0, "print question `ID` in full: the question, the context sent and the answer")
 	asJSON := fs.Bool("json", false, "with --log or --show: JSON (Lines, for --log)")
+	execs := fs.StringArray("exec", nil, "run `CMD` before asking and send its output, in a block of its own (repeatable; after the config's context commands)")
+	noExec := fs.Bool("no-context-exec", false, "run no context command (the config's, the project's or --exec)")
+	confirm := fs.Bool("confirm-context-exec", false, "ask before running each context command")
+	profile := fs.String("profile", "", "use the ask profile `NAME` of the config or the project's .hookd.yml (default: the first whose when.cwd matches here)")
+	listSkills := fs.Bool("skills", false, "list the skills (config, .hookd.yml, skill files) and what each matches, and ask nothing")
 	fs.SetInterspersed(false) // the question may hold words that look like flags
 	if err := parse(fs, args); err != nil {
 		return err
@@ -50,6 +58,15 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	case *pin != "":
 		return askPin(ctx, e, s, *pin)
 	}
+	cwd, _ := os.Getwd()
+	cfg := e.config()
+	uc, err := e.userContext(cwd, *profile)
+	if err != nil {
+		return exitCode{2, err.Error()}
+	}
+	if *listSkills {
+		return printSkills(e, uc.skills)
+	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	var stdin string
 	if f, ok := e.stdin.(*os.File); ok && !isTerminal(f) {
@@ -66,7 +83,6 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		question = "Explain this."
 	}
 
-	cfg := e.config()
 	if *budget <= 0 {
 		*budget = max(cfg.Ask.Budget, 256)
 	}
@@ -84,21 +100,33 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cwd, _ := os.Getwd()
+	var contexts []ctxcmd.Result
+	if !*noExec {
+		if contexts, err = e.runContext(ctx, uc, *execs, cwd, *confirm); err != nil {
+			return exitCode{1, err.Error()}
+		}
+	}
 	pl, err := ask.Question{Sources: e.askSources(s), Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
-		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont}.Prepare(ctx)
+		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont,
+		Template: uc.template, Variables: uc.settings.Variables, Skills: uc.skills, Contexts: contexts}.Prepare(ctx)
+	var ce *tmpl.CycleError
 	var re *ask.RefError
 	switch {
 	case errors.As(err, &re):
 		return exitCode{1, re.Error()}
 	case errors.Is(err, ask.ErrNoSessionToContinue):
 		return exitCode{1, err.Error()}
+	case errors.As(err, &ce):
+		return exitCode{1, "ask.variables: " + err.Error()}
 	case err != nil:
 		return err
 	}
 	p, req := pl.Prompt, pl.Request
 	if *verbose || *dry {
 		fmt.Fprintf(e.stderr, "hookd: %s\n", why)
+		if uc.settings.Profile != "" {
+			fmt.Fprintf(e.stderr, "hookd: profile %s\n", uc.settings.Profile)
+		}
 		for _, note := range p.Notes {
 			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
 		}
@@ -122,7 +150,13 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		e.firstRemoteNotice(prov.Endpoint())
 	}
 	r := answer.NewWriter(e.stdout, e.answerOptions(*raw))
-	a, err := ask.Stream(ctx, prov, req, r, time.Now)
+	// The model may look things up (history, outputs, the project's
+	// files) where its provider has tool calls; each call is shown.
+	tb := &ask.Toolbox{Sources: e.askSources(s), Root: project.Root(cwd)}
+	onCall := func(summary string) {
+		fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
+	}
+	a, err := ask.StreamTools(ctx, prov, req, r, time.Now, tb, onCall)
 	if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
 		fmt.Fprintln(e.stdout)
 	}

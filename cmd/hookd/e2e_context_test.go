@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+	"github.com/hookd/hookd/llm/llmtest"
+)
+
+// TestAskProjectContext: a project's .hookd.yml with a context command
+// and a skill. Untrusted, its command does not run (one line says so and
+// how to allow it) while its skill still shapes the prompt; after hookd
+// allow, `?? …` at the prompt sends the labelled block; edited, it is
+// untrusted again; denied, it stays off. In real bash and zsh.
+func TestAskProjectContext(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Answered."}})
+		h := newHome(t)
+		proj := filepath.Join(h.Dir, "proj")
+		os.MkdirAll(filepath.Join(proj, ".git"), 0o700)
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o700)
+		yml := "ask:\n  context_commands:\n    - {name: Project Facts, command: 'echo facts-$((6*7)); touch ran-marker'}\n  skills:\n    - {pattern: 'deploy', llm_prepend: 'Deploy with make ship.'}\n"
+		file := filepath.Join(proj, ".hookd.yml")
+		os.WriteFile(file, []byte(yml), 0o600)
+		marker := filepath.Join(proj, "sub", "ran-marker")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Run("cd " + filepath.Join(proj, "sub"))
+
+		s.Run("?? how do I deploy")
+		s.WaitForPlain(regexp.MustCompile(`(?s)is not trusted: its context commands \(Project Facts\) were not run; .hookd allow [^\n]*\.hookd\.yml. lets them run.*Answered\.`), 10*time.Second)
+		if user := userMessage(t, fake); strings.Contains(user, "Context:") {
+			t.Errorf("an untrusted command's block was sent:\n%s", user)
+		}
+		if !strings.Contains(fake.Last().System, "Deploy with make ship.") {
+			t.Errorf("the untrusted file's skill is not in the system prompt:\n%s", fake.Last().System)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatal("an untrusted context command ran")
+		}
+
+		s.Run("hookd allow")
+		s.WaitForPlain(regexp.MustCompile(`allowed [^\n]*\.hookd\.yml \(1 context command`), 10*time.Second)
+		s.Run("?? what now")
+		s.WaitForPlain(regexp.MustCompile(`(?s)what now.*Answered\.`), 10*time.Second)
+		user := userMessage(t, fake)
+		if !regexp.MustCompile(`(?s)--- Context: Project Facts ---\n<<<BEGIN OUTPUT \w+>>>\nfacts-42\n<<<END OUTPUT \w+>>>\n--- End Context ---`).MatchString(user) {
+			t.Errorf("the server did not see the labelled block:\n%s", user)
+		}
+		if _, err := os.Stat(marker); err != nil {
+			t.Errorf("the command did not run in the invoking directory: %v", err)
+		}
+
+		// Edited: untrusted again.
+		os.Remove(marker)
+		os.WriteFile(file, []byte(yml+"  variables: {X: y}\n"), 0o600)
+		s.Run("?? and after the edit")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after the edit.*is not trusted.*Answered\.`), 10*time.Second)
+		if _, err := os.Stat(marker); err == nil {
+			t.Error("the edited file's command ran")
+		}
+		s.Run("hookd allow && hookd deny")
+		s.Run("?? and after deny")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after deny.*is not trusted.*Answered\.`), 10*time.Second)
+		if _, err := os.Stat(marker); err == nil {
+			t.Error("the denied file's command ran")
+		}
+	})
+}
+
+// TestFixAI: fix --ai at the prompt asks the model about the last failure
+// and shows its fixes merged with the rules', risk re-rated.
+func TestFixAI(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{`{"root_cause":"the script needs the --production flag","error_type":"configuration_error","fixes":[` +
+			`{"command":"sh ./deploy.sh --production","explanation":"the flag it wants","risk":"low","confidence":0.9},` +
+			`{"command":"rm -rf ~","explanation":"start over","risk":"low","confidence":0.8}]}`}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		s.Run("printf 'echo \"error: missing --production\" >&2; exit 3\\n' > deploy.sh")
+		s.Run("sh ./deploy.sh")
+		s.Run("fix --ai")
+		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\)`), 15*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "$ sh ./deploy.sh") || !strings.Contains(user, "error: missing --production") {
+			t.Errorf("the model did not get the failure:\n%s", user)
+		}
+	})
+}
+
+var _ = shelltest.Options{}
