@@ -57,6 +57,12 @@ func DefaultRules() []Rule {
 		ruleFunc{"port-in-use", rulePortInUse},
 		ruleFunc{"archive", ruleArchive},
 		ruleFunc{"tests", ruleTests},
+		ruleFunc{"pasted-prompt", rulePastedPrompt},
+		ruleFunc{"version-manager", ruleVersionManager},
+		ruleFunc{"net-device", ruleNetDevice},
+		ruleFunc{"nix", ruleNix},
+		ruleFunc{"rails-migrations", ruleRailsMigrations},
+		ruleFunc{"package-not-found", rulePackageNotFound},
 	}
 }
 
