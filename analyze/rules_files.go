@@ -440,11 +440,15 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 		case "cp", "rm", "scp", "grep":
 			what := map[string]string{"cp": "copies directories", "rm": "removes directories", "scp": "copies directories", "grep": "searches directories"}[d.tool]
 			letter := "r"
-			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory; %s only with -r.", dir, c.Name()+" "+what),
-				fix(f.addShortFlag(c, letter), 0.92, "Add -r to work on the directory recursively."))
+			fx := fix(f.addShortFlag(c, letter), 0.92, "Add -r to work on the directory recursively.")
+			if d.tool == "rm" {
+				fx.Risk = RiskHigh // everything in the directory goes, for good
+			}
+			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory; %s only with -r.", dir, c.Name()+" "+what), fx)
 		case "rmdir":
-			return found(FileNotFound, 0.85, fmt.Sprintf("%s is not empty; rmdir removes empty directories only.", dir),
-				fix(f.replaceWord(c, 0, "rm -r"), 0.85, "Remove the directory and everything in it."))
+			fx := fix(f.replaceWord(c, 0, "rm -r"), 0.85, "Remove the directory and everything in it.")
+			fx.Risk = RiskHigh
+			return found(FileNotFound, 0.85, fmt.Sprintf("%s is not empty; rmdir removes empty directories only.", dir), fx)
 		case "ln":
 			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory, and directories cannot be hard-linked.", dir),
 				fix(f.addShortFlag(c, "s"), 0.92, "Make a symbolic link instead."))

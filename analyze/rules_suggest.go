@@ -68,7 +68,7 @@ var toolHints = []toolHint{
 	// fabric 1 (doc): Warning: Command(s) not found:\n    deplyo\n\nAvailable commands:\n\n    deploy
 	{lazy(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices},
 	// symfony console: composer, artisan, bin/console (doc): Command "isntall" is not defined. … Did you mean this?\n    install
-	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords},
+	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords},
 	// oclif tools, heroku (doc): Warning: pss is not a heroku command.\nDid you mean ps? [y/n]
 	{lazy(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords},
 	// tsuru and other Go tools (doc): tsuru: "app-lst" is not a tsuru command. … Did you mean?\n\tapp-list
@@ -77,6 +77,8 @@ var toolHints = []toolHint{
 	{lazy(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords},
 	// brew (doc): No available formula with the name "pyhton". Did you mean python?
 	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords},
+	// brew before 4 (doc): No available formula with the name "pyhton" \n==> Searching for similarly named formulae...\nThis similarly named formula was found:\npython
+	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords},
 	// yarn 1, terraform (real), systemd tools, …: 'x' … Did you mean 'y'?
 	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords},
 }

@@ -155,6 +155,9 @@ func ruleRailsMigrations(ctx context.Context, f *Failure) *Finding {
 // rulePackageNotFound handles a package manager that knows no such
 // package: search for the name.
 func rulePackageNotFound(ctx context.Context, f *Failure) *Finding {
+	if f.has("did you mean", "similarly named") {
+		return nil // the tool proposes a name: ruleToolSuggestion takes it up
+	}
 	for _, p := range pkgNotFoundRes {
 		c := f.call(p.tool)
 		if c == nil {
