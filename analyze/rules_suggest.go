@@ -24,6 +24,7 @@ type toolHint struct {
 	unknown int // submatch index of the rejected word, 0 if none
 	hints   int // submatch index of the proposals
 	kind    int
+	key     string // lower-case text the output must hold, checked before the pattern
 }
 
 // toolHints are the dialects, the more specific first. "real" marks those
@@ -31,56 +32,56 @@ type toolHint struct {
 // taken from the tool's documentation or source.
 var toolHints = []toolHint{
 	// git (real): 'psuh' is not a git command. … The most similar command is\n\tpush
-	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a git command"},
 	// cobra-based tools, kubectl (real), docker before 24, gh, helm, hugo (doc):
 	// unknown command "x" for "y" … Did you mean this?\n\tz
-	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean this?"},
 	// npm (real): Unknown command: "intsall" … Did you mean this?\n  npm install # Install a package
-	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords},
+	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "unknown command:"},
 	// cargo (real): no such command: `tset` … a command with a similar name exists: `test`
-	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2, hintWords},
+	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2, hintWords, "no such"},
 	// clap 3/4 tools, rustup (real): unrecognized subcommand 'lsit'\n\n  tip: a similar subcommand exists: 'list'
-	{lazy(`unrecognized subcommand '([^']+)'\s*\n\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)`), 1, 2, hintWords},
+	{lazy(`unrecognized subcommand '([^']+)'\s*\n\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)`), 1, 2, hintWords, "unrecognized subcommand"},
 	// clap 2 (doc): The subcommand 'biuld' wasn't recognized\n\tDid you mean 'build'?
-	{lazy(`[Ss]ubcommand '([^']+)' wasn't recognized\s*\n\s*Did you mean '([^']+)'`), 1, 2, hintWords},
+	{lazy(`[Ss]ubcommand '([^']+)' wasn't recognized\s*\n\s*Did you mean '([^']+)'`), 1, 2, hintWords, "wasn't recognized"},
 	// pip (real): unknown command "instal" - maybe you meant "install"
-	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2, hintWords},
+	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2, hintWords, "maybe you meant"},
 	// git (real): error: did you mean `--amend` (with two dashes)?
-	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1, hintWords},
+	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1, hintWords, "with two dashes"},
 	// aws CLI v1 (real): Invalid choice: 'lss', maybe you meant:\n\n  * ls
-	{lazy(`Invalid choice: '([^']+)', maybe you meant:\s*\n((?:[ \t]*\*[ \t]*\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`Invalid choice: '([^']+)', maybe you meant:\s*\n((?:[ \t]*\*[ \t]*\S+\n?)+)`), 1, 2, hintWords, "maybe you meant"},
 	// gcloud (real): Invalid choice: 'comptue'.\nMaybe you meant:\n  gcloud compute instances list
-	{lazy(`Invalid choice: '([^']+)'\.\s*\nMaybe you meant:\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintCommands},
+	{lazy(`Invalid choice: '([^']+)'\.\s*\nMaybe you meant:\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintCommands, "maybe you meant"},
 	// az (doc): The most similar choice to 'vmm' is:\n\tvm
-	{lazy(`The most similar choices? to '([^']+)' (?:is|are):\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`The most similar choices? to '([^']+)' (?:is|are):\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "the most similar choice"},
 	// Python's argparse (real): invalid choice: 'migarte' (choose from 'migrate', 'serve')
-	{lazy(`invalid choice: '([^']+)' \(choose from ([^)\n]+)\)`), 1, 2, hintChoices},
+	{lazy(`invalid choice: '([^']+)' \(choose from ([^)\n]+)\)`), 1, 2, hintChoices, "invalid choice"},
 	// mercurial (real): hg: unknown command 'comit'\n(did you mean one of commit, incoming?)
-	{lazy(`unknown command '([^']+)'\n\(did you mean (?:one of )?([^?\n]+)\?\)`), 1, 2, hintWords},
+	{lazy(`unknown command '([^']+)'\n\(did you mean (?:one of )?([^?\n]+)\?\)`), 1, 2, hintWords, "(did you mean"},
 	// rake (real): Don't know how to build task 'tset' … Did you mean?  test
-	{lazy(`Don't know how to build task '([^']+)'[\s\S]*?Did you mean\?((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`Don't know how to build task '([^']+)'[\s\S]*?Did you mean\?((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "don't know how to build task"},
 	// maven (real): Unknown lifecycle phase "cmpile". … Available lifecycle phases are: validate, …, compile, …. ->
-	{lazy(`Unknown lifecycle phase "([^"]+)"[\s\S]*?Available lifecycle phases are: ([^>\n]+?)\.? ->`), 1, 2, hintChoices},
+	{lazy(`Unknown lifecycle phase "([^"]+)"[\s\S]*?Available lifecycle phases are: ([^>\n]+?)\.? ->`), 1, 2, hintChoices, "unknown lifecycle phase"},
 	// gradle (doc): Task 'biuld' not found in root project 'app'. Some candidates are: 'build', 'buildDependents'.
-	{lazy(`(?m)[Tt]ask '([^']+)' not found in (?:root )?project '[^']*'\.\s*Some candidates are: (.+?)\.?$`), 1, 2, hintWords},
+	{lazy(`(?m)[Tt]ask '([^']+)' not found in (?:root )?project '[^']*'\.\s*Some candidates are: (.+?)\.?$`), 1, 2, hintWords, "some candidates are"},
 	// leiningen (doc): 'tset' is not a task. See 'lein help'.\n\nDid you mean this?\n         test
-	{lazy(`'([^']+)' is not a task\.[^\n]*\n\s*Did you mean (?:this|one of these)\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`'([^']+)' is not a task\.[^\n]*\n\s*Did you mean (?:this|one of these)\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a task"},
 	// fabric 1 (doc): Warning: Command(s) not found:\n    deplyo\n\nAvailable commands:\n\n    deploy
-	{lazy(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices},
+	{lazy(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices, "command(s) not found"},
 	// symfony console: composer, artisan, bin/console (doc): Command "isntall" is not defined. … Did you mean this?\n    install
-	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords},
+	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "is not defined"},
 	// oclif tools, heroku (doc): Warning: pss is not a heroku command.\nDid you mean ps? [y/n]
-	{lazy(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords},
+	{lazy(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords, "did you mean"},
 	// tsuru and other Go tools (doc): tsuru: "app-lst" is not a tsuru command. … Did you mean?\n\tapp-list
-	{lazy(`"([^"]+)" is not a [\w-]+ command\.[\s\S]*?Did you mean\??\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords},
+	{lazy(`"([^"]+)" is not a [\w-]+ command\.[\s\S]*?Did you mean\??\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean"},
 	// conda (doc): No command 'conda instal'.\nDid you mean 'conda install'?
-	{lazy(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords},
+	{lazy(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords, "did you mean"},
 	// brew (doc): No available formula with the name "pyhton". Did you mean python?
-	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords},
+	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords, "did you mean"},
 	// brew before 4 (doc): No available formula with the name "pyhton" \n==> Searching for similarly named formulae...\nThis similarly named formula was found:\npython
-	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords},
+	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords, "similarly named"},
 	// yarn 1, terraform (real), systemd tools, …: 'x' … Did you mean 'y'?
-	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords},
+	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
 }
 
 // hintWordRe is what a proposed word may look like: a subcommand, task or
@@ -126,6 +127,9 @@ type hintCandidate struct {
 
 func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 	for _, h := range toolHints {
+		if !f.has(h.key) {
+			continue // no need to compile and run the pattern
+		}
 		m := f.find(h.re)
 		if m == nil {
 			continue
