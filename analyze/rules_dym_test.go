@@ -209,3 +209,21 @@ func TestFamilyRisks(t *testing.T) {
 		}
 	}
 }
+
+// TestDidYouMeanKnown checks that, at the same typo distance, a proposal
+// known to exist (here from the user's history) comes first.
+func TestDidYouMeanKnown(t *testing.T) {
+	out := "rake aborted!\nDon't know how to build task 'tset' (See the list of available tasks with `rake --tasks`)\nDid you mean?  test\n               tsst\n"
+	in := analyze.Input{Command: "rake tsst2", ExitCode: 1, Output: strings.ReplaceAll(out, "tset", "tsst2"), Cwd: "/w", Env: baseFacts()}
+	r := analyze.Analyze(context.Background(), in)
+	if len(r.Fixes) == 0 || r.Fixes[0].Command != "rake tsst" {
+		t.Fatalf("fixes = %+v; want rake tsst first (nearer)", r.Fixes)
+	}
+	in.Output = "lein: unknown command 'stat'\n(did you mean one of stash, stats?)\n"
+	in.Command = "lein stat"
+	in.History = []analyze.Past{{Command: "lein stats --all", Cwd: "/w"}}
+	r = analyze.Analyze(context.Background(), in)
+	if len(r.Fixes) == 0 || r.Fixes[0].Command != "lein stats" {
+		t.Fatalf("fixes = %+v; want lein stats first (run before)", r.Fixes)
+	}
+}

@@ -119,10 +119,11 @@ func parseHints(s string, kind int) []string {
 
 // hintCandidate is one proposal turned into a fix of the command line.
 type hintCandidate struct {
-	cmd  string
-	word string // the proposal, as shown in the explanation
-	dist int    // typo distance from what was typed
-	pos  int    // the tool's own order
+	cmd   string
+	word  string // the proposal, as shown in the explanation
+	dist  int    // typo distance from what was typed
+	known bool   // the word is known to exist (knownWord)
+	pos   int    // the tool's own order
 }
 
 func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
@@ -145,7 +146,7 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 		if unknown == "" && strings.HasPrefix(hints[0], "--") {
 			unknown = hints[0][1:] // "-amend" was typed for "--amend"
 		}
-		cands := hintCandidates(f, h.kind, unknown, hints)
+		cands := hintCandidates(ctx, f, h.kind, unknown, hints)
 		var fixes []Fix
 		// A swap of two letters is the likeliest typo, likelier than the
 		// tool's own pick when the two differ (npm proposes set for tset).
@@ -183,9 +184,10 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 }
 
 // hintCandidates turns a dialect's proposals into fixes of the command
-// line, best first: the nearest to what was typed, then the tool's order.
+// line, best first: the nearest to what was typed, then those known to
+// exist (knownWord), then the tool's order.
 // A proposal that does not look like a word of the tool is dropped.
-func hintCandidates(f *Failure, kind int, unknown string, hints []string) []hintCandidate {
+func hintCandidates(ctx context.Context, f *Failure, kind int, unknown string, hints []string) []hintCandidate {
 	var out []hintCandidate
 	seen := map[string]bool{}
 	add := func(cmd, word string, dist, pos int) {
@@ -229,13 +231,60 @@ func hintCandidates(f *Failure, kind int, unknown string, hints []string) []hint
 			add(applyHint(f, unknown, h), h, d, i)
 		}
 	}
+	if len(out) > 1 {
+		for i := range out {
+			out[i].known = knownWord(ctx, f, out[i].word)
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].dist != out[j].dist {
 			return out[i].dist < out[j].dist
 		}
+		if out[i].known != out[j].known {
+			return out[i].known
+		}
 		return out[i].pos < out[j].pos
 	})
 	return out
+}
+
+// knownWord reports whether a proposed word is one hookd knows to exist
+// for the failed tool: a known subcommand, a package.json script, a make
+// target or git branch, or what the user ran with the tool before.
+func knownWord(ctx context.Context, f *Failure, word string) bool {
+	c := f.main()
+	if c == nil {
+		return false
+	}
+	name := c.Name()
+	words := strings.Fields(word)
+	if len(words) == 0 {
+		return false
+	}
+	w := words[len(words)-1]
+	if contains(subcommands[name], w) {
+		return true
+	}
+	switch name {
+	case "npm", "yarn", "pnpm", "bun":
+		if s, err := f.Env.PackageScripts(ctx, f.Cwd); err == nil && contains(s, w) {
+			return true
+		}
+	case "make":
+		if t, err := f.Env.MakeTargets(ctx, f.Cwd); err == nil && contains(t, w) {
+			return true
+		}
+	case "git":
+		if contains(f.git(ctx).Branches, w) {
+			return true
+		}
+	}
+	for _, p := range f.History {
+		if strings.HasPrefix(p.Command+" ", name+" "+w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 func allWords(words []string) bool {
