@@ -98,6 +98,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"net-device", ruleNetDevice, nil},
 		ruleFunc{"nix", ruleNix, nil},
 		ruleFunc{"rails-migrations", ruleRailsMigrations, nil},
+		ruleFunc{"task-file", ruleTaskFile, progs("grunt gulp fab invoke inv")},
 		ruleFunc{"package-not-found", rulePackageNotFound, progs("dnf yum pacman zypper apk brew choco winget")},
 	}
 }

@@ -178,6 +178,20 @@ func TestRulesFamilies(t *testing.T) {
 		{name: "ln-exists", cmd: "ln -s notes.txt current.txt", out: "ln: failed to create symbolic link 'current.txt': File exists\n", env: files("/w/notes.txt", "/w/current.txt"), want: "ln -sf notes.txt current.txt"},
 		{name: "cd-make", cmd: "cd build/out", out: "bash: cd: build/out: No such file or directory\n", want: "mkdir -p build/out && cd build/out"},
 		{name: "cd-near-first", cmd: "cd buidl", out: "bash: cd: buidl: No such file or directory\n", env: files("/w/build/"), want: "cd build", also: "mkdir -p buidl && cd buidl"},
+		// Tasks from the project's task file (doc: grunt, gulp, fabric 2).
+		{name: "grunt", cmd: "grunt biuld", out: "Warning: Task \"biuld\" not found. Use --force to continue.\n\nAborted due to warnings.\n", env: func(f *analyzetest.Facts) {
+			f.Files["/w/Gruntfile.js"] = "module.exports = function(grunt) {\n  grunt.loadNpmTasks('grunt-contrib-uglify');\n  grunt.registerTask('build', ['uglify']);\n};\n"
+		}, want: "grunt build"},
+		{name: "gulp", cmd: "gulp sevre", out: "[10:00:00] Task never defined: sevre\n", env: func(f *analyzetest.Facts) {
+			f.Files["/w/gulpfile.js"] = "exports.serve = serve;\nexports.build = build;\n"
+		}, want: "gulp serve"},
+		{name: "fabric", cmd: "fab deplyo", out: "No idea what 'deplyo' is!\n", env: func(f *analyzetest.Facts) {
+			f.Files["/w/fabfile.py"] = "from fabric import task\n\n@task\ndef deploy(c):\n    pass\n"
+		}, want: "fab deploy"},
+		// just (doc): the generic dialect.
+		{name: "just", cmd: "just biuld", out: "error: Justfile does not contain recipe `biuld`.\nDid you mean `build`?\n", want: "just build"},
+		// docker push refused (doc).
+		{name: "docker-push-denied", cmd: "docker push app:1", out: "The push refers to repository [docker.io/library/app]\ndenied: requested access to the resource is denied\n", want: "docker login && docker push app:1"},
 		// Port in use: the holder unknown, say how to find it, no fix.
 		{name: "port-in-use-lsof", cmd: "node server.js", out: "Error: listen EADDRINUSE: address already in use :::3000\n", env: func(f *analyzetest.Facts) { f.Exes = append(f.Exes, "lsof") }, want: "", cause: "lsof -i :3000"},
 	})

@@ -80,8 +80,10 @@ var toolHints = []toolHint{
 	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords, "did you mean"},
 	// brew before 4 (doc): No available formula with the name "pyhton" \n==> Searching for similarly named formulae...\nThis similarly named formula was found:\npython
 	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords, "similarly named"},
+	// just (doc): error: Justfile does not contain recipe `biuld`.\nDid you mean `build`?
+	{lazy("does not contain recipe `([^`]+)`\\.?\\s*\\n\\s*Did you mean `([^`]+)`"), 1, 2, hintWords, "does not contain recipe"},
 	// yarn 1, terraform (real), systemd tools, …: 'x' … Did you mean 'y'?
-	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
+	{lazy("(?i)(?:command|verb|operation|named|task|recipe)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
 }
 
 // hintWordRe is what a proposed word may look like: a subcommand, task or

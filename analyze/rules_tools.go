@@ -187,3 +187,81 @@ func rulePackageNotFound(ctx context.Context, f *Failure) *Finding {
 	}
 	return nil
 }
+
+// taskFiles are tools whose tasks are defined in a file of the project: the
+// message that names an unknown task, the files, and the patterns that
+// declare a task in them.
+var taskFiles = []struct {
+	tool  string
+	re    *lazyRegexp
+	files []string
+	decls []*lazyRegexp
+}{
+	// grunt (doc): Warning: Task "biuld" not found. Use --force to continue.
+	{"grunt", lazy(`Task "([^"]+)" not found`), []string{"Gruntfile.js", "Gruntfile.coffee", "gruntfile.js"}, []*lazyRegexp{
+		lazy(`register(?:Multi)?Task\(\s*['"]([\w:-]+)['"]`), lazy(`loadNpmTasks\(\s*['"]grunt-(?:contrib-)?([\w-]+)['"]`)}},
+	// gulp (doc): Task 'biuld' is not in your gulpfile / Task never defined: biuld
+	{"gulp", lazy(`Task '([^']+)' is not in your gulpfile|Task never defined: (\S+)`), []string{"gulpfile.js", "gulpfile.mjs", "gulpfile.ts"}, []*lazyRegexp{
+		lazy(`task\(\s*['"]([\w:-]+)['"]`), lazy(`exports\.(\w+)\s*=`), lazy(`export\s+(?:const|function|async function)\s+(\w+)`)}},
+	// fabric 2 and invoke (doc): No idea what 'deplyo' is!
+	{"fab", lazy(`No idea what '([^']+)' is!`), []string{"fabfile.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
+	{"invoke", lazy(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
+	{"inv", lazy(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
+}
+
+// ruleTaskFile corrects an unknown task from the tasks the project's task
+// file declares.
+func ruleTaskFile(ctx context.Context, f *Failure) *Finding {
+	for _, tf := range taskFiles {
+		c := f.call(tf.tool)
+		if c == nil {
+			continue
+		}
+		m := f.find(tf.re)
+		if m == nil {
+			continue
+		}
+		task := strings.Join(m[1:], "")
+		j := indexOf(c.Args, task)
+		var tasks []string
+		for _, name := range tf.files {
+			b, err := f.Env.ReadHead(ctx, f.path(name), 64<<10)
+			if err != nil {
+				continue
+			}
+			for _, d := range tf.decls {
+				for _, dm := range d.FindAllStringSubmatch(string(b), 200) {
+					tasks = append(tasks, strings.ReplaceAll(dm[1], "_", "-"), dm[1])
+				}
+			}
+			break
+		}
+		fd := found(CommandNotFound, 0.88, fmt.Sprintf("%s has no task %s.", tf.tool, task))
+		if len(tasks) > 0 {
+			fd.RootCause = fmt.Sprintf("%s has no task %s; the tasks are %s.", tf.tool, task, strings.Join(dedupe(tasks), ", "))
+		}
+		if j > 0 {
+			for k, mm := range closest(task, tasks, nil) {
+				if k == MaxFixes {
+					break
+				}
+				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(mm.word)), min(mm.score, 0.92)-0.01*float64(k), "The task %s exists.", mm.word))
+			}
+		}
+		if len(fd.Fixes) == 0 {
+			fd.Exclusive = true
+		}
+		return fd
+	}
+	return nil
+}
+
+func dedupe(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
