@@ -151,6 +151,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in Input) Result {
 	findings := make([]*Finding, len(a.Rules))
 	var wg sync.WaitGroup
 	for i, r := range a.Rules {
+		if !applies(r, f) {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

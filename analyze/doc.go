@@ -15,4 +15,22 @@
 // The knowledge lives in rules: values implementing Rule, one family per file
 // (rules_git.go, rules_python.go, …). DefaultRules returns them; an Analyzer
 // with extra rules (for instance user patterns loaded from YAML) extends them.
+// A built-in rule about particular programs names them, and runs (and
+// compiles its patterns) only when the command line runs one of them.
+//
+// Many tools say themselves what was meant ("The most similar command is",
+// "Invalid choice … maybe you meant", "Did you mean this?"). One rule,
+// ruleToolSuggestion, reads all these dialects (rules_suggest.go lists them,
+// each marked as recorded from the tool or taken from its documentation):
+// the rejected word is replaced in the command line by each proposal that
+// looks like a word of the tool, quoted, up to three ranked by typo
+// distance, then by whether the word is known to exist (a known subcommand,
+// a package.json script, a make target, a branch, or what the user ran
+// before), then by the tool's own order. Tools that propose nothing are
+// corrected from their known subcommands (ruleUnknownSubcommand), which also
+// puts a subcommand typed after its argument back in front.
+//
+// Text taken from the output is untrusted (Fix.Untrusted): such a fix is at
+// least medium risk and ranks below the fixes the rules built themselves,
+// unless it merely corrects one word to a known subcommand of the tool.
 package analyze

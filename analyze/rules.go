@@ -10,10 +10,46 @@ import (
 type ruleFunc struct {
 	name  string
 	check func(ctx context.Context, f *Failure) *Finding
+	// progs, when set, are the only programs the rule is about: it finds
+	// nothing unless the command line runs one of them, and Analyze does
+	// not run it otherwise (nor compile its patterns).
+	progs []string
 }
 
 func (r ruleFunc) Name() string                                   { return r.name }
 func (r ruleFunc) Check(ctx context.Context, f *Failure) *Finding { return r.check(ctx, f) }
+func (r ruleFunc) programs() []string                             { return r.progs }
+
+// indexed is a rule that says which programs it is about.
+type indexed interface{ programs() []string }
+
+// applies reports whether rule r may find anything in f: a rule indexed by
+// program names applies only when one of the commands is one of them.
+func applies(r Rule, f *Failure) bool {
+	ix, ok := r.(indexed)
+	if !ok || len(ix.programs()) == 0 {
+		return true
+	}
+	for _, p := range ix.programs() {
+		if f.call(p) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// subcommandTools lists the programs whose subcommands are known.
+func subcommandTools() []string {
+	var out []string
+	for k := range subcommands {
+		if !strings.Contains(k, " ") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func progs(s string) []string { return strings.Fields(s) }
 
 // DefaultRules returns the built-in rules, in a fixed order (on equal
 // confidence, an earlier rule's diagnosis wins). Each call returns a new
@@ -21,42 +57,49 @@ func (r ruleFunc) Check(ctx context.Context, f *Failure) *Finding { return r.che
 func DefaultRules() []Rule {
 	return []Rule{
 		// Shell and commands.
-		ruleFunc{"command-not-found", ruleCommandNotFound},
-		ruleFunc{"not-executable", ruleNotExecutable},
-		ruleFunc{"shell-syntax", ruleShellSyntax},
-		ruleFunc{"history", ruleHistory},
-		ruleFunc{"tool-suggestion", ruleToolSuggestion},
-		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand},
-		ruleFunc{"run-hint", ruleRunHint},
-		ruleFunc{"exit-status", ruleExitStatus},
+		ruleFunc{"command-not-found", ruleCommandNotFound, nil},
+		ruleFunc{"not-executable", ruleNotExecutable, nil},
+		ruleFunc{"shell-syntax", ruleShellSyntax, nil},
+		ruleFunc{"history", ruleHistory, nil},
+		ruleFunc{"tool-suggestion", ruleToolSuggestion, nil},
+		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
+		ruleFunc{"run-hint", ruleRunHint, nil},
+		ruleFunc{"exit-status", ruleExitStatus, nil},
 		// Files.
-		ruleFunc{"missing-parent", ruleMissingParent},
-		ruleFunc{"missing-file", ruleMissingFile},
-		ruleFunc{"directory-operand", ruleDirectoryOperand},
-		ruleFunc{"file-exists", ruleFileExists},
-		ruleFunc{"cd", ruleCd},
-		ruleFunc{"find", ruleFind},
-		ruleFunc{"grep-sed", ruleGrepSed},
-		ruleFunc{"fs-explain", ruleFSExplain},
+		ruleFunc{"missing-parent", ruleMissingParent, nil},
+		ruleFunc{"missing-file", ruleMissingFile, nil},
+		ruleFunc{"directory-operand", ruleDirectoryOperand, nil},
+		ruleFunc{"file-exists", ruleFileExists, nil},
+		ruleFunc{"cd", ruleCd, progs("cd pushd")},
+		ruleFunc{"find", ruleFind, progs("find")},
+		ruleFunc{"grep-sed", ruleGrepSed, nil},
+		ruleFunc{"fs-explain", ruleFSExplain, nil},
 		// Permissions and system.
-		ruleFunc{"permission", rulePermission},
-		ruleFunc{"privileged-port", rulePrivilegedPort},
-		ruleFunc{"apt", ruleApt},
-		ruleFunc{"system", ruleSystem},
+		ruleFunc{"permission", rulePermission, nil},
+		ruleFunc{"privileged-port", rulePrivilegedPort, nil},
+		ruleFunc{"apt", ruleApt, progs("apt apt-get aptitude dpkg apt-cache add-apt-repository")},
+		ruleFunc{"system", ruleSystem, nil},
 		// Tools.
-		ruleFunc{"git", ruleGit},
-		ruleFunc{"python", rulePython},
-		ruleFunc{"node", ruleNode},
-		ruleFunc{"go", ruleGo},
-		ruleFunc{"make", ruleMake},
-		ruleFunc{"java", ruleJava},
-		ruleFunc{"rust", ruleRust},
-		ruleFunc{"c", ruleC},
-		ruleFunc{"docker", ruleDocker},
-		ruleFunc{"network", ruleNetwork},
-		ruleFunc{"port-in-use", rulePortInUse},
-		ruleFunc{"archive", ruleArchive},
-		ruleFunc{"tests", ruleTests},
+		ruleFunc{"git", ruleGit, progs("git")},
+		ruleFunc{"python", rulePython, nil},
+		ruleFunc{"node", ruleNode, progs("npm yarn pnpm npx node bun")},
+		ruleFunc{"go", ruleGo, progs("go")},
+		ruleFunc{"make", ruleMake, progs("make gmake")},
+		ruleFunc{"java", ruleJava, progs("mvn mvnw javac java")},
+		ruleFunc{"rust", ruleRust, progs("cargo rustc")},
+		ruleFunc{"c", ruleC, nil},
+		ruleFunc{"docker", ruleDocker, progs("docker docker-compose podman")},
+		ruleFunc{"network", ruleNetwork, nil},
+		ruleFunc{"port-in-use", rulePortInUse, nil},
+		ruleFunc{"archive", ruleArchive, progs("tar unzip gunzip gzip bunzip2 unxz xz 7z unrar zcat")},
+		ruleFunc{"tests", ruleTests, nil},
+		ruleFunc{"pasted-prompt", rulePastedPrompt, nil},
+		ruleFunc{"version-manager", ruleVersionManager, nil},
+		ruleFunc{"net-device", ruleNetDevice, nil},
+		ruleFunc{"nix", ruleNix, nil},
+		ruleFunc{"rails-migrations", ruleRailsMigrations, nil},
+		ruleFunc{"task-file", ruleTaskFile, progs("grunt gulp fab invoke inv")},
+		ruleFunc{"package-not-found", rulePackageNotFound, progs("dnf yum pacman zypper apk brew choco winget")},
 	}
 }
 

@@ -83,6 +83,11 @@ func ruleDocker(ctx context.Context, f *Failure) *Finding {
 		}
 		return fd
 	}
+	if c.sub() == "push" && f.has("requested access to the resource is denied", "unauthorized: authentication required", "authentication required") {
+		return found(PermissionDenied, 0.88, "The registry refused the push: you are not logged in to it, or the image is not named after an account you may push to (user/app).",
+			fix("docker login && "+cmd, 0.8, "Log in to the registry, then push again."),
+			fix("docker login", 0.75, "Log in to the registry."))
+	}
 	if m := f.find(dockerPullDenyRe); m != nil {
 		img := strings.TrimSpace(m[1] + m[2] + m[3])
 		if img == "" {

@@ -440,11 +440,15 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 		case "cp", "rm", "scp", "grep":
 			what := map[string]string{"cp": "copies directories", "rm": "removes directories", "scp": "copies directories", "grep": "searches directories"}[d.tool]
 			letter := "r"
-			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory; %s only with -r.", dir, c.Name()+" "+what),
-				fix(f.addShortFlag(c, letter), 0.92, "Add -r to work on the directory recursively."))
+			fx := fix(f.addShortFlag(c, letter), 0.92, "Add -r to work on the directory recursively.")
+			if d.tool == "rm" {
+				fx.Risk = RiskHigh // everything in the directory goes, for good
+			}
+			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory; %s only with -r.", dir, c.Name()+" "+what), fx)
 		case "rmdir":
-			return found(FileNotFound, 0.85, fmt.Sprintf("%s is not empty; rmdir removes empty directories only.", dir),
-				fix(f.replaceWord(c, 0, "rm -r"), 0.85, "Remove the directory and everything in it."))
+			fx := fix(f.replaceWord(c, 0, "rm -r"), 0.85, "Remove the directory and everything in it.")
+			fx.Risk = RiskHigh
+			return found(FileNotFound, 0.85, fmt.Sprintf("%s is not empty; rmdir removes empty directories only.", dir), fx)
 		case "ln":
 			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory, and directories cannot be hard-linked.", dir),
 				fix(f.addShortFlag(c, "s"), 0.92, "Make a symbolic link instead."))
@@ -469,6 +473,9 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 func ruleFileExists(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(symlinkExistsRe); m != nil {
 		if c := f.call("ln"); c != nil {
+			if fd := lnSwapped(ctx, f, c); fd != nil {
+				return fd
+			}
 			return found(FileNotFound, 0.9, fmt.Sprintf("%s already exists; ln does not replace it unless forced.", m[1]),
 				fix(f.addShortFlag(c, "f"), 0.9, "Replace the existing %s with the link.", m[1]))
 		}
@@ -537,6 +544,14 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 	}
 	if len(fd.Fixes) > 0 {
 		fd.RootCause = fmt.Sprintf("The directory %s does not exist; did you mean %s?", c.Args[j], strings.TrimSuffix(ms[0].word, "/"))
+	}
+	// Perhaps it is to be made: after the near names, which are likelier.
+	if t := c.Args[j]; c.Name() == "cd" && len(c.Args) == 2 && t != "-" && !strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "$") && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "..") {
+		conf := 0.7
+		if len(fd.Fixes) > 0 {
+			conf = min(0.6, fd.Fixes[len(fd.Fixes)-1].Confidence-0.05)
+		}
+		fd.Fixes = append(fd.Fixes, fix("mkdir -p "+c.Raw[j]+" && "+f.callText(c), conf, "Create the directory %s, then change into it.", t))
 	}
 	return fd
 }
@@ -689,4 +704,31 @@ func hasShortFlag(c *Call, letter byte) bool {
 		}
 	}
 	return false
+}
+
+// lnSwapped handles ln given its operands in the wrong order: the link to
+// create exists as a file and the target does not, so the two were swapped
+// (ln -s link target). Forcing would replace the file with a link.
+func lnSwapped(ctx context.Context, f *Failure, c *Call) *Finding {
+	var ops []int
+	for i := 1; i < len(c.Args); i++ {
+		if !strings.HasPrefix(c.Args[i], "-") {
+			ops = append(ops, i)
+		}
+	}
+	if len(ops) != 2 {
+		return nil
+	}
+	target, link := c.Args[ops[0]], c.Args[ops[1]]
+	if f.exists(ctx, target) || !f.isFile(ctx, link) {
+		return nil
+	}
+	// A relative target of a symbolic link is relative to the link's
+	// directory: only swap names in the same directory.
+	if strings.Contains(target, "/") || strings.Contains(link, "/") {
+		return nil
+	}
+	swapped := f.replaceWords(c, ops[0], ops[1]+1, c.Raw[ops[1]]+" "+c.Raw[ops[0]])
+	return found(FileNotFound, 0.92, fmt.Sprintf("%s exists and %s does not: the target comes first, then the link's name (ln -s TARGET LINK).", link, target),
+		fix(swapped, 0.92, "Create the link %s pointing to %s.", target, link))
 }

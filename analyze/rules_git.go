@@ -153,7 +153,7 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(gitNotMergedRe); m != nil {
 		return found(ConfigurationError, 0.88, fmt.Sprintf("The branch %s has commits that are not merged anywhere; git keeps it unless forced.", m[1]),
-			fix("git branch -D "+quote(m[1]), 0.85, "Delete the branch anyway (its unmerged commits are lost)."))
+			Fix{Command: "git branch -D " + quote(m[1]), Confidence: 0.85, Risk: RiskHigh, Explanation: "Delete the branch anyway (its unmerged commits are lost)."})
 	}
 	if f.has("has local modifications", "has changes staged in the index", "have changes staged in the index", "have local modifications") && sub == "rm" {
 		return found(ConfigurationError, 0.9, "The file has changes git would lose; choose to keep the file or to force its removal.",
@@ -376,8 +376,19 @@ func gitMissingRef(ctx context.Context, f *Failure, c *Call, sub, ref string) *F
 			}
 			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, m.word), min(m.score, 0.92)-0.01*float64(k), "The branch %s exists.", m.word))
 		}
+		// main and master are each other's usual mistake.
+		if other := map[string]string{"master": "main", "main": "master"}[ref]; other != "" && len(ms) == 0 && contains(names, other) {
+			ms = []match{{word: other, score: 0.92, dist: 2}}
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, other), 0.92, "This repository's main branch is %s.", other))
+		}
 		if len(ms) > 0 {
 			fd.RootCause = fmt.Sprintf("There is no branch %s; did you mean %s?", ref, ms[0].word)
+		}
+		// A path that is not in the work tree (deleted, or not yet
+		// created) must follow "--", or git takes it for a revision.
+		if len(ms) == 0 && f.has("use '--' to separate paths") && indexOf(c.Args, "--") < 0 {
+			fd.RootCause = fmt.Sprintf("%s is neither a revision nor a file in the work tree; if it is a path (a deleted file), put it after --.", ref)
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWords(c, j, j, "--"), 0.8, "Take %s as a path, as in the history.", ref))
 		}
 		if sub == "checkout" || sub == "switch" {
 			flag := "-b"

@@ -46,7 +46,7 @@ func TestRulesGit(t *testing.T) {
 	})
 	// The force-delete is labelled as the destructive fix it is.
 	r := analyze.Analyze(t.Context(), analyze.Input{Command: "git branch -d topic", ExitCode: 1, Output: "error: The branch 'topic' is not fully merged.\nIf you are sure you want to delete it, run 'git branch -D topic'.\n"})
-	if len(r.Fixes) == 0 || r.Fixes[0].Risk != analyze.RiskMedium {
-		t.Errorf("git branch -D fix = %+v; want risk medium", r.Fixes)
+	if len(r.Fixes) == 0 || r.Fixes[0].Risk != analyze.RiskHigh {
+		t.Errorf("git branch -D fix = %+v; want risk high", r.Fixes)
 	}
 }

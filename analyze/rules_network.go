@@ -293,6 +293,14 @@ func rulePortInUse(ctx context.Context, f *Failure) *Finding {
 	}
 	if l.PID > 0 {
 		fd.Fixes = append(fd.Fixes, fix(fmt.Sprintf("kill %d", l.PID), 0.6, "Stop %s, which holds the port.", holder))
+	} else if port > 0 {
+		// Unknown holder: say how to find it. Not as a fix: looking is not
+		// fixing, and the honest answer may be an explanation alone.
+		if f.Env.LookPath(ctx, "lsof") {
+			fd.RootCause += fmt.Sprintf(" lsof -i :%d shows which process holds it.", port)
+		} else if f.Env.LookPath(ctx, "ss") {
+			fd.RootCause += fmt.Sprintf(" ss -ltnp 'sport = :%d' shows which process holds it.", port)
+		}
 	}
 	return fd
 }

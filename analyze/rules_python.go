@@ -128,9 +128,15 @@ func pythonMissingModule(ctx context.Context, f *Failure, mod string) *Finding {
 		cause += " (in " + where + ")"
 	}
 	fd := found(MissingDependency, 0.9, cause+".")
-	fd.Fixes = append(fd.Fixes, fix(pip+" install "+quote(dist), 0.9, "Install %s with pip.", dist))
+	// A name not in the table is the output's text, and on PyPI anyone
+	// may publish under it: never low risk.
+	fx := fix(pip+" install "+quote(dist), 0.9, "Install %s with pip.", dist)
+	fx.Untrusted = !ok
+	fd.Fixes = append(fd.Fixes, fx)
 	if interp := f.call("python3", "python"); interp != nil && pip != "python -m pip" {
-		fd.Fixes = append(fd.Fixes, fix(interp.Name()+" -m pip install "+quote(dist), 0.85, "Install it for exactly this interpreter."))
+		fx := fix(interp.Name()+" -m pip install "+quote(dist), 0.85, "Install it for exactly this interpreter.")
+		fx.Untrusted = !ok
+		fd.Fixes = append(fd.Fixes, fx)
 	}
 	return fd
 }

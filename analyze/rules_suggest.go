@@ -3,50 +3,136 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// toolHint is a tool's own "did you mean" message: the word it rejected and
-// what it proposes instead.
+// A tool's own "did you mean" message comes in one of a few dialects: the
+// rejected word and one or more proposals, which are words to put in its
+// place, whole command lines, or the list of every valid choice. One rule
+// reads them all (ruleToolSuggestion); the dialects below say only where the
+// rejected word and the proposals are.
+const (
+	hintWords    = iota // words (or "tool word" lines) that replace the rejected word
+	hintCommands        // whole command lines; their words are the tool's vocabulary too
+	hintChoices         // every valid choice: only those within a typo's distance count
+)
+
+// toolHint is one dialect.
 type toolHint struct {
 	re      *lazyRegexp
 	unknown int // submatch index of the rejected word, 0 if none
 	hints   int // submatch index of the proposals
+	kind    int
+	key     string // lower-case text the output must hold, checked before the pattern
 }
 
+// toolHints are the dialects, the more specific first. "real" marks those
+// recorded from the tool itself (bench/corpus/recorded.jsonl), "doc" those
+// taken from the tool's documentation or source.
 var toolHints = []toolHint{
-	// git: 'psuh' is not a git command. … The most similar command is\n\tpush
-	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2},
-	// cobra-based tools (docker, kubectl, gh, helm, hugo): unknown command "x" for "y" … Did you mean this?\n\tz
-	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2},
-	// npm: Unknown command: "intsall" … Did you mean this?\n  npm install # Install a package
-	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2},
-	// cargo: no such command: `tset` … a command with a similar name exists: `test`
-	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2},
-	// pip: unknown command "instal" - maybe you meant "install"
-	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2},
-	// git: error: did you mean `--amend` (with two dashes)?
-	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1},
-	// yarn, terraform, conda, systemctl, …: 'x' … Did you mean 'y'?
-	{lazy("(?i)(?:command|verb|operation|named|task)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2},
+	// git (real): 'psuh' is not a git command. … The most similar command is\n\tpush
+	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a git command"},
+	// cobra-based tools, kubectl (real), docker before 24, gh, helm, hugo (doc):
+	// unknown command "x" for "y" … Did you mean this?\n\tz
+	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean this?"},
+	// npm (real): Unknown command: "intsall" … Did you mean this?\n  npm install # Install a package
+	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "unknown command:"},
+	// cargo (real): no such command: `tset` … a command with a similar name exists: `test`
+	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2, hintWords, "no such"},
+	// clap 3/4 tools, rustup (real): unrecognized subcommand 'lsit'\n\n  tip: a similar subcommand exists: 'list'
+	{lazy(`unrecognized subcommand '([^']+)'\s*\n\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)`), 1, 2, hintWords, "unrecognized subcommand"},
+	// clap 2 (doc): The subcommand 'biuld' wasn't recognized\n\tDid you mean 'build'?
+	{lazy(`[Ss]ubcommand '([^']+)' wasn't recognized\s*\n\s*Did you mean '([^']+)'`), 1, 2, hintWords, "wasn't recognized"},
+	// pip (real): unknown command "instal" - maybe you meant "install"
+	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2, hintWords, "maybe you meant"},
+	// git (real): error: did you mean `--amend` (with two dashes)?
+	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1, hintWords, "with two dashes"},
+	// aws CLI v1 (real): Invalid choice: 'lss', maybe you meant:\n\n  * ls
+	{lazy(`Invalid choice: '([^']+)', maybe you meant:\s*\n((?:[ \t]*\*[ \t]*\S+\n?)+)`), 1, 2, hintWords, "maybe you meant"},
+	// gcloud (real): Invalid choice: 'comptue'.\nMaybe you meant:\n  gcloud compute instances list
+	{lazy(`Invalid choice: '([^']+)'\.\s*\nMaybe you meant:\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintCommands, "maybe you meant"},
+	// az (doc): The most similar choice to 'vmm' is:\n\tvm
+	{lazy(`The most similar choices? to '([^']+)' (?:is|are):\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "the most similar choice"},
+	// Python's argparse (real): invalid choice: 'migarte' (choose from 'migrate', 'serve')
+	{lazy(`invalid choice: '([^']+)' \(choose from ([^)\n]+)\)`), 1, 2, hintChoices, "invalid choice"},
+	// mercurial (real): hg: unknown command 'comit'\n(did you mean one of commit, incoming?)
+	{lazy(`unknown command '([^']+)'\n\(did you mean (?:one of )?([^?\n]+)\?\)`), 1, 2, hintWords, "(did you mean"},
+	// rake (real): Don't know how to build task 'tset' … Did you mean?  test
+	{lazy(`Don't know how to build task '([^']+)'[\s\S]*?Did you mean\?((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "don't know how to build task"},
+	// maven (real): Unknown lifecycle phase "cmpile". … Available lifecycle phases are: validate, …, compile, …. ->
+	{lazy(`Unknown lifecycle phase "([^"]+)"[\s\S]*?Available lifecycle phases are: ([^>\n]+?)\.? ->`), 1, 2, hintChoices, "unknown lifecycle phase"},
+	// gradle (doc): Task 'biuld' not found in root project 'app'. Some candidates are: 'build', 'buildDependents'.
+	{lazy(`(?m)[Tt]ask '([^']+)' not found in (?:root )?project '[^']*'\.\s*Some candidates are: (.+?)\.?$`), 1, 2, hintWords, "some candidates are"},
+	// leiningen (doc): 'tset' is not a task. See 'lein help'.\n\nDid you mean this?\n         test
+	{lazy(`'([^']+)' is not a task\.[^\n]*\n\s*Did you mean (?:this|one of these)\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a task"},
+	// fabric 1 (doc): Warning: Command(s) not found:\n    deplyo\n\nAvailable commands:\n\n    deploy
+	{lazy(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices, "command(s) not found"},
+	// symfony console: composer, artisan, bin/console (doc): Command "isntall" is not defined. … Did you mean this?\n    install
+	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "is not defined"},
+	// oclif tools, heroku (doc): Warning: pss is not a heroku command.\nDid you mean ps? [y/n]
+	{lazy(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords, "did you mean"},
+	// tsuru and other Go tools (doc): tsuru: "app-lst" is not a tsuru command. … Did you mean?\n\tapp-list
+	{lazy(`"([^"]+)" is not a [\w-]+ command\.[\s\S]*?Did you mean\??\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean"},
+	// conda (doc): No command 'conda instal'.\nDid you mean 'conda install'?
+	{lazy(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords, "did you mean"},
+	// brew (doc): No available formula with the name "pyhton". Did you mean python?
+	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords, "did you mean"},
+	// brew before 4 (doc): No available formula with the name "pyhton" \n==> Searching for similarly named formulae...\nThis similarly named formula was found:\npython
+	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords, "similarly named"},
+	// just (doc): error: Justfile does not contain recipe `biuld`.\nDid you mean `build`?
+	{lazy("does not contain recipe `([^`]+)`\\.?\\s*\\n\\s*Did you mean `([^`]+)`"), 1, 2, hintWords, "does not contain recipe"},
+	// yarn 1, terraform (real), systemd tools, …: 'x' … Did you mean 'y'?
+	{lazy("(?i)(?:command|verb|operation|named|task|recipe)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
 }
 
-// parseHints splits the proposals of a tool hint into commands or words.
-func parseHints(s string) []string {
+// hintWordRe is what a proposed word may look like: a subcommand, task or
+// option name, never shell syntax.
+var hintWordRe = lazy(`^-{0,2}[A-Za-z0-9][\w.:/@+-]{0,63}$`)
+
+// parseHints splits the proposals of a tool hint into commands or words:
+// one a line, or a list separated by commas, "or" and bars, bullets, quotes
+// and "# comments" dropped.
+func parseHints(s string, kind int) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
 		if i := strings.Index(l, " #"); i >= 0 {
 			l = l[:i]
 		}
-		if l = strings.TrimSpace(l); l != "" {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "*"))
+		if l == "" {
+			continue
+		}
+		if kind == hintCommands {
 			out = append(out, l)
+			continue
+		}
+		for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == ',' || r == '|' }) {
+			for _, w := range strings.Split(strings.TrimSpace(part), " or ") {
+				w = strings.Trim(strings.TrimSpace(w), "'\"`‘’.")
+				if w != "" {
+					out = append(out, w)
+				}
+			}
 		}
 	}
 	return out
 }
 
+// hintCandidate is one proposal turned into a fix of the command line.
+type hintCandidate struct {
+	cmd   string
+	word  string // the proposal, as shown in the explanation
+	dist  int    // typo distance from what was typed
+	known bool   // the word is known to exist (knownWord)
+	pos   int    // the tool's own order
+}
+
 func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 	for _, h := range toolHints {
+		if !f.has(h.key) {
+			continue // no need to compile and run the pattern
+		}
 		m := f.find(h.re)
 		if m == nil {
 			continue
@@ -55,42 +141,171 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 		if h.unknown > 0 {
 			unknown = m[h.unknown]
 		}
-		hints := parseHints(m[h.hints])
+		hints := parseHints(m[h.hints], h.kind)
 		if len(hints) == 0 {
 			continue
 		}
 		if unknown == "" && strings.HasPrefix(hints[0], "--") {
 			unknown = hints[0][1:] // "-amend" was typed for "--amend"
 		}
+		cands := hintCandidates(ctx, f, h.kind, unknown, hints)
 		var fixes []Fix
 		// A swap of two letters is the likeliest typo, likelier than the
 		// tool's own pick when the two differ (npm proposes set for tset).
-		if known := subcommands[f.main().Name()]; unknown != "" && !strings.HasPrefix(unknown, "-") {
-			for _, k := range known {
+		if key, c, idx := subcommandSlot(f); c != nil && unknown != "" && !strings.HasPrefix(unknown, "-") && c.Arg(idx) == unknown {
+			for _, k := range subcommands[key] {
 				if isTransposition(unknown, k) && !contains(hints, k) {
-					if cmd := applyHint(f, unknown, k); cmd != "" {
-						fixes = append(fixes, fix(cmd, 0.95, "%s is %s with two letters swapped.", unknown, k))
-					}
+					fixes = append(fixes, fix(f.replaceWord(c, idx, k), 0.95, "%s is %s with two letters swapped.", unknown, k))
 				}
 			}
 		}
-		for i, s := range hints {
-			if cmd := applyHint(f, unknown, s); cmd != "" {
-				fx := fix(cmd, 0.93-0.04*float64(i), "%s suggests %s.", f.main().Name(), s)
-				fx.Untrusted = true // the hint is the output's text
-				fixes = append(fixes, fx)
+		name := f.main().Name()
+		for i, cd := range cands {
+			if i == MaxFixes {
+				break
 			}
+			// Ranked by typo distance, then by the tool's own order.
+			fx := fix(cd.cmd, 0.93-0.04*float64(i)-0.02*float64(max(cd.dist-1, 0)), "%s suggests %s.", name, cd.word)
+			fx.Untrusted = true // the proposal is the output's text
+			fixes = append(fixes, fx)
 		}
 		if len(fixes) == 0 {
 			continue
 		}
-		cause := fmt.Sprintf("%q is not a command %s knows; it suggests %s.", unknown, f.main().Name(), strings.Join(hints, ", "))
+		shown := hints
+		if len(shown) > MaxFixes {
+			shown = shown[:MaxFixes]
+		}
+		cause := fmt.Sprintf("%q is not a command %s knows; it suggests %s.", unknown, name, strings.Join(shown, ", "))
 		if unknown == "" {
-			cause = fmt.Sprintf("%s suggests %s.", f.main().Name(), hints[0])
+			cause = fmt.Sprintf("%s suggests %s.", name, hints[0])
 		}
 		return found(CommandNotFound, 0.9, cause, fixes...)
 	}
 	return nil
+}
+
+// hintCandidates turns a dialect's proposals into fixes of the command
+// line, best first: the nearest to what was typed, then those known to
+// exist (knownWord), then the tool's order.
+// A proposal that does not look like a word of the tool is dropped.
+func hintCandidates(ctx context.Context, f *Failure, kind int, unknown string, hints []string) []hintCandidate {
+	var out []hintCandidate
+	seen := map[string]bool{}
+	add := func(cmd, word string, dist, pos int) {
+		if cmd == "" || seen[cmd] {
+			return
+		}
+		seen[cmd] = true
+		out = append(out, hintCandidate{cmd: cmd, word: word, dist: dist, pos: pos})
+	}
+	switch kind {
+	case hintChoices:
+		for i, m := range closest(unknown, filterWords(hints), nil) {
+			add(applyHint(f, unknown, m.word), m.word, m.dist, i)
+		}
+	case hintCommands:
+		// Each proposal whose words differ from the typed ones by one
+		// word, and each word of the proposals near the rejected one.
+		var vocab []string
+		for i, h := range hints {
+			words := strings.Fields(h)
+			if len(words) == 0 || !allWords(words) {
+				continue
+			}
+			vocab = append(vocab, words[1:]...)
+			if cmd := applyCommandHint(f, unknown, words); cmd != "" {
+				add(cmd, h, distance(f.Input.Command, cmd), i)
+			}
+		}
+		for i, m := range closest(unknown, vocab, nil) {
+			if m.dist > 0 {
+				add(applyHint(f, unknown, m.word), m.word, m.dist, len(hints)+i)
+			}
+		}
+	default:
+		for i, h := range hints {
+			words := strings.Fields(h)
+			if !allWords(words) {
+				continue
+			}
+			d := distance(strings.ToLower(strings.TrimLeft(unknown, "-")), strings.ToLower(strings.TrimLeft(words[len(words)-1], "-")))
+			add(applyHint(f, unknown, h), h, d, i)
+		}
+	}
+	if len(out) > 1 {
+		for i := range out {
+			out[i].known = knownWord(ctx, f, out[i].word)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].dist != out[j].dist {
+			return out[i].dist < out[j].dist
+		}
+		if out[i].known != out[j].known {
+			return out[i].known
+		}
+		return out[i].pos < out[j].pos
+	})
+	return out
+}
+
+// knownWord reports whether a proposed word is one hookd knows to exist
+// for the failed tool: a known subcommand, a package.json script, a make
+// target or git branch, or what the user ran with the tool before.
+func knownWord(ctx context.Context, f *Failure, word string) bool {
+	c := f.main()
+	if c == nil {
+		return false
+	}
+	name := c.Name()
+	words := strings.Fields(word)
+	if len(words) == 0 {
+		return false
+	}
+	w := words[len(words)-1]
+	if contains(subcommands[name], w) {
+		return true
+	}
+	switch name {
+	case "npm", "yarn", "pnpm", "bun":
+		if s, err := f.Env.PackageScripts(ctx, f.Cwd); err == nil && contains(s, w) {
+			return true
+		}
+	case "make":
+		if t, err := f.Env.MakeTargets(ctx, f.Cwd); err == nil && contains(t, w) {
+			return true
+		}
+	case "git":
+		if contains(f.git(ctx).Branches, w) {
+			return true
+		}
+	}
+	for _, p := range f.History {
+		if strings.HasPrefix(p.Command+" ", name+" "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func allWords(words []string) bool {
+	for _, w := range words {
+		if !hintWordRe.MatchString(w) {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
+func filterWords(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if hintWordRe.MatchString(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // applyHint replaces the rejected word with a tool's proposal, which may be
@@ -105,15 +320,52 @@ func applyHint(f *Failure, unknown, hint string) string {
 			}
 			words := strings.Fields(hint)
 			if len(words) > 1 && words[0] == c.Name() {
-				return f.replaceWords(c, 0, j+1, hint)
+				return f.replaceWords(c, 0, j+1, quoteWords(words))
+			}
+			if len(words) != 1 {
+				return ""
 			}
 			if strings.HasPrefix(a, "--") && !strings.HasPrefix(hint, "-") {
 				hint = "--" + hint
 			}
-			return f.replaceWord(c, j, hint)
+			return f.replaceWord(c, j, quote(hint))
 		}
 	}
 	return ""
+}
+
+// applyCommandHint replaces the typed words of the command, as far as the
+// rejected one and as many as the proposal has, with a whole proposed
+// command line ("gcloud comptue instances list" → "gcloud compute instances
+// list"). It gives "" unless the proposal is the same tool, and changes only
+// the rejected word and words within a typo's distance of the typed ones.
+func applyCommandHint(f *Failure, unknown string, words []string) string {
+	c := f.main()
+	if c == nil || words[0] != c.Name() {
+		return ""
+	}
+	j := indexOf(c.Args, unknown)
+	if j < 1 || len(words) <= j || len(c.Args) < len(words) {
+		return ""
+	}
+	for k := 1; k < len(words); k++ {
+		if k == j {
+			continue
+		}
+		if a := c.Args[k]; a != words[k] && distance(a, words[k]) > maxTypos(len(a)) {
+			return ""
+		}
+	}
+	return f.replaceWords(c, 0, len(words), quoteWords(words))
+}
+
+// quoteWords quotes each word for the shell and joins them.
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = quote(w)
+	}
+	return strings.Join(q, " ")
 }
 
 // subcommands lists the subcommands of tools that are often mistyped, for
@@ -160,9 +412,60 @@ var subcommands = map[string][]string{
 		unpin untap update upgrade uses`),
 }
 
+// Subcommands of subcommands, keyed "tool sub".
 func init() {
 	subcommands["pip3"] = subcommands["pip"]
 	subcommands["podman"] = subcommands["docker"]
+	for k, v := range map[string]string{
+		"git bisect":    "bad good new old terms skip next reset visualize view replay log run help start",
+		"git stash":     "list show drop pop apply branch push save clear create store",
+		"git remote":    "add rename remove rm set-head set-branches get-url set-url show prune update",
+		"git worktree":  "add list lock move prune remove repair unlock",
+		"git submodule": "add status init deinit update set-branch set-url summary foreach sync absorbgitdirs",
+		"go mod":        "download edit graph init tidy vendor verify why",
+		"go work":       "edit init sync use vendor",
+		"pyenv":         "commands completion exec global help hooks init install local prefix rehash root shell shims uninstall version version-file version-file-read version-file-write version-name version-origin versions whence which virtualenv virtualenvs activate deactivate update",
+		"rbenv":         "commands completion exec global help hooks init install local prefix rehash root shell shims uninstall version version-file version-file-read version-file-write version-name version-origin versions whence which",
+		"nodenv":        "commands completion exec global help hooks init install local prefix rehash root shell shims uninstall version version-file version-file-read version-file-write version-name version-origin versions whence which",
+		"goenv":         "commands completion exec global help hooks init install local prefix rehash root shell shims uninstall version version-file version-file-read version-file-write version-name version-origin versions whence which",
+		"hg":            "add addremove annotate archive backout bisect bookmarks branch branches bundle cat clone commit config copy diff export files forget graft grep heads help identify import incoming init log manifest merge outgoing parents paths phase pull push recover remove rename resolve revert rollback root serve shelve status summary tag tags tip unbundle unshelve update verify version",
+		"gem":           "build cert check cleanup contents dependency environment fetch help info install list lock mirror open outdated owner pristine push query rdoc search server signin signout sources specification stale uninstall unpack update which yank",
+		"composer":      "about archive audit browse bump check-platform-reqs clear-cache config create-project depends diagnose dump-autoload exec fund global help init install licenses list outdated prohibits reinstall remove require run-script search self-update show status suggests update validate",
+		"yarn":          "add audit autoclean bin cache check config create dedupe generate-lock-entry global help import info init install licenses link list login logout outdated owner pack policies publish remove run tag team test unlink unplug upgrade upgrade-interactive version versions why workspace workspaces",
+		"vagrant":       "autocomplete box cloud destroy global-status halt help init login package plugin port powershell provision push rdp reload resume serve snapshot ssh ssh-config status suspend up upload validate version winrm winrm-config",
+		"terraform":     "init validate plan apply destroy console fmt force-unlock get graph import login logout metadata output providers refresh show state taint test untaint version workspace",
+		"helm":          "completion create dependency env get history install lint list package plugin pull push registry repo rollback search show status template test uninstall upgrade verify version",
+		"adb":           "devices connect disconnect pair forward reverse push pull sync shell emulator install install-multiple uninstall bugreport jdwp logcat disable-verity enable-verity keygen wait-for-device start-server kill-server reconnect root unroot usb tcpip reboot sideload remount get-state get-serialno get-devpath",
+		"conda":         "clean compare config create info init install list package remove rename run search uninstall update upgrade activate deactivate env",
+		"heroku":        "access addons apps auth authorizations buildpacks certs ci clients config container domains drains features git help keys labs local login logout logs maintenance members notifications orgs pg pipelines plugins ps redis regions releases reviewapps run sessions spaces status teams update webhooks",
+	} {
+		subcommands[k] = strings.Fields(v)
+	}
+}
+
+// subcommandSlot finds the word of the command line that names a known
+// tool's subcommand, or the subcommand of a known subcommand (git stash
+// pop, go mod tidy): the key of its list in subcommands, its call and its
+// index. The call is nil when there is none.
+func subcommandSlot(f *Failure) (string, *Call, int) {
+	for i := len(f.Calls) - 1; i >= 0; i-- {
+		c := &f.Calls[i]
+		key, idx := c.Name(), c.subIndex()
+		if _, ok := subcommands[key]; !ok || idx < 0 {
+			continue
+		}
+		nested := key + " " + c.Args[idx]
+		if _, ok := subcommands[nested]; !ok {
+			return key, c, idx
+		}
+		for j := idx + 1; j < len(c.Args); j++ {
+			if !strings.HasPrefix(c.Args[j], "-") {
+				return nested, c, j
+			}
+		}
+		return "", nil, -1
+	}
+	return "", nil, -1
 }
 
 var unknownSubRes = []*lazyRegexp{
@@ -174,26 +477,21 @@ var unknownSubRes = []*lazyRegexp{
 	lazy(`Unknown (?:command verb|operation) '?([^',.\s]+)'?`),
 	lazy(`unknown command "([^"]+)"`),
 	lazy(`(?i)unknown command:? (?:docker )?'?([^'\s]+)'?`),
+	lazy("unknown subcommand:? [`'\"]?([^`'\"\\s]+)"),
+	lazy("no such command [`'\"]([^`'\"]+)"),
 }
 
 func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
-	var c *Call
-	for i := len(f.Calls) - 1; i >= 0 && c == nil; i-- {
-		if _, ok := subcommands[f.Calls[i].Name()]; ok && f.Calls[i].sub() != "" {
-			c = &f.Calls[i]
-		}
-	}
+	key, c, idx := subcommandSlot(f)
 	if c == nil {
 		return nil
 	}
-	sub := c.sub()
-	known := subcommands[c.Name()]
-	for _, k := range known {
-		if k == sub {
-			return nil
-		}
+	sub := c.Args[idx]
+	known := subcommands[key]
+	if contains(known, sub) {
+		return nil
 	}
-	said := false
+	said := f.has(key + ": unknown command") // go mod: unknown command
 	for _, re := range unknownSubRes {
 		if m := f.find(re); m != nil && m[1] == sub {
 			said = true
@@ -210,24 +508,30 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		conf = 0.65 // no output to go by: the subcommand is merely unknown to us
 	}
 	ms := closest(sub, known, func(w string) float64 {
-		if popular[c.Name()+" "+w] > 0 {
+		if popular[key+" "+w] > 0 {
 			return 0.02
 		}
 		return 0
 	})
+	// Words in the wrong order: the unknown word is an argument and the
+	// subcommand follows it (systemctl nginx restart).
+	if next := c.Arg(idx + 1); said && contains(known, next) && (len(ms) == 0 || ms[0].dist > 1) {
+		swapped := f.replaceWords(c, idx, idx+2, quote(next)+" "+c.Raw[idx])
+		return found(SyntaxError, 0.88, fmt.Sprintf("%s takes the subcommand first: %s %s, then %s.", key, key, next, sub),
+			fix(swapped, 0.9, "Put the subcommand %s before its argument %s.", next, sub))
+	}
 	if len(ms) == 0 {
 		if said {
-			return explain(CommandNotFound, 0.6, "%s has no subcommand %q; see %s --help.", c.Name(), sub, c.Name())
+			return explain(CommandNotFound, 0.6, "%s has no subcommand %q; see %s --help.", key, sub, key)
 		}
 		return nil
 	}
-	idx := c.subIndex()
-	fd := found(CommandNotFound, conf, fmt.Sprintf("%s has no subcommand %q; did you mean %s?", c.Name(), sub, ms[0].word))
+	fd := found(CommandNotFound, conf, fmt.Sprintf("%s has no subcommand %q; did you mean %s?", key, sub, ms[0].word))
 	for i, m := range ms {
 		if i == MaxFixes {
 			break
 		}
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, idx, m.word), min(m.score, conf)-0.02*float64(i), "Did you mean %s %s?", c.Name(), m.word))
+		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, idx, m.word), min(m.score, conf)-0.02*float64(i), "Did you mean %s %s?", key, m.word))
 	}
 	return fd
 }
