@@ -68,7 +68,7 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
 		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn",
-		"trust", "project", "ctxcmd", "skill"},
+		"trust", "project", "ctxcmd", "skill", "tmpl"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
