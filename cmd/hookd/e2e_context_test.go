@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -95,4 +96,85 @@ func TestFixAI(t *testing.T) {
 	})
 }
 
-var _ = shelltest.Options{}
+
+// TestAskContextCommandsCLI: the config's commands, a profile chosen by
+// the directory (its commands replace the section's), --exec after them
+// in order, --no-context-exec, on_failure: fail ending the question before
+// anything is sent, --profile naming one, an unknown profile, --skills.
+func TestAskContextCommandsCLI(t *testing.T) {
+	h := newHome(t)
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: []string{"ok"}})
+	os.MkdirAll(h.Path(".config", "hookd", "skills"), 0o700)
+	os.MkdirAll(h.Path("work", "repo"), 0o700)
+	os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(`ask:
+  context_commands:
+    - {name: Everywhere, command: echo everywhere-out}
+  skills:
+    - {pattern: 'migrat', llm_prepend: 'Use goose.'}
+  profiles:
+    work:
+      when: {cwd: '`+h.Path("work")+`/**'}
+      context_commands:
+        - {name: Work, command: 'sleep 0.2; echo work-out'}
+        - {name: Quick, command: echo quick-out}
+    strict:
+      context_commands:
+        - {name: Must, command: 'echo half; exit 3', on_failure: fail}
+`), 0o600)
+	os.WriteFile(h.Path(".config", "hookd", "skills", "sql.md"), []byte("---\npattern: '\\bsql\\b'\ndescription: SQL style\n---\nPrefer CTEs.\n"), 0o600)
+	run := func(dir string, args ...string) (string, string, error) {
+		cmd := exec.Command(hookdBin, args...)
+		cmd.Env = append(append([]string{}, h.Env...), llmEnv(fake)...)
+		cmd.Dir = dir
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		return out.String(), errOut.String(), err
+	}
+	block := func(name string) string {
+		return "--- Context: " + name + " ---\n<<<BEGIN OUTPUT "
+	}
+
+	if _, errOut, err := run(h.Dir, "ask", "--exec", "echo exec-out", "plain"); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	user := userMessage(t, fake)
+	if e, x := strings.Index(user, block("Everywhere")), strings.Index(user, block("echo exec-out")); e < 0 || x < e || !strings.Contains(user, "everywhere-out") {
+		t.Errorf("config's command, then --exec, expected:\n%s", user)
+	}
+
+	// In ~/work/repo the work profile applies: its commands, declared
+	// order kept although Work finishes last.
+	if _, errOut, err := run(h.Path("work", "repo"), "ask", "-v", "plan the sql migration"); err != nil || !strings.Contains(errOut, "profile work") ||
+		!strings.Contains(errOut, "skill skills[0] matched") || !strings.Contains(errOut, "skill sql matched") {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	user = userMessage(t, fake)
+	if w, q := strings.Index(user, block("Work")), strings.Index(user, block("Quick")); w < 0 || q < w || strings.Contains(user, "everywhere-out") {
+		t.Errorf("the work profile's commands in order, and only them:\n%s", user)
+	}
+	if sys := fake.Last().System; !strings.Contains(sys, "Use goose.\n\nPrefer CTEs.") {
+		t.Errorf("skills from the config and a skill file, in order:\n%s", sys)
+	}
+
+	n := len(fake.Requests())
+	if _, _, err := run(h.Path("work", "repo"), "ask", "--no-context-exec", "nothing runs"); err != nil {
+		t.Fatal(err)
+	}
+	if user = userMessage(t, fake); strings.Contains(user, "Context:") {
+		t.Errorf("--no-context-exec ran something:\n%s", user)
+	}
+	_, errOut, err := run(h.Dir, "ask", "--profile", "strict", "q")
+	if err == nil || !strings.Contains(errOut, "Must") || !strings.Contains(errOut, "exit status 3") || len(fake.Requests()) != n+1 {
+		t.Errorf("on_failure fail: err %v, %d requests (want %d), stderr %s", err, len(fake.Requests()), n+1, errOut)
+	}
+	if _, errOut, err := run(h.Dir, "ask", "--profile", "nope", "q"); err == nil || !strings.Contains(errOut, "strict") {
+		t.Errorf("unknown profile: %v %s", err, errOut)
+	}
+	out, _, err := run(h.Dir, "ask", "--skills")
+	if err != nil || !strings.Contains(out, "sql") || !strings.Contains(out, "SQL style") || !strings.Contains(out, "skills[0]") {
+		t.Errorf("--skills: %v\n%s", err, out)
+	}
+}
