@@ -275,3 +275,16 @@ func TestPlan(t *testing.T) {
 		t.Errorf("plan %+v", plan)
 	}
 }
+
+// TestAskExpand: ask and expand steps are checked and planned (they run
+// as `hookd ask` and `hookd expand` subprocesses).
+func TestAskExpand(t *testing.T) {
+	plan := Plan(load(t, ".", "steps:\n  - id: e\n    expand: review\n    outputs:\n      text: {extract_from: stdout}\n  - ask: \"summarise ${e.text}\"\n"))
+	if len(plan) != 2 || plan[0].Step.Action != ActExpand || plan[1].Command != "summarise ${e.text}" {
+		t.Errorf("plan %+v", plan)
+	}
+	if _, err := Load("c.yml", []byte("steps:\n  - expand: x\n    run: y\n  - {}\n"), "."); err == nil ||
+		!strings.Contains(err.Error(), "2 actions (expand, run)") || !strings.Contains(err.Error(), "step 2: no action") {
+		t.Errorf("two actions / none: %v", err)
+	}
+}

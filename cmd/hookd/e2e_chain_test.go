@@ -111,3 +111,19 @@ func TestChainFailure(t *testing.T) {
 		t.Errorf("exit %v, stdout %q, stderr %s", err, out, errOut)
 	}
 }
+
+// TestChainHistory: ${hist.ID.output} is a recorded command's output,
+// quoted into the command line; an unknown one takes its default.
+func TestChainHistory(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "run", "--", "echo", "remembered; touch pwned")
+	id := strconv.FormatInt(entries(t, h)[0].ID, 10)
+	file := writeChain(t, t.TempDir(), "steps:\n  - run: echo got ${hist."+id+".output}\n  - run: echo ${hist.99999.output:-none}\n")
+	out, errOut, err := hookdRun(h, []string{"SHELL=/bin/sh"}, "chain", file)
+	if err != nil || out != "got remembered; touch pwned\nnone\n" {
+		t.Errorf("chain: %v, stdout %q\n%s", err, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "pwned")); err == nil {
+		t.Error("a recorded output ran as shell code")
+	}
+}
