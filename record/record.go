@@ -39,7 +39,8 @@ type Command struct {
 // captured.
 type Exec struct {
 	Argv           []string
-	Dir            string // "" for the current directory
+	Dir            string   // "" for the current directory
+	Env            []string // nil for hookd's own environment
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Limit bounds what is kept of each output (see capture.Buffer).
@@ -83,6 +84,7 @@ func (x Exec) Run() (Command, error) {
 	}
 	cmd := exec.Command(x.Argv[0], x.Argv[1:]...)
 	cmd.Dir = x.Dir
+	cmd.Env = x.Env
 	cmd.Stdin = x.Stdin
 	cmd.Stdout = tee(x.Stdout, c.Stdout)
 	cmd.Stderr = tee(x.Stderr, c.Stderr)

@@ -14,13 +14,13 @@ import (
 	"github.com/hookd/hookd/answer"
 	"github.com/hookd/hookd/ask"
 	"github.com/hookd/hookd/ctxcmd"
-	"github.com/hookd/hookd/project"
-	"github.com/hookd/hookd/tmpl"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/llm"
 	"github.com/hookd/hookd/offer"
+	"github.com/hookd/hookd/project"
 	"github.com/hookd/hookd/recall"
 	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/tmpl"
 	"golang.org/x/sys/unix"
 )
 

@@ -96,7 +96,6 @@ func TestFixAI(t *testing.T) {
 	})
 }
 
-
 // TestAskContextCommandsCLI: the config's commands, a profile chosen by
 // the directory (its commands replace the section's), --exec after them
 // in order, --no-context-exec, on_failure: fail ending the question before

@@ -38,6 +38,7 @@ func init() {
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
 		{"allow", "[FILE] | --list", "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", cmdAllow},
 		{"deny", "[FILE]", "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", cmdDeny},
+		{"chain", "FILE [--dry-run]", "run a chain: a YAML file of steps (run, ask, expand) that pass outputs on as ${id.name}; the whole file is checked first, each run step recorded; exits with the status of the step that failed", cmdChain},
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good, and what was learned from them", cmdForget},
 		{"learned", "[--json] | --delete ID… | --clear", "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", cmdLearned},

@@ -64,11 +64,13 @@ var allowed = map[string][]string{
 	// settings a question is asked with, and the context commands run.
 	"project": {"config", "trust"},
 	"ctxcmd":  {"config", "ctxblock"},
+	// Chains: steps run with record, outputs passed on.
+	"chain": {"record", "shellinit"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
 		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn",
-		"trust", "project", "ctxcmd", "skill", "tmpl"},
+		"trust", "project", "ctxcmd", "skill", "tmpl", "chain"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},

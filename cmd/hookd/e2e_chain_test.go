@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const chainExample = `steps:
+  - id: greet
+    run: echo hello-chain
+    outputs:
+      text: {extract_from: stdout}
+  - id: shout
+    run: tr a-z A-Z
+    inputs:
+      text: {from: "${greet.text}", pass_as: stdin}
+    outputs:
+      loud: {extract_from: stdout}
+  - id: show
+    run: printenv LOUD
+    inputs:
+      loud: {from: "${shout.loud}", pass_as: {environment: {name: LOUD}}}
+  - id: fallback
+    run: echo "${nobody.value:-used-default}"
+`
+
+func writeChain(t *testing.T, dir, src string) string {
+	t.Helper()
+	p := filepath.Join(dir, "chain.yml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestChainExample: the issue's example runs as written, each run step
+// recorded in history with its output; --dry-run prints the plan and runs
+// nothing.
+func TestChainExample(t *testing.T) {
+	h := newHome(t)
+	file := writeChain(t, t.TempDir(), chainExample)
+	out, errOut, err := hookdRun(h, []string{"SHELL=/bin/sh"}, "chain", "--dry-run", file)
+	if err != nil || !strings.Contains(out, "step 4 (fallback): run: echo \"\"'used-default'\"\"") ||
+		!strings.Contains(out, "input  $LOUD ← ${shout.loud}") || strings.Contains(out, "HELLO") {
+		t.Fatalf("dry run: %v\n%s%s", err, out, errOut)
+	}
+	if es := entries(t, h); len(es) != 0 {
+		t.Fatalf("--dry-run recorded %+v", es)
+	}
+	out, errOut, err = hookdRun(h, []string{"SHELL=/bin/sh"}, "chain", file)
+	if err != nil || out != "hello-chain\nHELLO-CHAIN\nHELLO-CHAIN\nused-default\n" {
+		t.Fatalf("chain: %v\nstdout %q\nstderr %s", err, out, errOut)
+	}
+	if !strings.Contains(errOut, "==> [3/4] step 3 (show): run printenv LOUD") {
+		t.Errorf("no step header: %s", errOut)
+	}
+	es := entries(t, h)
+	want := []string{"echo hello-chain", "tr a-z A-Z", "printenv LOUD", `echo ""'used-default'""`}
+	if len(es) != len(want) {
+		t.Fatalf("recorded %+v", es)
+	}
+	for i, w := range want {
+		if es[i].Command != w || es[i].ExitCode != 0 {
+			t.Errorf("entry %d = %q (%d); want %q", i, es[i].Command, es[i].ExitCode, w)
+		}
+	}
+	if got := hookd(t, h, "out", strconv.FormatInt(es[2].ID, 10)); got != "HELLO-CHAIN\n" {
+		t.Errorf("show's recorded output = %q", got)
+	}
+}
+
+// TestChainProblems: a bad file is reported whole, nothing run, exit 2.
+func TestChainProblems(t *testing.T) {
+	h := newHome(t)
+	dir := t.TempDir()
+	file := writeChain(t, dir, `steps:
+  - id: a
+    run: touch ran
+    ask: two actions
+  - run: echo ${a.missing}
+  - explode: now
+`)
+	_, errOut, err := hookdRun(h, nil, "chain", file)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v; want 2\n%s", err, errOut)
+	}
+	for _, want := range []string{file + ":2:7: step 1 (a): 2 actions", "step 2: run: ${a.missing}: step 1 (a) has no output", "step 3: explode: unknown field", "4 problems"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	file = writeChain(t, dir, "steps:\n  - run: [oops\n")
+	if _, errOut, _ = hookdRun(h, nil, "chain", file); !strings.Contains(errOut, file+":2:") {
+		t.Errorf("YAML error without line: %s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "ran")); err == nil {
+		t.Error("a step ran")
+	}
+}
+
+// TestChainFailure: hookd chain exits with the failing step's status.
+func TestChainFailure(t *testing.T) {
+	h := newHome(t)
+	file := writeChain(t, t.TempDir(), "steps:\n  - run: exit 5\n    continue_on_error: true\n  - run: exit 7\n  - run: echo never\n")
+	out, errOut, err := hookdRun(h, []string{"SHELL=/bin/sh"}, "chain", file)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 7 || strings.Contains(out, "never") {
+		t.Errorf("exit %v, stdout %q, stderr %s", err, out, errOut)
+	}
+}
+
+// TestChainHistory: ${hist.ID.output} is a recorded command's output,
+// quoted into the command line; an unknown one takes its default.
+func TestChainHistory(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "run", "--", "echo", "remembered; touch pwned")
+	id := strconv.FormatInt(entries(t, h)[0].ID, 10)
+	file := writeChain(t, t.TempDir(), "steps:\n  - run: echo got ${hist."+id+".output}\n  - run: echo ${hist.99999.output:-none}\n")
+	out, errOut, err := hookdRun(h, []string{"SHELL=/bin/sh"}, "chain", file)
+	if err != nil || out != "got remembered; touch pwned\nnone\n" {
+		t.Errorf("chain: %v, stdout %q\n%s", err, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "pwned")); err == nil {
+		t.Error("a recorded output ran as shell code")
+	}
+}
