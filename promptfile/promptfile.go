@@ -178,3 +178,7 @@ func validName(n string) bool {
 	}
 	return true
 }
+
+// IsName says whether s is a prompt file's name (name or dir/name, no
+// leading /), not a path.
+func IsName(s string) bool { return validName(s) && !strings.HasSuffix(s, ".md") }
