@@ -25,6 +25,17 @@ type Config struct {
 	// only on demand, with hookd suggest --ai or fix --ai) or on_failure
 	// (hookd run asks it about each failure).
 	AI AIMode `yaml:"ai"`
+	// PromptFiles configures prompt files (hookd expand, hookd ask /NAME).
+	PromptFiles PromptFiles `yaml:"prompt_files"`
+}
+
+// PromptFiles configures prompt files.
+type PromptFiles struct {
+	// Allow extends the built-in allowlist of the commands a prompt
+	// file's !`cmd` may run: each pattern is a command's words, where *
+	// matches anything (make -n*). Only the user's config.yaml sets it; a
+	// project's .hookd.yml never can.
+	Allow []string `yaml:"allow"`
 }
 
 // History says which commands are not recorded.
@@ -132,6 +143,9 @@ output:
 #     - {name: Git Status, command: git status --short, on_failure: warn, timeout: 5}
 #   profiles:           # chosen with --profile NAME, or by the working directory
 #     work: {when: {cwd: '~/work/*'}, variables: {TEAM: payments}}
+# prompt_files:         # hookd expand NAME, hookd ask /NAME (only this file sets it)
+#   allow:              # more commands a prompt file may run (* matches anything)
+#     - 'make -n*'
 `
 
 // Load reads the file at path, once: the caller keeps what it returns for

@@ -14,6 +14,9 @@ const ProjectFile = ".hookd.yml"
 // projectFile is what a project's .hookd.yml holds: an ask section.
 type projectFile struct {
 	Ask Ask `yaml:"ask"`
+	// PromptFiles is read only to be refused: a project never extends
+	// the prompt files' allowlist.
+	PromptFiles any `yaml:"prompt_files"`
 }
 
 // LoadProject reads a project's .hookd.yml: an ask section with the
@@ -44,6 +47,9 @@ func LoadProject(file string) (Ask, []Warning) {
 		return Ask{}, warns
 	}
 	a := f.Ask
+	if w := src.at("$.prompt_files", "only the user's config.yaml extends the prompt files' allowlist", "ignored"); w.Line > 0 {
+		warns = append(warns, w)
+	}
 	for _, key := range []string{"prefix", "offer", "budget", "reasoning"} {
 		if w := src.at("$.ask."+key, "only the user's config.yaml sets this", "ignored"); w.Line > 0 {
 			warns = append(warns, w)

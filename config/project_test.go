@@ -146,3 +146,25 @@ func TestLoadProjectBroken(t *testing.T) {
 		t.Errorf("empty file: %+v %v", a, warns)
 	}
 }
+
+// TestLoadProjectCannotExtendAllowlist: a project's .hookd.yml that tries
+// to extend the prompt files' allowlist is warned about and ignored (and
+// LoadProject returns nothing that could carry it); the user's own
+// config.yaml extends it.
+func TestLoadProjectCannotExtendAllowlist(t *testing.T) {
+	p := writeProject(t, "prompt_files:\n  allow: ['rm *']\nask:\n  prompt_files: {allow: ['curl *']}\n")
+	_, warns := LoadProject(p)
+	var got []string
+	for _, w := range warns {
+		got = append(got, w.String())
+	}
+	all := strings.Join(got, "\n")
+	if len(got) != 2 || !strings.Contains(all, ": prompt_files: only the user's config.yaml extends the prompt files' allowlist; ignored") ||
+		!strings.Contains(all, "ask.prompt_files: unknown setting") {
+		t.Errorf("warnings:\n%s", all)
+	}
+	c, warns := Load(write(t, "prompt_files:\n  allow: ['make -n*']\n"), "/home/u")
+	if len(warns) != 0 || len(c.PromptFiles.Allow) != 1 || c.PromptFiles.Allow[0] != "make -n*" {
+		t.Errorf("Load = %+v, %v", c.PromptFiles, warns)
+	}
+}

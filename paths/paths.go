@@ -35,6 +35,8 @@ type Layout struct {
 	// Template, if it exists, is the prompt template used when the
 	// config sets none.
 	Skills, Template string
+	// Commands holds the user's prompt files (*.md, package promptfile).
+	Commands string
 	// DB is the history database.
 	DB string
 	// State holds what the shells and the agent write as they go: Spool
@@ -62,6 +64,7 @@ func New(d Dirs) Layout {
 		Patterns:       filepath.Join(d.ConfigHome, "hookd", "patterns.yaml"),
 		Skills:         filepath.Join(d.ConfigHome, "hookd", "skills"),
 		Template:       filepath.Join(d.ConfigHome, "hookd", "template.md"),
+		Commands:       filepath.Join(d.ConfigHome, "hookd", "commands"),
 		DB:             filepath.Join(d.DataHome, "hookd", "history.db"),
 		State:          state,
 		Spool:          filepath.Join(state, "spool"),

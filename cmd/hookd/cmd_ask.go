@@ -68,6 +68,13 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		return printSkills(e, uc.skills)
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	// /NAME ARGS…: the prompt file NAME, expanded, is the question (its
+	// !!ctx mentions, and the arguments', still work).
+	if q, ok, err := promptQuestion(ctx, e, fs.Args(), cwd); err != nil {
+		return err
+	} else if ok {
+		question = strings.TrimSpace(q)
+	}
 	var stdin string
 	if f, ok := e.stdin.(*os.File); ok && !isTerminal(f) {
 		b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))

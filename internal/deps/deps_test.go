@@ -66,11 +66,14 @@ var allowed = map[string][]string{
 	"ctxcmd":  {"config", "ctxblock"},
 	// Chains: steps run with record, outputs passed on.
 	"chain": {"record", "shellinit"},
+	// Prompt files: lookup in the project's and the user's places,
+	// `@file` and allowlisted ``!`cmd` `` expansion.
+	"promptfile": {"frontmatter", "project"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
 		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn",
-		"trust", "project", "ctxcmd", "skill", "tmpl", "chain"},
+		"trust", "project", "ctxcmd", "skill", "tmpl", "chain", "promptfile"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hookd/hookd/promptfile"
+	"github.com/hookd/hookd/sanitize"
+)
+
+// promptOptions are how prompt files expand here: the places for cwd, the
+// built-in allowlist and the user's own prompt_files.allow.
+func (e *env) promptOptions(cwd string) promptfile.Options {
+	return promptfile.Options{Places: promptfile.PlacesFor(cwd, e.paths.Commands, e.home), Cwd: cwd,
+		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}}
+}
+
+func cmdCommands(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "commands")
+	names := fs.Bool("names", false, "print only the names that resolve, one a line (for completion)")
+	asJSON := fs.Bool("json", false, "print JSON Lines: name, path, place, description, shadowed_by")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	cwd, _ := os.Getwd()
+	files := e.promptOptions(cwd).Places.List()
+	switch {
+	case *names:
+		for _, f := range files {
+			if f.ShadowedBy == "" {
+				fmt.Fprintln(e.stdout, f.Name)
+			}
+		}
+		return nil
+	case *asJSON:
+		enc := json.NewEncoder(e.stdout)
+		for _, f := range files {
+			if err := enc.Encode(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(e.stdout, "No prompt files here. Put Markdown files in %s, a project's .hookd/commands/ or .claude/commands/.\n", e.paths.Commands)
+		return nil
+	}
+	w := 0
+	for _, f := range files {
+		w = max(w, len(f.Name)+1)
+	}
+	for _, f := range files {
+		desc := sanitize.Line(f.Description)
+		if f.ArgumentHint != "" {
+			desc = strings.TrimSpace(sanitize.Line(f.ArgumentHint) + "  " + desc)
+		}
+		fmt.Fprintf(e.stdout, "%-*s  %s\n", w, "/"+f.Name, desc)
+		where := "    " + f.Path
+		if f.ShadowedBy != "" {
+			where += "  (shadowed by " + f.ShadowedBy + ")"
+		}
+		fmt.Fprintln(e.stdout, where)
+		if f.Warning != "" {
+			fmt.Fprintf(e.stdout, "    warning: %s\n", sanitize.Line(f.Warning))
+		}
+	}
+	return nil
+}
+
+func cmdExpand(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "expand")
+	asJSON := fs.Bool("json", false, "print seed 004's JSON result (success, command, expansions, metadata, or error)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("name a prompt file")
+	}
+	cwd, _ := os.Getwd()
+	r := promptfile.Expand(ctx, fs.Arg(0), fs.Args()[1:], e.promptOptions(cwd))
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+		if !r.Success {
+			return exitCode{1, ""}
+		}
+		return nil
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(w))
+	}
+	if !r.Success {
+		return exitCode{1, promptError(r.Error)}
+	}
+	reportExpansions(e, r)
+	content := sanitize.Text(r.Command.Content)
+	fmt.Fprint(e.stdout, content)
+	if !strings.HasSuffix(content, "\n") {
+		fmt.Fprintln(e.stdout)
+	}
+	return nil
+}
+
+// reportExpansions says on stderr which references were not expanded.
+func reportExpansions(e *env, r promptfile.Result) {
+	for _, f := range r.Expansions.Files {
+		if !f.Resolved {
+			fmt.Fprintf(e.stderr, "hookd: %s: %s\n", sanitize.Line(f.Reference), sanitize.Line(f.Error))
+		}
+	}
+	for _, b := range r.Expansions.Bash {
+		if !b.Executed {
+			msg, _, _ := strings.Cut(b.Error, "\n")
+			fmt.Fprintf(e.stderr, "hookd: !`%s`: %s\n", sanitize.Line(b.Command), sanitize.Line(msg))
+		}
+	}
+}
+
+func promptError(pe *promptfile.Error) string {
+	msg := pe.Message
+	if len(pe.SearchedPaths) > 0 {
+		msg += "; looked for:\n  " + strings.Join(pe.SearchedPaths, "\n  ")
+	}
+	return msg
+}
+
+// promptQuestion turns a question that starts with /NAME, NAME a prompt
+// file, into that file expanded with the rest of the words as its
+// arguments. ok is false when the question does not start with a prompt
+// file's name (it is asked as it is).
+func promptQuestion(ctx context.Context, e *env, words []string, cwd string) (string, bool, error) {
+	if len(words) == 0 {
+		return "", false, nil
+	}
+	first, rest, _ := strings.Cut(strings.TrimSpace(words[0]), " ")
+	name, ok := strings.CutPrefix(first, "/")
+	if !ok || !promptfile.IsName(name) {
+		return "", false, nil
+	}
+	args := append(strings.Fields(rest), words[1:]...)
+	o := e.promptOptions(cwd)
+	if _, _, ok := o.Places.Find(name, cwd); !ok {
+		return "", false, nil
+	}
+	r := promptfile.Expand(ctx, name, args, o)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(w))
+	}
+	if !r.Success {
+		return "", false, exitCode{1, promptError(r.Error)}
+	}
+	reportExpansions(e, r)
+	return r.Command.Content, true, nil
+}
