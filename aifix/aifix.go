@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -167,7 +168,7 @@ func Parse(text string) (Answer, error) {
 	if strings.TrimSpace(a.RootCause) == "" {
 		return a, &InvalidError{"no root_cause"}
 	}
-	if !contains(ErrorTypes, a.ErrorType) {
+	if !slices.Contains(ErrorTypes, a.ErrorType) {
 		a.ErrorType = analyze.Unknown
 	}
 	var fixes []Fix
@@ -176,7 +177,7 @@ func Parse(text string) (Answer, error) {
 		switch {
 		case f.Confidence < 0 || f.Confidence > 1:
 			return a, &InvalidError{fmt.Sprintf("fix %d: confidence %v is not between 0 and 1", i+1, f.Confidence)}
-		case !contains([]string{analyze.RiskLow, analyze.RiskMedium, analyze.RiskHigh}, f.Risk):
+		case !slices.Contains([]string{analyze.RiskLow, analyze.RiskMedium, analyze.RiskHigh}, f.Risk):
 			return a, &InvalidError{fmt.Sprintf("fix %d: risk %q is not low, medium or high", i+1, f.Risk)}
 		case strings.ContainsAny(f.Command, "\n\r"):
 			return a, &InvalidError{fmt.Sprintf("fix %d: the command spans several lines", i+1)}
@@ -229,7 +230,7 @@ func Merge(rules analyze.Result, ai Answer) analyze.Result {
 	for i, f := range ai.Fixes {
 		risk := f.Risk
 		if f.Command != "" {
-			risk = maxRisk(risk, analyze.Risk(f.Command))
+			risk = analyze.MaxRisk(risk, analyze.Risk(f.Command))
 		}
 		rank := 2000 + i
 		if f.Confidence >= Preferred {
@@ -306,21 +307,4 @@ func Analyze(ctx context.Context, prov llm.Provider, req llm.Request, rules anal
 	}
 	out.Result = Merge(rules, a)
 	return out
-}
-
-func maxRisk(a, b string) string {
-	rank := map[string]int{analyze.RiskLow: 0, analyze.RiskMedium: 1, analyze.RiskHigh: 2}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

@@ -236,9 +236,9 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 			cmd, rerun := sh.failingPart(f.Input.Command, fx.Command)
 			fx.Command = cmd
 			fx.Confidence = clamp(fx.Confidence)
-			fx.Risk = maxRisk(fx.Risk, Risk(fx.Command))
+			fx.Risk = MaxRisk(fx.Risk, Risk(fx.Command))
 			if fx.Untrusted || rerun {
-				fx.Risk = maxRisk(fx.Risk, RiskMedium)
+				fx.Risk = MaxRisk(fx.Risk, RiskMedium)
 			}
 			fx.Explanation = oneLine(fx.Explanation)
 			if fx.Explanation == "" {

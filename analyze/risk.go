@@ -35,7 +35,7 @@ func riskDepth(cmd string, depth int) string {
 		return RiskMedium
 	}
 	risk := RiskLow
-	raise := func(r string) { risk = maxRisk(risk, r) }
+	raise := func(r string) { risk = MaxRisk(risk, r) }
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
@@ -126,7 +126,8 @@ func dqUnescape(s string) string {
 	return b.String()
 }
 
-func maxRisk(a, b string) string {
+// MaxRisk returns the higher of two risk levels.
+func MaxRisk(a, b string) string {
 	rank := func(r string) int {
 		switch r {
 		case RiskHigh:
@@ -208,14 +209,14 @@ func callRisk(args []string, depth int) string {
 	case "sudo", "doas", "su", "pkexec":
 		risk = RiskMedium
 		if n := 1 + optionWords(rest, "ugpChDrtUT"); n < len(args) && name != "su" {
-			risk = maxRisk(risk, callRisk(args[n:], depth))
+			risk = MaxRisk(risk, callRisk(args[n:], depth))
 		}
 		return risk
 	case "exec":
 		// exec replaces the shell itself with the command.
 		for i := 1; i < len(args); i++ {
 			if !strings.HasPrefix(args[i], "-") {
-				return maxRisk(RiskMedium, callRisk(args[i:], depth))
+				return MaxRisk(RiskMedium, callRisk(args[i:], depth))
 			}
 		}
 		return RiskMedium
@@ -223,10 +224,10 @@ func callRisk(args []string, depth int) string {
 		for i := 1; i < len(args); i++ {
 			if name == "env" && strings.Contains(args[i], "=") && !strings.HasPrefix(args[i], "-") {
 				k, v, _ := strings.Cut(args[i], "=")
-				risk = maxRisk(risk, assignRisk(k, v))
+				risk = MaxRisk(risk, assignRisk(k, v))
 			}
 			if !strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") && (name != "timeout" || i > 1 && !isNumberish(args[i])) {
-				return maxRisk(risk, callRisk(args[i:], depth))
+				return MaxRisk(risk, callRisk(args[i:], depth))
 			}
 		}
 		return risk
@@ -252,7 +253,7 @@ func callRisk(args []string, depth int) string {
 		}
 		for _, a := range rest {
 			if !strings.HasPrefix(a, "-") && isSystemPath(a) {
-				risk = maxRisk(risk, RiskMedium)
+				risk = MaxRisk(risk, RiskMedium)
 			}
 		}
 		return destructive(risk)
@@ -354,11 +355,11 @@ func gitRisk(args []string, depth int) string {
 		}
 		switch {
 		case a == "-c" && i+1 < len(args):
-			risk = maxRisk(risk, gitConfigArg(args[i+1]))
+			risk = MaxRisk(risk, gitConfigArg(args[i+1]))
 		case strings.HasPrefix(a, "--config-env="):
-			risk = maxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config-env=")))
+			risk = MaxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config-env=")))
 		case a == "--config-env" && i+1 < len(args):
-			risk = maxRisk(risk, gitConfigArg(args[i+1]))
+			risk = MaxRisk(risk, gitConfigArg(args[i+1]))
 		case a == "--exec-path" || strings.HasPrefix(a, "--exec-path="):
 			if a != "--exec-path" || i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 				risk = RiskHigh
@@ -372,8 +373,8 @@ func gitRisk(args []string, depth int) string {
 	if i < len(args) {
 		rest = args[i+1:]
 	}
-	risk = maxRisk(risk, gitSubRisk(sub, rest, depth))
-	return maxRisk(risk, gitCommandRisk(sub, rest))
+	risk = MaxRisk(risk, gitSubRisk(sub, rest, depth))
+	return MaxRisk(risk, gitCommandRisk(sub, rest))
 }
 
 // gitCommandRisk rates what a git subcommand destroys.

@@ -31,7 +31,7 @@ func payloadRisk(code string, depth int) string {
 	if depth+1 >= maxPayloadDepth {
 		return RiskHigh
 	}
-	return maxRisk(RiskMedium, riskDepth(code, depth+1))
+	return MaxRisk(RiskMedium, riskDepth(code, depth+1))
 }
 
 // isShellName reports a shell, which runs its -c payload or its standard
@@ -304,9 +304,9 @@ func gitSubRisk(sub string, rest []string, depth int) string {
 			a == "--template" || strings.HasPrefix(a, "--template="):
 			return RiskHigh
 		case (a == "-c" || a == "--config") && (sub == "clone" || sub == "submodule"):
-			risk = maxRisk(risk, gitConfigArg(next))
+			risk = MaxRisk(risk, gitConfigArg(next))
 		case strings.HasPrefix(a, "--config="):
-			risk = maxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config=")))
+			risk = MaxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config=")))
 		}
 	}
 	switch sub {
@@ -324,26 +324,26 @@ func gitSubRisk(sub string, rest []string, depth int) string {
 			if gitKeyRunsProgram(args[0], strings.Join(args[1:], " ")) {
 				return RiskHigh
 			}
-			risk = maxRisk(risk, RiskLow)
+			risk = MaxRisk(risk, RiskLow)
 		}
 	case "rebase":
 		for i, a := range rest {
 			if (a == "-x" || a == "--exec") && i+1 < len(rest) {
-				risk = maxRisk(risk, payloadRisk(rest[i+1], depth))
+				risk = MaxRisk(risk, payloadRisk(rest[i+1], depth))
 			} else if strings.HasPrefix(a, "--exec=") {
-				risk = maxRisk(risk, payloadRisk(strings.TrimPrefix(a, "--exec="), depth))
+				risk = MaxRisk(risk, payloadRisk(strings.TrimPrefix(a, "--exec="), depth))
 			}
 		}
 	case "bisect":
 		if len(rest) > 1 && rest[0] == "run" {
-			risk = maxRisk(risk, maxRisk(RiskMedium, callRisk(rest[1:], depth+1)))
+			risk = MaxRisk(risk, MaxRisk(RiskMedium, callRisk(rest[1:], depth+1)))
 		}
 	case "submodule":
 		for i, a := range rest {
 			if a == "foreach" {
 				for _, p := range rest[i+1:] {
 					if !strings.HasPrefix(p, "-") {
-						risk = maxRisk(risk, payloadRisk(strings.Join(rest[i+1:], " "), depth))
+						risk = MaxRisk(risk, payloadRisk(strings.Join(rest[i+1:], " "), depth))
 						break
 					}
 				}
@@ -387,11 +387,11 @@ func packageRisk(name string, rest []string, depth int) string {
 		case strings.HasPrefix(a, "--script-shell") || strings.HasPrefix(a, "--node-options"):
 			return RiskHigh
 		case registryFlag(a):
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		case (a == "-i" || a == "-f") && (name == "pip" || name == "pip3" || name == "uv"),
 			(a == "-s") && name == "gem" && (sub == "install" || sub == "update"),
 			(a == "-a" || a == "--add") && name == "gem" && sub == "sources":
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	}
 	switch name {
@@ -399,7 +399,7 @@ func packageRisk(name string, rest []string, depth int) string {
 		switch sub {
 		case "publish", "unpublish", "deprecate", "owner", "dist-tag", "npm", "token", "adduser", "login":
 			if sub != "npm" || contains(after, "publish") {
-				risk = maxRisk(risk, RiskMedium)
+				risk = MaxRisk(risk, RiskMedium)
 			}
 		case "config", "set", "c":
 			args := after
@@ -409,45 +409,45 @@ func packageRisk(name string, rest []string, depth int) string {
 				}
 				args = args[1:]
 			}
-			risk = maxRisk(risk, npmConfigRisk(args))
+			risk = MaxRisk(risk, npmConfigRisk(args))
 		case "exec", "x", "dlx":
-			risk = maxRisk(risk, execRisk(after, depth))
+			risk = MaxRisk(risk, execRisk(after, depth))
 		}
 		if name == "npx" || name == "bunx" {
-			risk = maxRisk(risk, execRisk(rest, depth))
+			risk = MaxRisk(risk, execRisk(rest, depth))
 		}
 	case "cargo":
 		switch sub {
 		case "publish", "yank", "owner", "login":
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	case "gem":
 		switch sub {
 		case "push", "yank", "owner", "signin":
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	case "twine", "flit", "poetry", "hatch", "uv", "pdm":
 		switch sub {
 		case "upload", "publish":
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		case "source":
 			if len(after) > 0 && after[0] == "add" {
-				risk = maxRisk(risk, RiskMedium)
+				risk = MaxRisk(risk, RiskMedium)
 			}
 		}
 	case "pip", "pip3":
 		if sub == "config" && len(after) > 1 && after[0] == "set" && strings.Contains(strings.ToLower(after[1]), "index") {
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	case "go":
 		if sub == "env" && (contains(after, "-w") || contains(after, "-u")) {
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	case "add-apt-repository", "apt-key":
-		risk = maxRisk(risk, RiskMedium)
+		risk = MaxRisk(risk, RiskMedium)
 	case "helm", "mvn", "gradle", "dotnet":
 		if sub == "push" || sub == "deploy" || sub == "publish" || sub == "nuget" && contains(after, "push") {
-			risk = maxRisk(risk, RiskMedium)
+			risk = MaxRisk(risk, RiskMedium)
 		}
 	}
 	return risk

@@ -117,9 +117,9 @@ func Load(path string, store trust.Store) (Project, []config.Warning) {
 // then each profile's (by name), as Select would run them: for hookd
 // allow to show what allowing it lets run.
 func (p *Project) Commands() []Command {
-	cmds := commands(p.Ask.ContextCommands, p.Path)
+	cmds := commands(p.Ask.ContextCommands, p.Path, "")
 	for _, name := range slices.Sorted(maps.Keys(p.Ask.Profiles)) {
-		cmds = append(cmds, commands(p.Ask.Profiles[name].ContextCommands, p.Path+" (profile "+name+")")...)
+		cmds = append(cmds, commands(p.Ask.Profiles[name].ContextCommands, p.Path, name)...)
 	}
 	return cmds
 }
@@ -131,12 +131,18 @@ type Command struct {
 	// a project file's path, with " (profile NAME)" when a profile set
 	// it), or ExecSource.
 	Source string
+	// Profile is the profile that set it ("" for the section's own).
+	Profile string
 }
 
-func commands(cs []config.ContextCommand, source string) []Command {
+func commands(cs []config.ContextCommand, file, profile string) []Command {
+	source := file
+	if profile != "" {
+		source += " (profile " + profile + ")"
+	}
 	var out []Command
 	for _, c := range cs {
-		out = append(out, Command{ContextCommand: c, Source: source})
+		out = append(out, Command{ContextCommand: c, Source: source, Profile: profile})
 	}
 	return out
 }
@@ -169,7 +175,7 @@ type layer struct {
 // apply returns the section a with profile p over it (p nil: none): what
 // the profile sets replaces the section's own.
 func apply(a config.Ask, p *config.Profile, name, source string) layer {
-	l := layer{template: a.Template, variables: a.Variables, skills: a.Skills, commands: commands(a.ContextCommands, source)}
+	l := layer{template: a.Template, variables: a.Variables, skills: a.Skills, commands: commands(a.ContextCommands, source, "")}
 	if p == nil {
 		return l
 	}
@@ -183,7 +189,7 @@ func apply(a config.Ask, p *config.Profile, name, source string) layer {
 		l.skills = p.Skills
 	}
 	if p.ContextCommands != nil {
-		l.commands = commands(p.ContextCommands, source+" (profile "+name+")")
+		l.commands = commands(p.ContextCommands, source, name)
 	}
 	return l
 }

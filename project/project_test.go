@@ -72,7 +72,7 @@ func cc(name, command string) config.ContextCommand {
 	return config.ContextCommand{Name: name, Command: command, OnFailure: config.OnFailureWarn, Timeout: config.Duration(config.DefaultContextTimeout)}
 }
 
-func skill(pattern, text string) config.Skill {
+func cfgSkill(pattern, text string) config.Skill {
 	return config.Skill{Pattern: config.Regexp{Regexp: regexp.MustCompile(pattern)}, LLMPrepend: text}
 }
 
@@ -105,7 +105,7 @@ func TestSelect(t *testing.T) {
 	user := config.Ask{
 		Template:        "user template",
 		Variables:       map[string]string{"TEAM": "core", "ME": "u"},
-		Skills:          []config.Skill{skill("x", "user skill")},
+		Skills:          []config.Skill{cfgSkill("x", "user skill")},
 		ContextCommands: []config.ContextCommand{cc("status", "git status")},
 		Profiles: map[string]config.Profile{
 			"work": profile("/home/u/work/**", func(p *config.Profile) {
@@ -121,7 +121,7 @@ func TestSelect(t *testing.T) {
 	proj := func(st trust.State) *Project {
 		return &Project{Path: pf, State: st, Ask: config.Ask{
 			Variables:       map[string]string{"TEAM": "api", "REPO": "api"},
-			Skills:          []config.Skill{skill("y", "project skill")},
+			Skills:          []config.Skill{cfgSkill("y", "project skill")},
 			ContextCommands: []config.ContextCommand{cc("tests", "make test")},
 			Profiles: map[string]config.Profile{
 				"plain": profile("", func(p *config.Profile) { p.Template = "project plain" }),
@@ -136,28 +136,28 @@ func TestSelect(t *testing.T) {
 	}{
 		{"no profile matches", nil, "/tmp", "", Settings{Template: "user template",
 			Variables: map[string]string{"TEAM": "core", "ME": "u"}, Skills: user.Skills,
-			Commands: []Command{{cc("status", "git status"), UserSource}}}},
+			Commands: []Command{{cc("status", "git status"), UserSource, ""}}}},
 		{"profile by cwd: the dir itself under /**", nil, "/home/u/work", "", Settings{Profile: "work", Template: "user template",
 			Variables: map[string]string{"TEAM": "payments"}, Skills: user.Skills,
-			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)"}}}},
+			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)", "work"}}}},
 		{"profile by cwd, two match: first by name", nil, "/home/u/work/api", "", Settings{Profile: "work", Template: "user template",
 			Variables: map[string]string{"TEAM": "payments"}, Skills: user.Skills,
-			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)"}}}},
+			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)", "work"}}}},
 		{"profile by name", nil, "/home/u/work/api", "zwork", Settings{Profile: "zwork", Template: "zwork",
 			Variables: map[string]string{"TEAM": "core", "ME": "u"}, Skills: user.Skills,
-			Commands: []Command{{cc("status", "git status"), UserSource}}}},
+			Commands: []Command{{cc("status", "git status"), UserSource, ""}}}},
 		{"trusted project layers over the user's", proj(trust.Allowed), "/home/u/work/api", "", Settings{Profile: "work", Template: "user template",
-			Variables: map[string]string{"TEAM": "api", "REPO": "api"}, Skills: append(append([]config.Skill{}, user.Skills...), skill("y", "project skill")),
-			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)"}, {cc("tests", "make test"), pf}}}},
+			Variables: map[string]string{"TEAM": "api", "REPO": "api"}, Skills: append(append([]config.Skill{}, user.Skills...), cfgSkill("y", "project skill")),
+			Commands: []Command{{cc("kube", "kubectl config current-context"), "config.yaml (profile work)", "work"}, {cc("tests", "make test"), pf, ""}}}},
 		{"changed project: commands skipped, the rest used", proj(trust.Changed), "/tmp", "", Settings{Template: "user template",
-			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), skill("y", "project skill")),
-			Commands: []Command{{cc("status", "git status"), UserSource}}, Skipped: []Command{{cc("tests", "make test"), pf}}, Untrusted: pf}},
+			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), cfgSkill("y", "project skill")),
+			Commands: []Command{{cc("status", "git status"), UserSource, ""}}, Skipped: []Command{{cc("tests", "make test"), pf, ""}}, Untrusted: pf}},
 		{"denied project", proj(trust.Denied), "/tmp", "", Settings{Template: "user template",
-			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), skill("y", "project skill")),
-			Commands: []Command{{cc("status", "git status"), UserSource}}, Skipped: []Command{{cc("tests", "make test"), pf}}, Untrusted: pf}},
+			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), cfgSkill("y", "project skill")),
+			Commands: []Command{{cc("status", "git status"), UserSource, ""}}, Skipped: []Command{{cc("tests", "make test"), pf, ""}}, Untrusted: pf}},
 		{"project profile wins on a name", proj(trust.Untrusted), "/tmp", "plain", Settings{Profile: "plain", Template: "project plain",
-			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), skill("y", "project skill")),
-			Commands: []Command{{cc("status", "git status"), UserSource}}, Skipped: []Command{{cc("tests", "make test"), pf}}, Untrusted: pf}},
+			Variables: map[string]string{"TEAM": "api", "REPO": "api", "ME": "u"}, Skills: append(append([]config.Skill{}, user.Skills...), cfgSkill("y", "project skill")),
+			Commands: []Command{{cc("status", "git status"), UserSource, ""}}, Skipped: []Command{{cc("tests", "make test"), pf, ""}}, Untrusted: pf}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Select(user, c.proj, c.cwd, c.prof)

@@ -111,6 +111,25 @@ type Options struct {
 	Now func() time.Time
 }
 
+// Question expands the prompt file a question starts with: words[0]
+// beginning with /NAME, NAME a prompt file found from o.Cwd, the rest of
+// its words and of words its arguments. ok is false when the question
+// does not start with a prompt file's name (it is asked as it is).
+func Question(ctx context.Context, words []string, o Options) (r Result, ok bool) {
+	if len(words) == 0 {
+		return r, false
+	}
+	first, rest, _ := strings.Cut(strings.TrimSpace(words[0]), " ")
+	name, slash := strings.CutPrefix(first, "/")
+	if !slash || !IsName(name) {
+		return r, false
+	}
+	if _, _, found := o.Places.Find(name, o.Cwd); !found {
+		return r, false
+	}
+	return Expand(ctx, name, append(strings.Fields(rest), words[1:]...), o), true
+}
+
 // Expand finds name (see Places.Find) and expands it with args.
 func Expand(ctx context.Context, name string, args []string, o Options) Result {
 	path, searched, ok := o.Places.Find(name, o.Cwd)

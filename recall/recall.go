@@ -131,6 +131,20 @@ func (rd *Reader) Recent(ctx context.Context, n int) ([]history.Entry, error) {
 	return es, nil
 }
 
+// Text returns the output of the command ref names, as the terminal
+// showed it (see Entry and Output).
+func (rd *Reader) Text(ctx context.Context, ref string) (string, error) {
+	en, err := rd.Entry(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	o, err := rd.Output(ctx, en, "", 0)
+	if err != nil {
+		return "", err
+	}
+	return string(o.Text), nil
+}
+
 // NoOutput is the error of Output when a command has no output to give:
 // Reason says why, for the user.
 type NoOutput struct {

@@ -1,6 +1,12 @@
 package suggest
 
-import "github.com/hookd/hookd/analyze"
+import (
+	"time"
+
+	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/learn"
+)
 
 // resultJSON is the shape of an analysis in JSON.
 type resultJSON struct {
@@ -52,4 +58,36 @@ func Note(f analyze.Fix) string {
 		return "taken from the command's own output: read it before you run it"
 	}
 	return ""
+}
+
+// learnedJSON is the shape of a learned fix in JSON.
+type learnedJSON struct {
+	ID      int64  `json:"id"`
+	Program string `json:"program"`
+	Edit    string `json:"edit"`
+	Kind    string `json:"kind"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	After   string `json:"after,omitempty"`
+	AtEnd   bool   `json:"at_end,omitempty"`
+	Count   int    `json:"count"`
+	Worked  int    `json:"worked"`
+	Failed  string `json:"example_failed"`
+	Fixed   string `json:"example_fixed"`
+	First   string `json:"first_seen"`
+	Last    string `json:"last_seen"`
+}
+
+// LearnedJSON is the JSON shape of a learned fix, as `hookd learned
+// --json` prints it.
+func LearnedJSON(l history.Learned) any {
+	stamp := func(us int64) string { return time.UnixMicro(us).UTC().Format(time.RFC3339Nano) }
+	return learnedJSON{ID: l.ID, Program: l.Program, Edit: Edit(l).Describe(), Kind: l.Kind,
+		From: l.From, To: l.To, After: l.After, AtEnd: l.AtEnd, Count: l.Count, Worked: l.Worked,
+		Failed: l.Failed, Fixed: l.Fixed, First: stamp(l.FirstSeen), Last: stamp(l.LastSeen)}
+}
+
+// Edit is a stored learned fix as the edit it applies.
+func Edit(l history.Learned) learn.Edit {
+	return learn.Edit{Program: l.Program, Kind: l.Kind, From: l.From, To: l.To, After: l.After, AtEnd: l.AtEnd}
 }

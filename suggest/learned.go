@@ -40,15 +40,15 @@ func Learned(ctx context.Context, s *history.Store, in analyze.Input, res analyz
 	var fixes []analyze.Fix
 	seen := map[string]bool{}
 	for _, l := range ls {
-		cmd, ok := learn.Apply(learn.Edit{Program: l.Program, Kind: l.Kind, From: l.From, To: l.To, After: l.After, AtEnd: l.AtEnd}, in.Command)
+		cmd, ok := learn.Apply(Edit(l), in.Command)
 		if !ok || seen[cmd] {
 			continue
 		}
 		seen[cmd] = true
 		fx := analyze.Fix{Command: cmd, Explanation: explainLearned(l), Risk: analyze.Risk(cmd),
 			Confidence: min(0.9+0.02*float64(l.Count), 0.98), Learned: l.Count}
-		if r, ok := rules[cmd]; ok && riskRank(r.Risk) > riskRank(fx.Risk) {
-			fx.Risk = r.Risk
+		if r, ok := rules[cmd]; ok {
+			fx.Risk = analyze.MaxRisk(fx.Risk, r.Risk)
 		}
 		if strings.Contains(cmd, analyze.RedactionMarker) {
 			fx.Incomplete = true
@@ -94,14 +94,4 @@ func short(s string) string {
 		return string(r[:59]) + "…"
 	}
 	return s
-}
-
-func riskRank(r string) int {
-	switch r {
-	case analyze.RiskHigh:
-		return 2
-	case analyze.RiskMedium:
-		return 1
-	}
-	return 0
 }

@@ -10,6 +10,7 @@ package tmpl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -188,7 +189,7 @@ func (e *expander) lookup(name string, stack []string) (string, bool, error) {
 		e.builtins[name] = val
 		return val, true, nil
 	}
-	if strings.HasPrefix(name, "_") && !contains(e.res.Unknown, name) {
+	if strings.HasPrefix(name, "_") && !slices.Contains(e.res.Unknown, name) {
 		e.res.Unknown = append(e.res.Unknown, name)
 	}
 	return "", false, nil
@@ -217,13 +218,4 @@ func (e *expander) use(name string) {
 		e.seen[name] = true
 		e.res.Used = append(e.res.Used, name)
 	}
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

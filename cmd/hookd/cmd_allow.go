@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,8 +49,8 @@ func cmdAllow(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "allowed %s (%d %s will run)\n", sanitize.Line(file), len(cmds), noun)
 	for _, c := range cmds {
 		where := ""
-		if _, prof, ok := strings.Cut(c.Source, " (profile "); ok {
-			where = "  [profile " + strings.TrimSuffix(prof, ")") + "]"
+		if c.Profile != "" {
+			where = "  [profile " + c.Profile + "]"
 		}
 		label := c.Name
 		if label == "" {
@@ -82,36 +81,18 @@ func cmdDeny(ctx context.Context, e *env, args []string) error {
 // trustTarget returns the file hookd allow or deny is about: FILE, or the
 // .hookd.yml found from the working directory up.
 func trustTarget(e *env, args []string, verb string) (string, error) {
-	switch len(args) {
-	case 0:
-	case 1:
-		p, err := trust.Resolve(args[0])
-		if errors.Is(err, os.ErrNotExist) && verb == "deny" {
-			return filepath.Abs(args[0]) // a file that is gone can be denied
-		}
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", args[0], errors.Unwrap(err))
-		}
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-			return "", fmt.Errorf("%s is not a file", args[0])
-		}
-		return p, nil
-	default:
+	if len(args) > 1 {
 		return "", usagef("one FILE at most")
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	if p, ok := project.Find(cwd); ok {
-		return trust.Resolve(p)
+	p, err := project.Target(cwd, e.home, strings.Join(args, ""), verb)
+	if err != nil {
+		return "", fmt.Errorf("%s", sanitize.Line(err.Error()))
 	}
-	dirs := project.Dirs(cwd, e.home)
-	where := dirs[0]
-	if len(dirs) > 1 {
-		where += " and its parents up to " + dirs[len(dirs)-1]
-	}
-	return "", fmt.Errorf("no %s in %s; name the file: hookd %s FILE", config.ProjectFile, sanitize.Line(where), verb)
+	return p, nil
 }
 
 func listTrust(e *env, store trust.Store) error {

@@ -60,12 +60,12 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 	cwd, _ := os.Getwd()
 	cfg := e.config()
-	uc, err := e.userContext(cwd, *profile)
+	q, err := e.question(cwd, *profile)
 	if err != nil {
 		return exitCode{2, err.Error()}
 	}
 	if *listSkills {
-		return printSkills(e, uc.skills)
+		return printSkills(e, q.Skills)
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	// /NAME ARGS…: the prompt file NAME, expanded, is the question (its
@@ -109,13 +109,14 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 	var contexts []ctxcmd.Result
 	if !*noExec {
-		if contexts, err = e.runContext(ctx, uc, *execs, cwd, *confirm); err != nil {
+		if contexts, err = e.runContext(ctx, q, *execs, cwd, *confirm); err != nil {
 			return exitCode{1, err.Error()}
 		}
 	}
-	pl, err := ask.Question{Sources: e.askSources(s), Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
+	src := e.askSources(s)
+	pl, err := ask.Question{Sources: src, Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
 		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont,
-		Template: uc.template, Variables: uc.settings.Variables, Skills: uc.skills, Contexts: contexts}.Prepare(ctx)
+		Template: q.Template, Variables: q.Variables, Skills: q.Skills, Contexts: contexts}.Prepare(ctx)
 	var ce *tmpl.CycleError
 	var re *ask.RefError
 	switch {
@@ -131,8 +132,8 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	p, req := pl.Prompt, pl.Request
 	if *verbose || *dry {
 		fmt.Fprintf(e.stderr, "hookd: %s\n", why)
-		if uc.settings.Profile != "" {
-			fmt.Fprintf(e.stderr, "hookd: profile %s\n", uc.settings.Profile)
+		if q.Profile != "" {
+			fmt.Fprintf(e.stderr, "hookd: profile %s\n", q.Profile)
 		}
 		for _, note := range p.Notes {
 			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
@@ -159,7 +160,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	r := answer.NewWriter(e.stdout, e.answerOptions(*raw))
 	// The model may look things up (history, outputs, the project's
 	// files) where its provider has tool calls; each call is shown.
-	tb := &ask.Toolbox{Sources: e.askSources(s), Root: project.Root(cwd)}
+	tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 	onCall := func(summary string) {
 		fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
 	}

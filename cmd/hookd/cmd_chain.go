@@ -7,9 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
-	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/chain"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/record"
@@ -66,8 +64,7 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	self, _ := os.Executable()
-	host, _ := os.Hostname()
-	w := record.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
+	w := runWriter()
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
@@ -79,11 +76,7 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 	}()
 	opt := chain.Options{Dir: dir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Hookd: self,
 		Limit: int(e.config().Output.Limit), Signals: sigs, TerminalInterrupts: isTerminal(os.Stdin),
-		Record: func(c record.Command) {
-			if _, err := record.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
-				fmt.Fprintf(e.stderr, "hookd chain: %v\n", err)
-			}
-		},
+		Record: func(c record.Command) { e.save(w, c, "chain") },
 		History: func(ctx context.Context, ref string) (string, error) {
 			if store == nil {
 				s, err := e.openFlushed(ctx)
@@ -92,24 +85,11 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 				}
 				store = s
 			}
-			rd := e.reader(store)
-			en, err := rd.Entry(ctx, ref)
-			if err != nil {
-				return "", err
-			}
-			o, err := rd.Output(ctx, en, "", 0)
-			if err != nil {
-				return "", err
-			}
-			return string(o.Text), nil
+			return e.reader(store).Text(ctx, ref)
 		},
 	}
 	err = chain.Run(ctx, c, opt)
-	// The agent stores the recorded steps within a second anyway, or when
-	// it next starts.
-	cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	agent.Call(cctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "flush"})
-	cancel()
+	e.flushAgent()
 	var se *chain.StepError
 	if errors.As(err, &se) {
 		return exitCode{se.Status, "chain: " + se.Error()}

@@ -5,31 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
 
-	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/ingest"
-	"github.com/hookd/hookd/learn"
 	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/suggest"
 )
-
-// learnedJSON is one learned fix as `hookd learned --json` prints it.
-type learnedJSON struct {
-	ID      int64  `json:"id"`
-	Program string `json:"program"`
-	Edit    string `json:"edit"`
-	Kind    string `json:"kind"`
-	From    string `json:"from"`
-	To      string `json:"to"`
-	After   string `json:"after,omitempty"`
-	AtEnd   bool   `json:"at_end,omitempty"`
-	Count   int    `json:"count"`
-	Worked  int    `json:"worked"`
-	Failed  string `json:"example_failed"`
-	Fixed   string `json:"example_fixed"`
-	First   string `json:"first_seen"`
-	Last    string `json:"last_seen"`
-}
 
 func cmdLearned(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "learned")
@@ -91,9 +71,7 @@ func cmdLearned(ctx context.Context, e *env, args []string) error {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
 		for _, l := range ls {
-			if err := enc.Encode(learnedJSON{ID: l.ID, Program: l.Program, Edit: edit(l).Describe(), Kind: l.Kind,
-				From: l.From, To: l.To, After: l.After, AtEnd: l.AtEnd, Count: l.Count, Worked: l.Worked,
-				Failed: l.Failed, Fixed: l.Fixed, First: stamp(l.FirstSeen), Last: stamp(l.LastSeen)}); err != nil {
+			if err := enc.Encode(suggest.LearnedJSON(l)); err != nil {
 				return err
 			}
 		}
@@ -109,14 +87,8 @@ func cmdLearned(ctx context.Context, e *env, args []string) error {
 			times += fmt.Sprintf(", worked %d× when offered", l.Worked)
 		}
 		fmt.Fprintf(e.stdout, "%5d  %s: %s   (%s)\n", l.ID, e.out.String(sanitize.Line(l.Program)).Bold(),
-			sanitize.Line(edit(l).Describe()), times)
+			sanitize.Line(suggest.Edit(l).Describe()), times)
 		fmt.Fprintf(e.stdout, "       %s\n", e.out.String(sanitize.Line(l.Failed)+"  →  "+sanitize.Line(l.Fixed)).Faint())
 	}
 	return nil
 }
-
-func edit(l history.Learned) learn.Edit {
-	return learn.Edit{Program: l.Program, Kind: l.Kind, From: l.From, To: l.To, After: l.After, AtEnd: l.AtEnd}
-}
-
-func stamp(us int64) string { return time.UnixMicro(us).UTC().Format(time.RFC3339Nano) }

@@ -133,25 +133,13 @@ func promptError(pe *promptfile.Error) string {
 	return msg
 }
 
-// promptQuestion turns a question that starts with /NAME, NAME a prompt
-// file, into that file expanded with the rest of the words as its
-// arguments. ok is false when the question does not start with a prompt
-// file's name (it is asked as it is).
+// promptQuestion is the question expanded from the prompt file it starts
+// with (promptfile.Question); ok is false for a question that does not.
 func promptQuestion(ctx context.Context, e *env, words []string, cwd string) (string, bool, error) {
-	if len(words) == 0 {
+	r, ok := promptfile.Question(ctx, words, e.promptOptions(cwd))
+	if !ok {
 		return "", false, nil
 	}
-	first, rest, _ := strings.Cut(strings.TrimSpace(words[0]), " ")
-	name, ok := strings.CutPrefix(first, "/")
-	if !ok || !promptfile.IsName(name) {
-		return "", false, nil
-	}
-	args := append(strings.Fields(rest), words[1:]...)
-	o := e.promptOptions(cwd)
-	if _, _, ok := o.Places.Find(name, cwd); !ok {
-		return "", false, nil
-	}
-	r := promptfile.Expand(ctx, name, args, o)
 	for _, w := range r.Warnings {
 		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(w))
 	}

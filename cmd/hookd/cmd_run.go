@@ -65,15 +65,8 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if text != "" {
 		c.Text = text
 	}
-	host, _ := os.Hostname()
-	w := record.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
-	if _, err := record.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
-		fmt.Fprintf(e.stderr, "hookd run: %v\n", err)
-	}
-	// The agent stores it within a second anyway, or when it next starts.
-	cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	agent.Call(cctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "flush"})
-	cancel()
+	e.save(runWriter(), c, "run")
+	e.flushAgent()
 	if start != nil {
 		return exitCode{c.Status, fmt.Sprintf("run: %v", start)}
 	}
@@ -84,6 +77,29 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		return exitCode{c.Status, ""}
 	}
 	return nil
+}
+
+// runWriter is the recorder of the commands hookd runs itself (hookd run,
+// a chain's steps): a session of its own, shell "run".
+func runWriter() record.Writer {
+	host, _ := os.Hostname()
+	return record.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
+}
+
+// save records c with w through a spool and the outbox, saying on stderr
+// (as hookd WHO) when it cannot.
+func (e *env) save(w record.Writer, c record.Command, who string) {
+	if _, err := record.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
+		fmt.Fprintf(e.stderr, "hookd %s: %v\n", who, err)
+	}
+}
+
+// flushAgent asks the agent to store what was just recorded; it would
+// within a second anyway, or when it next starts.
+func (e *env) flushAgent() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	agent.Call(ctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "flush"})
 }
 
 // runSuggest prints the analysis of a failed run on stderr.

@@ -62,7 +62,7 @@ var allowed = map[string][]string{
 	"aifix":   {"analyze", "ctxblock", "llm", "redact"},
 	// Context the user controls: a project's .hookd.yml, its trust, the
 	// settings a question is asked with, and the context commands run.
-	"project": {"config", "trust"},
+	"project": {"config", "trust", "skill", "ctxcmd"},
 	"ctxcmd":  {"config", "ctxblock"},
 	// Chains: steps run with record, outputs passed on.
 	"chain": {"record", "shellinit"},
