@@ -75,6 +75,10 @@ type Fix struct {
 	// Key puts the next fix on the command line (^Xf, the default: Ctrl-X
 	// then f; "" for none).
 	Key Key `yaml:"key"`
+	// AIKey asks the LLM about the last failed command, on demand (^Xl,
+	// the default: Ctrl-X then l; "" for none). Its fixes then become
+	// the ones Key and Command offer.
+	AIKey Key `yaml:"ai_key"`
 	// Learn adds, under each fix, why it works.
 	Learn bool `yaml:"learn"`
 }
@@ -94,7 +98,7 @@ func Defaults() Config {
 	return Config{
 		Capture: CapturePTY,
 		Output:  Output{Limit: DefaultOutputLimit, KeepSize: DefaultOutputKeep, KeepDays: DefaultOutputKeepDays},
-		Fix:     Fix{Command: "fix", Key: "^Xf"},
+		Fix:     Fix{Command: "fix", Key: "^Xf", AIKey: "^Xl"},
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
 		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
 		AI:      AIOff,
@@ -116,6 +120,7 @@ redact:
 fix:
   command: fix          # the shell command that applies a fix ('' for none)
   key: '^Xf'            # Ctrl-X f puts the next fix on the command line ('' for none)
+  ai_key: '^Xl'         # Ctrl-X l asks the LLM about the last failure ('' for none)
   learn: false          # true: say why each fix works, under it
 output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
@@ -180,6 +185,10 @@ func Load(path, home string) (Config, []Warning) {
 	if c.LLM.Provider == ProviderCommand && c.LLM.Command == "" {
 		warns = append(warns, src.at("$.llm.provider", "provider command needs llm.command", "using "+string(def.LLM.Provider)))
 		c.LLM.Provider = def.LLM.Provider
+	}
+	if c.Fix.AIKey != "" && c.Fix.AIKey.same(c.Fix.Key) {
+		warns = append(warns, src.at("$.fix.ai_key", "the same key as fix.key", "no AI key"))
+		c.Fix.AIKey = ""
 	}
 	var dirs []string
 	for _, d := range c.History.IgnoreDirs {

@@ -26,7 +26,7 @@ func TestLoadMissingIsDefault(t *testing.T) {
 	}
 	d := Defaults()
 	if d.Capture != CapturePTY || d.Output.Limit != 1<<20 || d.Output.KeepSize != 500<<20 || d.Output.KeepDays != 90 ||
-		d.Fix.Command != "fix" || d.Fix.Key != "^Xf" || d.LLM.Provider != ProviderAuto || d.Ask.Prefix != "??" || !d.Ask.Offer {
+		d.Fix.Command != "fix" || d.Fix.Key != "^Xf" || d.Fix.AIKey != "^Xl" || d.LLM.Provider != ProviderAuto || d.Ask.Prefix != "??" || !d.Ask.Offer {
 		t.Errorf("Defaults() = %+v", d)
 	}
 }
@@ -107,7 +107,7 @@ func TestLoadValues(t *testing.T) {
 		}},
 		{"output:\n  limit: '2 m'\n", func(c Config) bool { return c.Output.Limit == 2<<20 }},
 		{"output:\n  limit:\n  keep_days:\n", func(c Config) bool { return c.Output == Defaults().Output }},
-		{"fix:\n  command: ''\n  key: '^[x'\n  learn: true\n", func(c Config) bool {
+		{"fix:\n  command: ''\n  key: '^[x'\n  ai_key: ''\n  learn: true\n", func(c Config) bool {
 			return c.Fix == Fix{Command: "", Key: "^[x", Learn: true}
 		}},
 		{"fix:\n  command:\n  key:\n", func(c Config) bool { return c.Fix == Defaults().Fix }},
@@ -153,6 +153,10 @@ func TestLoadWarnings(t *testing.T) {
 			func(c Config) bool {
 				return c.Capture == CaptureOff && c.Fix.Command == "capture" && c.Fix.Key == "^Xf"
 			}},
+		{"AI key same as the fix key",
+			"fix:\n  key: '^Xa'\n  ai_key: '^xa'\n",
+			[]string{`3:11: fix.ai_key: the same key as fix.key; no AI key`},
+			func(c Config) bool { return c.Fix.Key == "^Xa" && c.Fix.AIKey == "" }},
 		{"unknown key",
 			"capture: off\nhistory:\n  ignre: [x]\n",
 			[]string{`3:3: history.ignre: unknown setting; ignored`},

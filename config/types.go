@@ -236,6 +236,9 @@ func (k Key) Bytes() []byte {
 	return b
 }
 
+// same reports whether k and o are the same key sequence, however written.
+func (k Key) same(o Key) bool { return string(k.Bytes()) == string(o.Bytes()) }
+
 // KeyBytes reads a key in caret notation: ^X is Ctrl-X, ^[ or \e is Esc,
 // ^? is Delete, any other printable ASCII character is itself. "" is no key.
 func KeyBytes(key string) ([]byte, error) {

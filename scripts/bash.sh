@@ -22,6 +22,7 @@ _hookd_init() {
   _hookd_capture=off # @capture@
   _hookd_fixcmd=fix # @fixcmd@
   _hookd_fixkey= # @fixkey@
+  _hookd_aikey= # @aikey@
   _hookd_prefix= # @prefix@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
@@ -173,8 +174,20 @@ _hookd_init() {
     done
   fi
 
-  # Ctrl-X f (or the config's key) puts the next fix on the command line.
-  [[ -z $_hookd_fixkey ]] || builtin bind -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
+  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
+  # (fix.ai_key) asks the LLM about the last failure: in the emacs and vi
+  # insert keymaps, where the key is free (bound to nothing, not even to
+  # a macro or a shell command).
+  if [[ -n $_hookd_fixkey$_hookd_aikey ]]; then
+    local _hookd_bound _hookd_km
+    for _hookd_km in emacs vi-insert; do
+      _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
+      [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
+        builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
+      [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
+        builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
+    done
+  fi
 
   _hookd_agent
 }
@@ -344,7 +357,7 @@ _hookd_fix() {
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N runs.
   if [[ $_hookd_n == --ai ]]; then
-    command "$_hookd_bin" suggest --ai -1
+    command "$_hookd_bin" suggest --ai --failed
     return
   fi
   if [[ $_hookd_n != [123] ]]; then
@@ -397,6 +410,17 @@ _hookd_fix_key() {
   done
   READLINE_LINE=${_hookd_all[_hookd_n]}
   READLINE_POINT=${#READLINE_LINE}
+}
+
+# _hookd_ai_key (bound to Ctrl-X l) asks the LLM about the last failed
+# command, as fix --ai does: the analysis is printed above the prompt, and
+# its fixes are then the ones the fix key and fix N offer.
+_hookd_ai_key() {
+  if [[ ! -x $_hookd_bin ]]; then
+    builtin printf 'hookd: %s is missing\n' "$_hookd_bin" >&2
+    return 0
+  fi
+  command "$_hookd_bin" suggest --ai --failed </dev/null
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the

@@ -24,6 +24,7 @@ _hookd_init() {
   typeset -g _hookd_capture=off # @capture@
   typeset -g _hookd_fixcmd=fix # @fixcmd@
   typeset -g _hookd_fixkey= # @fixkey@
+  typeset -g _hookd_aikey= # @aikey@
   typeset -g _hookd_prefix= # @prefix@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
@@ -100,14 +101,22 @@ _hookd_init() {
     ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
     functions[$_hookd_fixcmd]='_hookd_fix "$@"'
   fi
-  # Ctrl-X f (or the config's key) puts the next fix on the command line,
-  # in the emacs and vi insert keymaps, where the key is free.
+  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
+  # (fix.ai_key) asks the LLM about the last failure: in the emacs and vi
+  # insert keymaps, where the key is free.
+  local km
   if [[ -n $_hookd_fixkey ]]; then
     zle -N _hookd_fix_widget
-    local km
     for km in emacs viins; do
       [[ $(bindkey -M $km -- $_hookd_fixkey 2>/dev/null) == *undefined-key ]] &&
         bindkey -M $km -- $_hookd_fixkey _hookd_fix_widget
+    done
+  fi
+  if [[ -n $_hookd_aikey ]]; then
+    zle -N _hookd_ai_widget
+    for km in emacs viins; do
+      [[ $(bindkey -M $km -- $_hookd_aikey 2>/dev/null) == *undefined-key ]] &&
+        bindkey -M $km -- $_hookd_aikey _hookd_ai_widget
     done
   fi
 
@@ -358,7 +367,7 @@ _hookd_fix() {
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N offers.
   if [[ $n == --ai ]]; then
-    command $_hookd_bin suggest --ai -1
+    command $_hookd_bin suggest --ai --failed
     return
   fi
   if [[ $n != [123] ]]; then
@@ -388,6 +397,19 @@ _hookd_fix_widget() {
   local -i i=${fixes[(Ie)$BUFFER]}
   BUFFER=${fixes[i % $#fixes + 1]}
   CURSOR=$#BUFFER
+}
+
+# _hookd_ai_widget (bound to Ctrl-X l) asks the LLM about the last failed
+# command, as fix --ai does: the analysis is printed above the prompt, and
+# its fixes are then the ones the fix key and fix N offer.
+_hookd_ai_widget() {
+  emulate -L zsh
+  zle -I
+  if [[ ! -x $_hookd_bin ]]; then
+    print -ru2 -- "hookd: $_hookd_bin is missing"
+    return 0
+  fi
+  command $_hookd_bin suggest --ai --failed </dev/null
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the

@@ -14,7 +14,8 @@ import (
 // value Script fills in, single-quoted: @bin@ the hookd binary, @state@
 // hookd's state directory, @spooldir@ the spool directory, @offerdir@ the
 // offers' directory, @pidfile@ the agent's pid file, @capture@ the capture
-// mode, @fixcmd@ and @fixkey@ the fix command and key.
+// mode, @fixcmd@ and @fixkey@ the fix command and key, @aikey@ the key
+// that asks the LLM about the last failure.
 const (
 	binMarker     = " # @bin@"
 	stateMarker   = " # @state@"
@@ -24,6 +25,7 @@ const (
 	captureMarker = " # @capture@"
 	fixCmdMarker  = " # @fixcmd@"
 	fixKeyMarker  = " # @fixkey@"
+	aiKeyMarker   = " # @aikey@"
 	prefixMarker  = " # @prefix@"
 )
 
@@ -49,6 +51,10 @@ type Options struct {
 	// FixKey is the key sequence that puts the next fix on the command
 	// line (nil for none).
 	FixKey []byte
+	// AIKey is the key sequence that asks the LLM about the last failed
+	// command (nil for none). Like FixKey, it is bound only where it is
+	// free.
+	AIKey []byte
 }
 
 // bindSeq writes key in the notation of the shell's key binding command:
@@ -112,7 +118,7 @@ func Script(shell string, o Options) (string, error) {
 	}
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
 		pidMarker: o.PIDFile, captureMarker: o.Capture,
-		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), prefixMarker: o.AskPrefix}
+		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), aiKeyMarker: bindSeq(shell, o.AIKey), prefixMarker: o.AskPrefix}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

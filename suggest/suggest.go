@@ -163,6 +163,27 @@ func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res anal
 }
 
 // isFixCall reports the shell's own fix command (fix, fix 2), called name.
+// LastFailed returns the session's last command that failed: the one the
+// fixes on offer are for. Interrupted commands (exit status 130) and calls
+// of the fix command (fixCmd) do not count; neither does a command older
+// than the session's last 50 failures. None is an error wrapping
+// history.ErrNotFound.
+func LastFailed(ctx context.Context, rd *recall.Reader, fixCmd string) (history.Entry, error) {
+	if rd.Session == "" {
+		return history.Entry{}, fmt.Errorf("the last failure needs a shell with hookd loaded (%w)", recall.ErrNoSession)
+	}
+	es, err := rd.Store.List(ctx, history.Query{Session: rd.Session, Failed: true, Limit: 50})
+	if err != nil {
+		return history.Entry{}, err
+	}
+	for _, en := range es {
+		if en.ExitCode != 130 && !isFixCall(en.Command, fixCmd) {
+			return en, nil
+		}
+	}
+	return history.Entry{}, fmt.Errorf("no failed command in this shell yet: %w", history.ErrNotFound)
+}
+
 func isFixCall(cmd, name string) bool {
 	f := strings.Fields(cmd)
 	return name != "" && len(f) >= 1 && len(f) <= 2 && f[0] == name

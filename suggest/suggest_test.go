@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +69,21 @@ func TestInlineRun(t *testing.T) {
 	}
 	if got, _ := offer.Read(offers, "s"); got != nil {
 		t.Errorf("a later command kept the earlier offer: %q", got)
+	}
+
+	// The last failure: not the success after it, not the fix call, not
+	// an interrupted command, not another session's.
+	tx, _ = s.Begin(ctx)
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 4, Command: "sleep 9", ExitCode: 130, StartedAt: 4})
+	tx.AddSession(ctx, history.Session{ID: "t", Shell: "bash"})
+	tx.AddCommand(ctx, history.Entry{Session: "t", Seq: 1, Command: "false", ExitCode: 1, StartedAt: 5})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if en, err := LastFailed(ctx, rd, "fix"); err != nil || en.Command != "gti status" {
+		t.Errorf("LastFailed = %q, %v; want gti status", en.Command, err)
+	}
+	if _, err := LastFailed(ctx, &recall.Reader{Store: s, Session: "u"}, "fix"); !errors.Is(err, history.ErrNotFound) {
+		t.Errorf("LastFailed in a session without failures: %v", err)
 	}
 }

@@ -108,7 +108,7 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	in := analyze.Input{Command: text, ExitCode: status, Cwd: cwd, Output: out, Shell: filepath.Base(os.Getenv("SHELL"))}
 	r := e.engine(false, nil).Analyze(ctx, in, 2*time.Second)
 	if e.config().AI == config.AIOnFailure && !r.Quiet {
-		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout)
+		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout, true)
 	}
 	if r.Quiet || (len(r.Fixes) == 0 && (r.RootCause == "" || r.ErrorType == analyze.Unknown)) {
 		return

@@ -37,6 +37,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	width := fs.Int("width", 80, "with --inline: the terminal's width")
 	captured := fs.Bool("captured", false, "with --inline: the shell runs under hookd shell, which is storing the output (wait for it)")
 	names := fs.Bool("names", false, "read the shell's alias and function names from stdin (for the typo rules)")
+	failed := fs.Bool("failed", false, "the last command that failed in this shell (the one fix offers fixes for), instead of a REF")
 	ai := fs.Bool("ai", false, "also ask the LLM (llm: in the config) and merge its fixes with the rules'; the rules stand alone if it fails or is slow")
 	aiTimeout := fs.Duration("ai-timeout", aifix.DefaultTimeout, "with --ai: how long to wait for the LLM")
 	if err := parse(fs, args); err != nil {
@@ -59,8 +60,8 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case *command != "":
-		if len(refs) > 0 {
-			return usagef("give a REF or --command, not both")
+		if len(refs) > 0 || *failed {
+			return usagef("give a REF, --failed or --command, not more than one")
 		}
 		in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
 		if in.Cwd == "" {
@@ -90,6 +91,9 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		if *outputFile != "" || *cwd != "" {
 			return usagef("--output-file and --cwd go with --command")
 		}
+		if *failed && ref != "" {
+			return usagef("give a REF or --failed, not both")
+		}
 		s, err := e.openFlushed(ctx)
 		if err != nil {
 			return err
@@ -97,13 +101,24 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		defer s.Close()
 		store = s
 		rd := e.reader(s)
-		en, err := entry(ctx, rd, ref)
+		var en history.Entry
+		if *failed {
+			en, err = suggest.LastFailed(ctx, rd, string(e.config().Fix.Command))
+		} else {
+			en, err = entry(ctx, rd, ref)
+		}
 		if err != nil {
 			return err
 		}
+		// Only the last command's output may still be on the screen.
+		last := ref == "" || ref == "-1"
+		if *failed {
+			r, err := rd.Store.Recent(ctx, rd.Session, 1)
+			last = err == nil && r.ID == en.ID
+		}
 		sh := in.Shell
 		var source string
-		in, source = eng.Input(ctx, rd, en, (ref == "" || ref == "-1") && en.Session == e.session)
+		in, source = eng.Input(ctx, rd, en, last && en.Session == e.session)
 		if in.Shell == "" {
 			in.Shell = sh
 		}
@@ -113,7 +128,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	}
 	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
 	if *ai && in.ExitCode != 0 {
-		res = e.aiAnalysis(ctx, in, res, *aiTimeout)
+		res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
 		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
 			// fix N runs these, as after the inline suggestions.
 			cmds := make([]string, 0, len(res.Fixes))
@@ -134,7 +149,7 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 
 // aiAnalysis asks the LLM about the failure in and merges its answer with
 // the rules' res; on any failure it says why and the rules stand.
-func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Result, timeout time.Duration) analyze.Result {
+func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Result, timeout time.Duration, say bool) analyze.Result {
 	lc, _, err := e.llmConfig(ctx)
 	var prov llm.Provider
 	if err == nil {
@@ -146,6 +161,10 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	}
 	req, _ := aifix.Prepare(in, res, ask.OS(), nil)
 	e.firstRemoteNotice(prov.Endpoint())
+	if say {
+		// The answer may take seconds: say what is being asked meanwhile.
+		fmt.Fprintln(e.stderr, e.out.String(fmt.Sprintf("hookd: asking the LLM why %s failed (exit status %d)…", recall.Short(in.Command), in.ExitCode)).Faint())
+	}
 	out := aifix.Analyze(ctx, prov, req, res, timeout)
 	if out.Fallback != "" {
 		fmt.Fprintf(e.stderr, "hookd: --ai: %s; the rules' analysis only\n", sanitize.Line(out.Fallback))

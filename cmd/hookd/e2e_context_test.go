@@ -96,6 +96,57 @@ func TestFixAI(t *testing.T) {
 	})
 }
 
+// TestAIKey: Ctrl-X l at an empty prompt asks the model about the last
+// failed command (not the successful one typed since); the analysis shows
+// above the prompt, its fixes become the offer (Ctrl-X f puts the model's
+// first on the line, Enter runs it). Where the key is already bound, it
+// is left alone. In real bash and zsh.
+func TestAIKey(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{`{"root_cause":"the script wants a greeting","error_type":"usage_error","fixes":[` +
+			`{"command":"echo ai-fixed","explanation":"greet instead","risk":"low","confidence":0.95}]}`}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		s.Run("printf 'echo \"error: no greeting given\" >&2; exit 3\\n' > greet.sh")
+		s.Run("sh ./greet.sh")
+		s.Run("echo in-between")
+		s.WaitForPlain(regexp.MustCompile(`\nin-between\n`), 5*time.Second)
+		s.Editing()
+		s.Type("\x18l")
+		s.WaitForPlain(regexp.MustCompile(`(?s)asking the LLM why \(sh \./greet\.sh\) failed \(exit status 3\).*the script wants a greeting\n.*from the LLM.*1\. echo ai-fixed +\(low\)`), 15*time.Second)
+		if user := userMessage(t, fake); !strings.Contains(user, "$ sh ./greet.sh") || !strings.Contains(user, "error: no greeting given") || strings.Contains(user, "in-between") {
+			t.Errorf("the model did not get the last failure (and only it):\n%s", user)
+		}
+		s.Editing()
+		s.Type("\x18f")
+		time.Sleep(300 * time.Millisecond)
+		s.Type("\r")
+		s.WaitForPlain(regexp.MustCompile(`\nai-fixed\n`), 5*time.Second)
+		s.Sync()
+		if got := commandsOf(entries(t, h)); got[len(got)-1] != "echo ai-fixed" {
+			t.Errorf("history ends with %q; want the model's fix, put there by the fix key", got[len(got)-1])
+		}
+	})
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		rc := map[string]string{
+			"bash": `bind '"\C-xl": "mine"'` + "\n",
+			"zsh":  "bindkey -M emacs '^Xl' beep\n",
+		}[shell] + initLine(shell)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
+		s.Run(map[string]string{
+			"bash": `bind -s | grep -F '\C-xl'; bind -X | grep -c _hookd_ai_key; bind -m vi-insert -X | grep -c _hookd_ai_key`,
+			"zsh":  "bindkey -M emacs '^Xl'; bindkey -M viins '^Xl'",
+		}[shell])
+		s.WaitForPlain(regexp.MustCompile(map[string]string{
+			"bash": `\n"\\C-xl": "mine"\n0\n1\n`, // vi-insert's only
+			"zsh":  `\n"\^Xl" beep\n"\^Xl" _hookd_ai_widget\n`,
+		}[shell]), 5*time.Second)
+	})
+}
+
 // TestAskContextCommandsCLI: the config's commands, a profile chosen by
 // the directory (its commands replace the section's), --exec after them
 // in order, --no-context-exec, on_failure: fail ending the question before

@@ -33,7 +33,7 @@ func init() {
 		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
 		{"shell", "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", cmdShell},
 		{"status", "[--json]", "agent, database, spool and output capture state: the first thing to run when something is off", cmdStatus},
-		{"suggest", "[REF] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", cmdSuggest},
+		{"suggest", "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", cmdSuggest},
 		{"ask", "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", cmdAsk},
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
 		{"allow", "[FILE] | --list", "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", cmdAllow},
