@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 )
@@ -95,6 +96,26 @@ func (d *Doc) decode() error {
 func (d Doc) String(key string) (string, bool) {
 	s, ok := d.Fields[key].(string)
 	return s, ok
+}
+
+// Text returns the value of a top-level key as text: a string as it is,
+// anything else (a list, a number) as written on the key's line, so that
+// Claude Code's `argument-hint: [message]`, a YAML list, reads as
+// "[message]". A key that is not there, or whose value is not on its
+// line, is "".
+func (d Doc) Text(key string) string {
+	if s, ok := d.String(key); ok {
+		return s
+	}
+	if _, ok := d.Fields[key]; !ok {
+		return ""
+	}
+	for l := range strings.SplitSeq(d.Raw, "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimRight(k, " ") == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // Line returns the line of the file where the frontmatter's top-level key

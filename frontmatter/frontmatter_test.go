@@ -47,3 +47,17 @@ func TestParse(t *testing.T) {
 		t.Errorf("Line(pattern) = %d, Line(missing) = %d", d.Line("pattern"), d.Line("missing"))
 	}
 }
+
+// TestText: Claude Code's argument hints, often a YAML list as written.
+func TestText(t *testing.T) {
+	doc, err := Parse([]byte("---\nargument-hint: [message]\nother: add [tagId] | list\nn: 3\ndescription: 'quoted: yes'\nlist:\n  - a\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"argument-hint": "[message]", "other": "add [tagId] | list", "n": "3",
+		"description": "quoted: yes", "list": "", "missing": ""} {
+		if got := doc.Text(key); got != want {
+			t.Errorf("Text(%q) = %q; want %q", key, got, want)
+		}
+	}
+}

@@ -106,7 +106,7 @@ func (p Places) List() []File {
 			if data, err := readCapped(path, maxPrompt); err == nil {
 				doc, ferr := frontmatter.Parse(data)
 				f.Description, _ = doc.String("description")
-				f.ArgumentHint, _ = doc.String("argument-hint")
+				f.ArgumentHint = doc.Text("argument-hint")
 				if ferr != nil {
 					f.Warning = ferr.Error()
 				}

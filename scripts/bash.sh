@@ -189,6 +189,12 @@ _hookd_init() {
     done
   fi
 
+  # Completion of hookd's command line, and of a question after the ask
+  # prefix (?? /review<Tab>), unless something else completes them.
+  builtin complete -p hookd >/dev/null 2>&1 || builtin complete -F _hookd_complete hookd
+  [[ -z $_hookd_prefix ]] || builtin complete -p "$_hookd_prefix" >/dev/null 2>&1 ||
+    builtin complete -F _hookd_complete "$_hookd_prefix"
+
   _hookd_agent
 }
 
@@ -421,6 +427,24 @@ _hookd_ai_key() {
     return 0
   fi
   command "$_hookd_bin" suggest --ai --failed </dev/null
+}
+
+# _hookd_complete completes the words of a hookd command line (or a
+# question after the ask prefix, as hookd ask): hookd itself says what fits
+# (subcommands, flags, prompt-file names), or that file names do.
+_hookd_complete() {
+  local _hookd_c
+  local -a _hookd_w=("${COMP_WORDS[@]:1:COMP_CWORD}")
+  [[ ${COMP_WORDS[0]} == "$_hookd_prefix" && -n $_hookd_prefix ]] && _hookd_w=(ask "${_hookd_w[@]}")
+  COMPREPLY=()
+  while IFS= builtin read -r _hookd_c; do
+    if [[ $_hookd_c == :files ]]; then
+      COMPREPLY=()
+      builtin compopt -o default 2>/dev/null
+      return 0
+    fi
+    COMPREPLY+=("${_hookd_c%%$'\t'*}")
+  done < <(command "$_hookd_bin" __complete -- "${_hookd_w[@]}" 2>/dev/null)
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the

@@ -165,7 +165,48 @@ _hookd_init() {
   # mark that ends the output comes before anything other hooks print).
   add-zsh-hook preexec _hookd_preexec
   precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
+
+  # Completion of hookd's command line, and of a question after the ask
+  # prefix (?? /review<Tab>), once compinit has run: now, or else by the
+  # first prompt (an rc file often runs it after this).
+  _hookd_compdef || precmd_functions+=(_hookd_compdef)
   _hookd_agent
+}
+
+# _hookd_compdef registers _hookd_complete with the completion system
+# (where nothing else completes hookd, or the ask prefix), then takes
+# itself out of the precmd hooks. It fails when compinit has not run.
+_hookd_compdef() {
+  (( $+functions[compdef] )) || return 1
+  precmd_functions=(${precmd_functions:#_hookd_compdef})
+  (( $+_comps[hookd] )) || compdef _hookd_complete hookd
+  [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
+  return 0
+}
+
+# _hookd_complete completes the words of a hookd command line (or a
+# question after the ask prefix, as hookd ask): hookd itself says what fits
+# (subcommands, flags, prompt-file names, with descriptions), or that file
+# names do.
+_hookd_complete() {
+  local -a w out cands
+  local c
+  w=("${(@Q)words[2,CURRENT]}")
+  [[ -n $_hookd_prefix && $words[1] == "$_hookd_prefix" ]] && w=(ask "${(@)w}")
+  out=("${(@f)$(command $_hookd_bin __complete -- "${(@)w}" 2>/dev/null)}")
+  if [[ ${out[1]-} == :files ]]; then
+    _files
+    return
+  fi
+  for c in "${(@)out}"; do
+    [[ -n $c ]] || continue
+    if [[ $c == *$'\t'* ]]; then
+      cands+=("${${c%%$'\t'*}//:/\\:}:${c#*$'\t'}")
+    else
+      cands+=("${c//:/\\:}")
+    fi
+  done
+  (( $#cands )) && _describe -t hookd hookd cands
 }
 
 # _hookd_preexec notes the command line as typed and its start. $1 is empty

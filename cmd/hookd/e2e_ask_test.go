@@ -56,7 +56,7 @@ func TestAskWithLastCommand(t *testing.T) {
 		}
 
 		// !!ctx alone pins the last command for the next question.
-		s.Run("echo pinned-output")
+		s.RunAlone("echo pinned-output")
 		s.Run("hookd ask --pin -1")
 		s.WaitForPlain(regexp.MustCompile("next question gets `echo pinned-output` \\(exit 0, 14B of output\\)"), 10*time.Second)
 		s.Run("hookd ask 'and this one?'")

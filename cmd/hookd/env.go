@@ -11,6 +11,7 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/muesli/termenv"
+	"github.com/spf13/pflag"
 
 	"github.com/hookd/hookd/agent"
 	"github.com/hookd/hookd/config"
@@ -40,6 +41,9 @@ type env struct {
 	cfg         *config.Config
 	cfgWarnings []string
 	ingestRules *ingest.Rules
+
+	// flagSet is the last flag set flags made (for completion).
+	flagSet *pflag.FlagSet
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {

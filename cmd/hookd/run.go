@@ -78,6 +78,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if args[0] == "--version" {
 		args[0] = "version"
 	}
+	if args[0] == completeCommand {
+		e, err := newEnv(stdin, stdout, stderr)
+		if err == nil {
+			err = cmdComplete(ctx, e, args[1:])
+		}
+		if err != nil {
+			return 1
+		}
+		return 0
+	}
 	for _, c := range commands {
 		if c.name != args[0] {
 			continue
@@ -167,6 +177,7 @@ func flags(e *env, name string) *pflag.FlagSet {
 	}
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	e.flagSet = fs
 	fs.Usage = func() {
 		fmt.Fprintf(e.stdout, "usage: hookd %s %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
 		if strings.Contains(c.args, "REF") {

@@ -251,6 +251,26 @@ func (s *Shell) Run(line string) {
 	s.Sync()
 }
 
+var editorBack = regexp.MustCompile(`\x1b\[\?2004l(?s:.*)\x1b\[\?2004h`)
+
+// RunAlone is Run for a command whose output must hold nothing else: the
+// next keys wait until the line editor is back (it turns bracketed paste
+// off to run the line and on again at the next prompt), since keys typed
+// while a command runs are echoed into its output, as a user's would be.
+func (s *Shell) RunAlone(line string) {
+	s.t.Helper()
+	from := len(s.Output())
+	s.Type(line + "\r")
+	deadline := time.Now().Add(20 * time.Second)
+	for !editorBack.MatchString(s.Output()[from:]) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: %q did not end within 20s; output:\n%s", s.Name, line, s.Output()[from:])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.Sync()
+}
+
 // Sync waits until the shell has read and run everything typed so far. The
 // marker command starts with a space (never recorded) and prints a token
 // that its own echo cannot contain.
