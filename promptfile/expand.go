@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,7 +128,7 @@ func Question(ctx context.Context, words []string, o Options) (r Result, ok bool
 	if _, _, found := o.Places.Find(name, o.Cwd); !found {
 		return r, false
 	}
-	return Expand(ctx, name, append(strings.Fields(rest), words[1:]...), o), true
+	return Expand(ctx, name, append(SplitArgs(rest), words[1:]...), o), true
 }
 
 // Expand finds name (see Places.Find) and expands it with args.
@@ -158,7 +159,7 @@ func ExpandFile(ctx context.Context, path string, args []string, o Options) Resu
 		x.warnings = append(x.warnings, fmt.Sprintf("%s: %v; read as if it had none", path, ferr))
 	}
 	x.stack = []string{abs(path)}
-	content, err := x.expand(doc.Body, 0)
+	content, err := x.expand(doc.Body, argNames(doc), 0)
 	if err != nil {
 		return Result{Error: &Error{Code: CodeCycle, Message: err.Error()}, Warnings: x.warnings}
 	}
@@ -186,9 +187,10 @@ func (e *CycleError) Error() string {
 	return "circular reference: " + strings.Join(e.Files, " → ")
 }
 
-// expand substitutes the arguments in body, then expands its references.
-func (x *expander) expand(body string, depth int) (string, error) {
-	body = Substitute(body, x.args)
+// expand substitutes the arguments in body (names are those its
+// frontmatter declares), then expands its references.
+func (x *expander) expand(body string, names []string, depth int) (string, error) {
+	body = Substitute(body, x.args, names)
 	var b strings.Builder
 	for i := 0; i < len(body); {
 		c := body[i]
@@ -300,7 +302,7 @@ func (x *expander) file(ref string, depth int) (string, bool, error) {
 		// The file's own entry comes before what it pulls in.
 		at := len(x.exp.Files)
 		x.exp.Files = append(x.exp.Files, r)
-		t, err := x.expand(doc.Body, depth+1)
+		t, err := x.expand(doc.Body, argNames(doc), depth+1)
 		x.stack = x.stack[:len(x.stack)-1]
 		if err != nil {
 			return "", false, err
@@ -384,11 +386,31 @@ func (c *capped) Write(p []byte) (int, error) {
 var argRE = regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)`)
 
 // Substitute puts args in body as Claude Code does: $ARGUMENTS is all of
-// them joined by spaces, $ARGUMENTS[N] the one at N from 0, $N the N-th
-// from 1. A missing one stays as written. When body uses none and there
-// are arguments, they are appended as a last line, "ARGUMENTS: …".
-func Substitute(body string, args []string) string {
+// them joined by spaces, $ARGUMENTS[N] and its shorthand $N the one at N
+// from 0 ($0 is the first), and $NAME the one at NAME's position in names
+// (the frontmatter's `arguments`). A missing one stays as written. When
+// body uses none and there are arguments, they are appended as a last
+// line, "ARGUMENTS: …".
+func Substitute(body string, args, names []string) string {
 	used := false
+	if len(names) > 0 {
+		// Longest names first, so that $issue-id is not $issue then -id.
+		sorted := slices.Clone(names)
+		slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) })
+		quoted := make([]string, len(sorted))
+		for i, n := range sorted {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		re := regexp.MustCompile(`\$(` + strings.Join(quoted, "|") + `)([^A-Za-z0-9_-]|$)`)
+		body = re.ReplaceAllStringFunc(body, func(m string) string {
+			sm := re.FindStringSubmatch(m)
+			used = true
+			if i := slices.Index(names, sm[1]); i < len(args) {
+				return args[i] + sm[2]
+			}
+			return m
+		})
+	}
 	out := argRE.ReplaceAllStringFunc(body, func(m string) string {
 		used = true
 		sm := argRE.FindStringSubmatch(m)
@@ -399,8 +421,8 @@ func Substitute(body string, args []string) string {
 			}
 			return m
 		case sm[2] != "":
-			if n, err := strconv.Atoi(sm[2]); err == nil && n >= 1 && n <= len(args) {
-				return args[n-1]
+			if n, err := strconv.Atoi(sm[2]); err == nil && n < len(args) {
+				return args[n]
 			}
 			return m
 		}
@@ -408,6 +430,75 @@ func Substitute(body string, args []string) string {
 	})
 	if !used && len(args) > 0 {
 		out = strings.TrimRight(out, "\n") + "\n\nARGUMENTS: " + strings.Join(args, " ") + "\n"
+	}
+	return out
+}
+
+// argNames are the argument names a prompt file declares, Claude Code's
+// way: `arguments: [issue, branch]` or `arguments: issue branch`. Names
+// that are not words are left out.
+func argNames(doc frontmatter.Doc) []string {
+	var names []string
+	switch v := doc.Fields["arguments"].(type) {
+	case string:
+		names = strings.Fields(v)
+	case []any:
+		for _, n := range v {
+			if s, ok := n.(string); ok {
+				names = append(names, s)
+			}
+		}
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return !argNameRE.MatchString(n) })
+}
+
+var argNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// SplitArgs splits the arguments typed after a prompt file's name as a
+// shell would, without expanding anything: words are separated by blanks,
+// quotes ('…' and "…") group, a backslash escapes the next character
+// (inside double quotes, only before a backslash, ", $ or `).
+func SplitArgs(s string) []string {
+	var out []string
+	var b strings.Builder
+	word, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else if c == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`", s[i+1]) >= 0 {
+				i++
+				b.WriteByte(s[i])
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, word = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+			word = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if word {
+				out = append(out, b.String())
+				b.Reset()
+				word = false
+			}
+		default:
+			b.WriteByte(c)
+			word = true
+		}
+	}
+	if word {
+		out = append(out, b.String())
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,11 +145,14 @@ func TestFrontmatterNotAMapping(t *testing.T) {
 func TestArguments(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{"review $ARGUMENTS now", "review a b now"},
-		{"first $1, second $2, third $3", "first a, second b, third $3"},
+		{"first $0, second $1, third $2", "first a, second b, third $2"},
 		{"$ARGUMENTS[0]/$ARGUMENTS[1]/$ARGUMENTS[5]", "a/b/$ARGUMENTS[5]"},
 		{"no placeholder", "no placeholder\n\nARGUMENTS: a b\n"},
+		// Named, as the frontmatter's arguments declare them.
+		{"fix $issue on $issue-branch, $scope, $issuer", "fix a on b, $scope, $issuer"},
+		{"$issue.", "a."},
 	} {
-		if got := Substitute(c.body, []string{"a", "b"}); got != c.want {
+		if got := Substitute(c.body, []string{"a", "b"}, []string{"issue", "issue-branch", "scope"}); got != c.want {
 			t.Errorf("Substitute(%q) = %q, want %q", c.body, got, c.want)
 		}
 	}
@@ -204,7 +208,7 @@ func TestCycle(t *testing.T) {
 		".hookd/commands/a.md": "A @.hookd/commands/b.md",
 		".hookd/commands/b.md": "B @.hookd/commands/a.md",
 		".hookd/commands/c.md": "C @.hookd/commands/d.md !`echo hi`",
-		".hookd/commands/d.md": "---\ndescription: d\n---\nD $1",
+		".hookd/commands/d.md": "---\ndescription: d\n---\nD $0",
 	})
 	r := load(t, p, "a")
 	if r.Success || r.Error.Code != CodeCycle || !strings.Contains(r.Error.Message, ".hookd/commands/a.md → .hookd/commands/b.md → .hookd/commands/a.md") {
@@ -305,4 +309,28 @@ func mkdirFile(full, c string) error {
 		return err
 	}
 	return os.WriteFile(full, []byte(c), 0o644)
+}
+
+func TestSplitArgs(t *testing.T) {
+	for in, want := range map[string][]string{
+		`a b`:                 {"a", "b"},
+		`  "hello world"  x `: {"hello world", "x"},
+		`'it''s' "a\"b" c\ d`: {"its", `a"b`, "c d"},
+		`"$HOME" '$x'`:        {"$HOME", "$x"},
+		``:                    nil,
+		`""`:                  {""},
+	} {
+		if got := SplitArgs(in); !slices.Equal(got, want) {
+			t.Errorf("SplitArgs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestNamedArguments: a prompt file's own arguments: list names them.
+func TestNamedArguments(t *testing.T) {
+	p := newProject(t, map[string]string{".hookd/commands/fix.md": "---\narguments: [issue, branch]\n---\nFix $issue on $branch ($0).\n"})
+	r, ok := Question(t.Context(), []string{`/fix 42 "hot fix"`}, Options{Places: p, Cwd: p.Root})
+	if !ok || !r.Success || r.Command.Content != "Fix 42 on hot fix (42).\n" {
+		t.Fatalf("%v %+v", ok, r.Command)
+	}
 }

@@ -175,12 +175,15 @@ _hookd_init() {
   fi
 
   # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
-  # (fix.ai_key) asks the LLM about the last failure: in the emacs and vi
-  # insert keymaps, where the key is free (bound to nothing, not even to
-  # a macro or a shell command).
+  # (fix.ai_key) asks the LLM about the last failure: in the emacs keymap,
+  # and in vi's insert keymap when vi mode is on (set -o vi, or the
+  # inputrc's editing-mode), where the key is free: bound to nothing, not
+  # even to a macro or a shell command. (bind -p lists every function's
+  # keys: ~2 ms a keymap, at start-up only; docs/benchmarks.md §1.)
   if [[ -n $_hookd_fixkey$_hookd_aikey ]]; then
-    local _hookd_bound _hookd_km
-    for _hookd_km in emacs vi-insert; do
+    local _hookd_bound _hookd_km _hookd_kms=emacs
+    [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
+    for _hookd_km in $_hookd_kms; do
       _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
       [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
         builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null

@@ -100,7 +100,8 @@ func TestFixAI(t *testing.T) {
 // failed command (not the successful one typed since); the analysis shows
 // above the prompt, its fixes become the offer (Ctrl-X f puts the model's
 // first on the line, Enter runs it). Where the key is already bound, it
-// is left alone. In real bash and zsh.
+// is left alone (bash: in vi mode, vi's insert keymap has it). In real
+// bash and zsh.
 func TestAIKey(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		fake := llmtest.NewOpenAI(t)
@@ -132,12 +133,12 @@ func TestAIKey(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		rc := map[string]string{
-			"bash": `bind '"\C-xl": "mine"'` + "\n",
+			"bash": `bind -m emacs '"\C-xl": "mine"'` + "\nset -o vi\n",
 			"zsh":  "bindkey -M emacs '^Xl' beep\n",
 		}[shell] + initLine(shell)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
 		s.Run(map[string]string{
-			"bash": `bind -s | grep -F '\C-xl'; bind -X | grep -c _hookd_ai_key; bind -m vi-insert -X | grep -c _hookd_ai_key`,
+			"bash": `bind -m emacs -s | grep -F '\C-xl'; bind -m emacs -X | grep -c _hookd_ai_key; bind -m vi-insert -X | grep -c _hookd_ai_key`,
 			"zsh":  "bindkey -M emacs '^Xl'; bindkey -M viins '^Xl'",
 		}[shell])
 		s.WaitForPlain(regexp.MustCompile(map[string]string{

@@ -18,7 +18,7 @@ func promptProject(t *testing.T, h *shelltest.Home) string {
 	dir := h.Path("proj")
 	for p, c := range map[string]string{
 		".git/HEAD":                  "ref: refs/heads/main\n",
-		".hookd/commands/review.md":  "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $1 carefully.\n@notes.txt\n!`echo from-echo`\n!`rm -rf x`\n",
+		".hookd/commands/review.md":  "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $0 carefully.\n@notes.txt\n!`echo from-echo`\n!`rm -rf x`\n",
 		".claude/commands/review.md": "shadowed",
 		"notes.txt":                  "NOTES-CONTENT",
 	} {
