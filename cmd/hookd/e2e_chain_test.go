@@ -4,9 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+	"github.com/hookd/hookd/llm/llmtest"
 )
 
 const chainExample = `steps:
@@ -125,5 +130,46 @@ func TestChainHistory(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.Dir, "pwned")); err == nil {
 		t.Error("a recorded output ran as shell code")
+	}
+}
+
+// TestChainHistoryRelative: in a hooked shell with capture on,
+// ${hist.-1.output} is the output of the command before `hookd chain`, and
+// ${hist.-2.output} the one before it. In real bash and zsh.
+func TestChainHistoryRelative(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		file := writeChain(t, t.TempDir(), "steps:\n  - run: echo last=${hist.-1.output} before=${hist.-2.output}\n")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: []string{"HOOKD_CAPTURE=pty"}})
+		s.RunAlone("echo older-output")
+		s.RunAlone("echo newest-output")
+		s.Run("hookd chain " + file)
+		s.WaitForPlain(regexp.MustCompile(`\nlast=newest-output before=older-output\n`), 10*time.Second)
+	})
+}
+
+// TestChainAsk: an ask step is a question to the model (here the local
+// fake server), with an earlier step's output in it; its answer is an
+// output the next step uses.
+func TestChainAsk(t *testing.T) {
+	h := newHome(t)
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: []string{"Use ", "tabs."}})
+	file := writeChain(t, t.TempDir(), `steps:
+  - id: facts
+    run: echo indent-style-unknown
+    outputs: {text: {extract_from: stdout}}
+  - id: advice
+    ask: "which indentation? facts: ${facts.text}"
+    outputs: {answer: {extract_from: stdout}}
+  - run: echo "model said ${advice.answer}"
+`)
+	out, errOut, err := hookdRun(h, append([]string{"SHELL=/bin/sh"}, llmEnv(fake)...), "chain", file)
+	if err != nil || !strings.Contains(out, "model said Use tabs.") {
+		t.Fatalf("chain: %v, stdout %q\n%s", err, out, errOut)
+	}
+	if user := userMessage(t, fake); !strings.Contains(user, "which indentation? facts: indent-style-unknown") {
+		t.Errorf("the question the model got:\n%s", user)
 	}
 }
