@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -74,17 +75,24 @@ type Skill struct {
 	LLMPrepend string `yaml:"llm_prepend"`
 }
 
-// UnmarshalYAML reads a skill; one without a pattern is refused.
+// UnmarshalYAML reads a skill; one without a pattern, or whose pattern
+// does not compile, is refused whole (one warning, at the skill).
 func (s *Skill) UnmarshalYAML(n ast.Node) error {
-	type plain Skill
-	var p plain
+	var p struct {
+		Pattern    ast.Node `yaml:"pattern"`
+		LLMPrepend string   `yaml:"llm_prepend"`
+	}
 	if err := yaml.NodeToValue(n, &p, yaml.Strict()); err != nil {
 		return err
 	}
-	if p.Pattern.Regexp == nil {
+	if p.Pattern == nil {
 		return reject(n, errors.New("a skill needs a pattern"))
 	}
-	*s = Skill(p)
+	var re Regexp
+	if err := re.UnmarshalYAML(p.Pattern); err != nil {
+		return reject(n, fmt.Errorf("pattern: %w", err))
+	}
+	*s = Skill{Pattern: re, LLMPrepend: p.LLMPrepend}
 	return nil
 }
 

@@ -262,8 +262,7 @@ func TestLoadWarnings(t *testing.T) {
 		{"bad skill",
 			"ask:\n  skills:\n    - pattern: 'a('\n      llm_prepend: x\n    - pattern: ok\n",
 			[]string{
-				"3:16: ask.skills[0].pattern: error parsing regexp: missing closing ): `a(`; ignored",
-				"3:14: ask.skills[0]: a skill needs a pattern; skipped",
+				"3:14: ask.skills[0]: pattern: error parsing regexp: missing closing ): `a(`; skipped",
 			},
 			func(c Config) bool { return len(c.Ask.Skills) == 1 && c.Ask.Skills[0].Pattern.String() == "ok" }},
 		{"bad profile",

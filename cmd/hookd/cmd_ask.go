@@ -65,6 +65,12 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		return exitCode{2, err.Error()}
 	}
 	if *listSkills {
+		// A skill the config got wrong is not in the list: say why.
+		for _, w := range e.configWarnings() {
+			if strings.Contains(w, ".skills[") {
+				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+			}
+		}
 		return printSkills(e, q.Skills)
 	}
 	question := strings.TrimSpace(strings.Join(fs.Args(), " "))

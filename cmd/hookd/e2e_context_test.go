@@ -229,3 +229,18 @@ func TestAskContextCommandsCLI(t *testing.T) {
 		t.Errorf("--skills: %v\n%s", err, out)
 	}
 }
+
+// TestSkillsListBadPattern: hookd ask --skills lists the good skills and
+// says, once, which one the config got wrong and where.
+func TestSkillsListBadPattern(t *testing.T) {
+	h := newHome(t)
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("ask:\n  skills:\n    - {pattern: 'a(b', llm_prepend: x}\n    - {pattern: ok, llm_prepend: fine}\n"), 0o600)
+	out, errOut, err := hookdRun(h, nil, "ask", "--skills")
+	if err != nil || !strings.Contains(out, "/ok/") || strings.Contains(out, "a(b") {
+		t.Fatalf("%v\n%s\n%s", err, out, errOut)
+	}
+	if strings.Count(errOut, "warning:") != 1 || !strings.Contains(errOut, "config.yaml:3:7: ask.skills[0]: pattern: error parsing regexp") {
+		t.Errorf("want one warning naming the file, line and pattern:\n%s", errOut)
+	}
+}
