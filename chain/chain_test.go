@@ -12,24 +12,15 @@ import (
 	"github.com/hookd/hookd/record"
 )
 
-const example = `steps:
-  - id: greet
-    run: echo hello-chain
-    outputs:
-      text: {extract_from: stdout}
-  - id: shout
-    run: tr a-z A-Z
-    inputs:
-      text: {from: "${greet.text}", pass_as: stdin}
-    outputs:
-      loud: {extract_from: stdout}
-  - id: show
-    run: printenv LOUD
-    inputs:
-      loud: {from: "${shout.loud}", pass_as: {environment: {name: LOUD}}}
-  - id: fallback
-    run: echo "${nobody.value:-used-default}"
-`
+// example is the issue's chain, which must work as written.
+func example(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "example.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // load parses and checks, failing the test on a problem.
 func load(t *testing.T, dir, src string) *Chain {
@@ -55,7 +46,7 @@ func run(t *testing.T, dir string, c *Chain) (string, string, []record.Command, 
 
 func TestExample(t *testing.T) {
 	dir := t.TempDir()
-	out, errOut, recorded, err := run(t, dir, load(t, dir, example))
+	out, errOut, recorded, err := run(t, dir, load(t, dir, example(t)))
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, errOut)
 	}
@@ -269,7 +260,7 @@ func TestGitCommit(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
-	plan := Plan(load(t, ".", example))
+	plan := Plan(load(t, ".", example(t)))
 	if len(plan) != 4 || plan[3].Command != `echo ""'used-default'""` || plan[1].Inputs[0] != "stdin ← ${greet.text}" ||
 		plan[2].Inputs[0] != "$LOUD ← ${shout.loud}" || plan[0].Outputs[0] != "text ← stdout" {
 		t.Errorf("plan %+v", plan)

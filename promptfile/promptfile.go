@@ -86,6 +86,15 @@ type File struct {
 	Warning string `json:"warning,omitempty"`
 }
 
+// Summary is the file's argument hint and description, as a listing
+// shows them: "[file]  Review a file".
+func (f File) Summary() string {
+	if f.ArgumentHint == "" {
+		return f.Description
+	}
+	return strings.TrimSpace(f.ArgumentHint + "  " + f.Description)
+}
+
 // List returns every prompt file in every place, sorted by name and, for
 // one name, in the order of the places (the first wins).
 func (p Places) List() []File {

@@ -56,11 +56,7 @@ func cmdCommands(ctx context.Context, e *env, args []string) error {
 		w = max(w, len(f.Name)+1)
 	}
 	for _, f := range files {
-		desc := sanitize.Line(f.Description)
-		if f.ArgumentHint != "" {
-			desc = strings.TrimSpace(sanitize.Line(f.ArgumentHint) + "  " + desc)
-		}
-		fmt.Fprintf(e.stdout, "%-*s  %s\n", w, "/"+f.Name, desc)
+		fmt.Fprintf(e.stdout, "%-*s  %s\n", w, "/"+f.Name, sanitize.Line(f.Summary()))
 		where := "    " + f.Path
 		if f.ShadowedBy != "" {
 			where += "  (shadowed by " + f.ShadowedBy + ")"

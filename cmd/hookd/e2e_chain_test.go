@@ -14,24 +14,14 @@ import (
 	"github.com/hookd/hookd/llm/llmtest"
 )
 
-const chainExample = `steps:
-  - id: greet
-    run: echo hello-chain
-    outputs:
-      text: {extract_from: stdout}
-  - id: shout
-    run: tr a-z A-Z
-    inputs:
-      text: {from: "${greet.text}", pass_as: stdin}
-    outputs:
-      loud: {extract_from: stdout}
-  - id: show
-    run: printenv LOUD
-    inputs:
-      loud: {from: "${shout.loud}", pass_as: {environment: {name: LOUD}}}
-  - id: fallback
-    run: echo "${nobody.value:-used-default}"
-`
+// chainExample is the issue's chain (package chain's test data).
+var chainExample = func() string {
+	b, err := os.ReadFile(filepath.Join("..", "..", "chain", "testdata", "example.yml"))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 func writeChain(t *testing.T, dir, src string) string {
 	t.Helper()

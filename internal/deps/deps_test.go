@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"offer":       {},
 	"ctxblock":    {},
 	"answer":      {"sanitize"},
+	"complete":    {"sanitize"},
 	"llm":         {},
 	"tmpl":        {},
 	"frontmatter": {},
@@ -73,7 +74,7 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"agent", "aifix", "analyze", "analyze/probe", "capture", "config", "histfile", "history", "ingest",
 		"offer", "outbox", "paths", "proxy", "recall", "record", "redact", "sanitize", "scrollback", "shellinit",
 		"spool", "suggest", "ask", "ctxblock", "llm", "health", "answer", "learn",
-		"trust", "project", "ctxcmd", "skill", "tmpl", "chain", "promptfile"},
+		"trust", "project", "ctxcmd", "skill", "tmpl", "chain", "promptfile", "complete"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "spool"},
