@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookd/hookd/analyze"
-	"github.com/hookd/hookd/redact"
+	"github.com/hookd/hookd/internal/redact"
 )
 
 // suggest analyses one failure in the base environment.

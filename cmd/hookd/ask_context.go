@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hookd/hookd/ctxcmd"
-	"github.com/hookd/hookd/project"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/skill"
+	"github.com/hookd/hookd/internal/ai/contextcmd"
+	"github.com/hookd/hookd/internal/ai/project"
+	"github.com/hookd/hookd/internal/ai/skill"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // question reads what shapes a question asked in cwd (project.ForQuestion);
@@ -29,7 +29,7 @@ func (e *env) question(cwd, profile string) (project.Question, error) {
 // command that failed is the error. The commands of an untrusted project
 // file are not run: one line names them. (--dry-run runs them too: their
 // output is part of what would be sent.)
-func (e *env) runContext(ctx context.Context, q project.Question, execs []string, cwd string, confirm bool) ([]ctxcmd.Result, error) {
+func (e *env) runContext(ctx context.Context, q project.Question, execs []string, cwd string, confirm bool) ([]contextcmd.Result, error) {
 	if note := q.SkippedNote(); note != "" {
 		fmt.Fprintf(e.stderr, "hookd: %s\n", sanitize.Line(note))
 	}
@@ -37,12 +37,12 @@ func (e *env) runContext(ctx context.Context, q project.Question, execs []string
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	opt := ctxcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL")}
+	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL")}
 	if confirm {
 		opt.Confirm = confirmOnTTY()
 	}
-	rs := ctxcmd.Run(ctx, specs, opt)
-	return rs, ctxcmd.Failed(rs)
+	rs := contextcmd.Run(ctx, specs, opt)
+	return rs, contextcmd.Failed(rs)
 }
 
 // confirmOnTTY asks on the terminal before each context command (they run

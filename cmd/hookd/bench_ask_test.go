@@ -11,7 +11,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/hookd/hookd/llm/llmtest"
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 )
 
 // BenchmarkAskTokenLatency measures how long a token takes from the moment

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookd/hookd/config"
-	"github.com/hookd/hookd/project"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/trust"
+	"github.com/hookd/hookd/internal/ai/project"
+	"github.com/hookd/hookd/internal/ai/trust"
+	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 func cmdAllow(ctx context.Context, e *env, args []string) error {

@@ -11,16 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookd/hookd/answer"
-	"github.com/hookd/hookd/ask"
-	"github.com/hookd/hookd/ctxcmd"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/llm"
-	"github.com/hookd/hookd/offer"
-	"github.com/hookd/hookd/project"
-	"github.com/hookd/hookd/recall"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/tmpl"
+	"github.com/hookd/hookd/internal/ai/ask"
+	"github.com/hookd/hookd/internal/ai/contextcmd"
+	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/ai/project"
+	"github.com/hookd/hookd/internal/ai/render"
+	"github.com/hookd/hookd/internal/ai/template"
+	"github.com/hookd/hookd/internal/fix/offer"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 	"golang.org/x/sys/unix"
 )
 
@@ -113,7 +113,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var contexts []ctxcmd.Result
+	var contexts []contextcmd.Result
 	if !*noExec {
 		if contexts, err = e.runContext(ctx, q, *execs, cwd, *confirm); err != nil {
 			return exitCode{1, err.Error()}
@@ -123,7 +123,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	pl, err := ask.Question{Sources: src, Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
 		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont,
 		Template: q.Template, Variables: q.Variables, Skills: q.Skills, Contexts: contexts}.Prepare(ctx)
-	var ce *tmpl.CycleError
+	var ce *template.CycleError
 	var re *ask.RefError
 	switch {
 	case errors.As(err, &re):
@@ -163,7 +163,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	if p.Context != "" {
 		e.firstRemoteNotice(prov.Endpoint())
 	}
-	r := answer.NewWriter(e.stdout, e.answerOptions(*raw))
+	r := render.NewWriter(e.stdout, e.answerOptions(*raw))
 	// The model may look things up (history, outputs, the project's
 	// files) where its provider has tool calls; each call is shown.
 	tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
@@ -191,7 +191,7 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	// The first command of the answer is offered for the next command
 	// line (the shell's fix key, or the ?? line's own offer): never run.
 	if cfg.Ask.Offer && e.session != "" {
-		if cmds := answer.Commands(a.Answer); len(cmds) > 0 {
+		if cmds := render.Commands(a.Answer); len(cmds) > 0 {
 			offer.Write(e.paths.Offers, e.session, cmds)
 			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
 		}
@@ -317,8 +317,8 @@ func (e *env) llmConfig(ctx context.Context) (llm.Config, string, error) {
 // answerOptions says how an answer is printed: Markdown rendered for the
 // terminal's width and colours, or the text as it is when stdout is not a
 // terminal, with NO_COLOR, or raw.
-func (e *env) answerOptions(raw bool) answer.Options {
-	o := answer.Options{Style: "dark", Profile: e.out.Profile, Reasoning: string(e.config().Ask.Reasoning)}
+func (e *env) answerOptions(raw bool) render.Options {
+	o := render.Options{Style: "dark", Profile: e.out.Profile, Reasoning: string(e.config().Ask.Reasoning)}
 	if raw || !e.stdoutTTY || os.Getenv("NO_COLOR") != "" {
 		o.Style = "plain"
 	}

@@ -8,9 +8,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hookd/hookd/chain"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/record"
+	"github.com/hookd/hookd/internal/ai/chain"
+	"github.com/hookd/hookd/internal/recording/recorder"
 )
 
 // cmdChain runs a chain file: checked as a whole first (every problem
@@ -76,7 +76,7 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 	}()
 	opt := chain.Options{Dir: dir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Hookd: self,
 		Limit: int(e.config().Output.Limit), Signals: sigs, TerminalInterrupts: isTerminal(os.Stdin),
-		Record: func(c record.Command) { e.save(w, c, "chain") },
+		Record: func(c recorder.Command) { e.save(w, c, "chain") },
 		History: func(ctx context.Context, ref string) (string, error) {
 			if store == nil {
 				s, err := e.openFlushed(ctx)

@@ -7,9 +7,9 @@ import (
 	"os"
 	"slices"
 
-	"github.com/hookd/hookd/complete"
-	"github.com/hookd/hookd/config"
-	"github.com/hookd/hookd/project"
+	"github.com/hookd/hookd/cmd/hookd/complete"
+	"github.com/hookd/hookd/internal/ai/project"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/spf13/pflag"
 )
 

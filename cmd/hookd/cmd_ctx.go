@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hookd/hookd/ask"
-	"github.com/hookd/hookd/ctxblock"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/recall"
+	"github.com/hookd/hookd/internal/ai/ask"
+	"github.com/hookd/hookd/internal/ai/promptblock"
+	"github.com/hookd/hookd/internal/recording/recall"
 )
 
 func cmdCtx(ctx context.Context, e *env, args []string) error {
@@ -30,7 +30,7 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	src := e.askSources(s)
-	var cmds []ctxblock.Command
+	var cmds []promptblock.Command
 	for _, ref := range refs {
 		en, err := entry(ctx, src.Reader, ref)
 		if err != nil {
@@ -42,14 +42,14 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 		}
 		cmds = append(cmds, c)
 	}
-	boundary := ctxblock.NewBoundary(func() []string {
+	boundary := promptblock.NewBoundary(func() []string {
 		var out []string
 		for _, c := range cmds {
 			out = append(out, c.Output)
 		}
 		return out
 	}()...)
-	b := ctxblock.Render(cmds, *budget, boundary)
+	b := promptblock.Render(cmds, *budget, boundary)
 	text, _ := src.Redactor.String(b.Text)
 	_, err = fmt.Fprint(e.stdout, text)
 	for _, n := range b.Notes {

@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/hookd/hookd/agent"
-	"github.com/hookd/hookd/paths"
+	"github.com/hookd/hookd/internal/paths"
+	"github.com/hookd/hookd/internal/recording/agent"
 )
 
 func cmdDaemon(ctx context.Context, e *env, args []string) error {

@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/recall"
-	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 func cmdHistory(ctx context.Context, e *env, args []string) error {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookd/hookd/histfile"
-	"github.com/hookd/hookd/ingest"
-	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/internal/recording/histfile"
+	"github.com/hookd/hookd/internal/recording/ingest"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 func cmdImport(ctx context.Context, e *env, args []string) error {

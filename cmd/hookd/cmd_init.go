@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookd/hookd/paths"
+	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/shellinit"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/hookd/hookd/ingest"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/suggest"
+	"github.com/hookd/hookd/internal/fix/suggest"
+	"github.com/hookd/hookd/internal/recording/ingest"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 func cmdLearned(ctx context.Context, e *env, args []string) error {

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/outbox"
-	"github.com/hookd/hookd/recall"
+	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/recording/recall"
 )
 
 func cmdOut(ctx context.Context, e *env, args []string) error {

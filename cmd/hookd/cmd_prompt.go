@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hookd/hookd/promptfile"
-	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/internal/ai/promptfile"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // promptOptions are how prompt files expand here: the places for cwd, the

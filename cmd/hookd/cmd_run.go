@@ -10,15 +10,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hookd/hookd/agent"
-	"github.com/hookd/hookd/aifix"
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/capture"
-	"github.com/hookd/hookd/config"
-	"github.com/hookd/hookd/recall"
-	"github.com/hookd/hookd/record"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/suggest"
+	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/fix/aifix"
+	"github.com/hookd/hookd/internal/fix/suggest"
+	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // cmdRun runs one command with its output captured: for scripts, CI and
@@ -33,7 +33,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	x := record.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
+	x := recorder.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
 		TerminalInterrupts: isTerminal(os.Stdin)}
 	text := ""
 	switch {
@@ -58,7 +58,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	defer signal.Stop(sigs)
 	x.Signals = sigs
 	c, err := x.Run()
-	var start *record.StartError
+	var start *recorder.StartError
 	if err != nil && !errors.As(err, &start) {
 		return fmt.Errorf("run: %w", err)
 	}
@@ -81,15 +81,15 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 
 // runWriter is the recorder of the commands hookd runs itself (hookd run,
 // a chain's steps): a session of its own, shell "run".
-func runWriter() record.Writer {
+func runWriter() recorder.Writer {
 	host, _ := os.Hostname()
-	return record.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
+	return recorder.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
 }
 
 // save records c with w through a spool and the outbox, saying on stderr
 // (as hookd WHO) when it cannot.
-func (e *env) save(w record.Writer, c record.Command, who string) {
-	if _, err := record.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
+func (e *env) save(w recorder.Writer, c recorder.Command, who string) {
+	if _, err := recorder.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
 		fmt.Fprintf(e.stderr, "hookd %s: %v\n", who, err)
 	}
 }

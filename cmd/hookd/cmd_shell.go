@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/capture"
-	"github.com/hookd/hookd/outbox"
-	"github.com/hookd/hookd/proxy"
+	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/recording/proxy"
 )
 
 // Environment variables between the proxy and the shell hooks.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookd/hookd/health"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/llm"
-	"github.com/hookd/hookd/sanitize"
+	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/status"
 )
 
 // sameFile reports whether two paths name the same file.
@@ -35,7 +35,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	if tty != "" && !sameFile(tty, "/dev/stdin") {
 		tty = ""
 	}
-	r := health.Gather(ctx, health.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
+	r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
 		CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
 		Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
 	if *asJSON {
@@ -46,7 +46,7 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func printStatus(e *env, r *health.Report) {
+func printStatus(e *env, r *status.Report) {
 	w := e.stdout
 	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
 	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
@@ -65,9 +65,9 @@ func printStatus(e *env, r *health.Report) {
 		fmt.Fprintf(w, "%s %s: %s\n", label("database"), d.Path, d.Error)
 	} else {
 		fmt.Fprintf(w, "%s %s (%s, %d commands, %d failed, %d sessions)\n", label("database"), d.Path,
-			health.Bytes(d.SizeBytes), d.Commands, d.Failed, d.Sessions)
+			status.Bytes(d.SizeBytes), d.Commands, d.Failed, d.Sessions)
 	}
-	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, health.Bytes(r.Spool.BacklogBytes))
+	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, status.Bytes(r.Spool.BacklogBytes))
 	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
 	fmt.Fprintf(w, "%s %s\n", label("llm"), r.LLM)
 	session := r.Session

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookd/hookd/aifix"
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/probe"
-	"github.com/hookd/hookd/ask"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/llm"
-	"github.com/hookd/hookd/offer"
-	"github.com/hookd/hookd/recall"
-	"github.com/hookd/hookd/sanitize"
-	"github.com/hookd/hookd/scrollback"
-	"github.com/hookd/hookd/suggest"
+	"github.com/hookd/hookd/internal/ai/ask"
+	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/fix/aifix"
+	"github.com/hookd/hookd/internal/fix/offer"
+	"github.com/hookd/hookd/internal/fix/suggest"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/recording/scrollback"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 func cmdSuggest(ctx context.Context, e *env, args []string) error {

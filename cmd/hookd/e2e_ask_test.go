@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/llm/llmtest"
 )
 
 // llmEnv points hookd at a fake OpenAI-compatible server.

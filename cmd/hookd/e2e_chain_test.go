@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/llm/llmtest"
 )
 
 // chainExample is the chain (package chain's test data).
 var chainExample = func() string {
-	b, err := os.ReadFile(filepath.Join("..", "..", "chain", "testdata", "example.yml"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "internal", "ai", "chain", "testdata", "example.yml"))
 	if err != nil {
 		panic(err)
 	}

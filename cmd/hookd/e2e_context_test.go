@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/llm/llmtest"
 )
 
 // TestAskProjectContext: a project's .hookd.yml with a context command

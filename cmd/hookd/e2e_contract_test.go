@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/recording/spool"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/spool"
 )
 
 // The tests here hold the scripts to the contracts they share with the Go

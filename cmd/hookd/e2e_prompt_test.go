@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/llm/llmtest"
 )
 
 // promptProject makes a repository under the home with prompt files.

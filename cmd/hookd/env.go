@@ -13,13 +13,13 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/pflag"
 
-	"github.com/hookd/hookd/agent"
-	"github.com/hookd/hookd/config"
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/ingest"
-	"github.com/hookd/hookd/paths"
-	"github.com/hookd/hookd/recall"
-	"github.com/hookd/hookd/redact"
+	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/paths"
+	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/ingest"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/redact"
 )
 
 // env is everything a command takes from the process: streams, paths and

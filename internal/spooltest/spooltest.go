@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/spool"
+	"github.com/hookd/hookd/internal/recording/spool"
 )
 
 // Base is when the test sessions start, in microseconds since the epoch.

@@ -1,0 +1,92 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/ai/llm"
+)
+
+// Renderer shows an answer as it streams (package answer's Writer).
+type Renderer interface {
+	Text(delta string) error
+	Reasoning(delta string) error
+	Close() error
+}
+
+// MaxTurns bounds how many earlier turns a continued conversation sends.
+const MaxTurns = 20
+
+// Request is the request for a prompt, after the earlier turns of its
+// conversation (oldest first): each turn's question and context as they
+// were sent, and its answer.
+func Request(turns []history.Ask, p Prompt) llm.Request {
+	req := llm.Request{System: p.System}
+	for _, t := range turns {
+		if t.Answer == "" {
+			continue // an error or a cancel before any answer: nothing to follow
+		}
+		user := t.Question
+		if t.Context != "" {
+			user += "\n\n" + t.Context
+		}
+		req.Messages = append(req.Messages, llm.Message{Role: "user", Content: user}, llm.Message{Role: "assistant", Content: t.Answer})
+	}
+	req.Messages = append(req.Messages, llm.Message{Role: "user", Content: p.User()})
+	return req
+}
+
+// Stream asks prov and shows the answer with r as it arrives. The returned
+// Ask holds the answer (what arrived, when cancelled or cut), the usage,
+// the time to the first token and in all, and the status; err is the
+// provider's error, if any.
+func Stream(ctx context.Context, prov llm.Provider, req llm.Request, r Renderer, now func() time.Time) (history.Ask, error) {
+	return StreamTools(ctx, prov, req, r, now, nil, nil)
+}
+
+// StreamTools is Stream with the read-only tools of tb offered to the
+// model (where the provider has tool calls); onCall is told of each call.
+func StreamTools(ctx context.Context, prov llm.Provider, req llm.Request, r Renderer, now func() time.Time, tb *Toolbox, onCall func(string)) (history.Ask, error) {
+	start := now()
+	a := history.Ask{Provider: prov.Name(), Model: prov.Model(), StartedAt: start.UnixMicro(), Status: history.AskOK}
+	var first time.Time
+	res, err := Converse(ctx, prov, req, tb, onCall, func(ev llm.Event) error {
+		if first.IsZero() {
+			first = now()
+		}
+		switch ev.Kind {
+		case llm.Reasoning:
+			a.Reasoning += ev.Text
+			return r.Reasoning(ev.Text)
+		case llm.ToolCallEvent:
+			return nil // answered by Converse, shown by onCall
+		default:
+			a.Answer += ev.Text
+			return r.Text(ev.Text)
+		}
+	})
+	cerr := r.Close()
+	end := now()
+	a.DurationUS = end.Sub(start).Microseconds()
+	if !first.IsZero() {
+		a.FirstTokenUS = first.Sub(start).Microseconds()
+	}
+	if res.Text != "" && len(res.Text) >= len(a.Answer) {
+		a.Answer = res.Text
+	}
+	if res.Model != "" {
+		a.Model = res.Model
+	}
+	a.InputTokens, a.OutputTokens = res.Usage.InputTokens, res.Usage.OutputTokens
+	switch {
+	case err != nil && (llm.KindOf(err) == llm.Canceled || errors.Is(err, context.Canceled)):
+		a.Status, a.Error = history.AskCancelled, "cancelled"
+	case err != nil:
+		a.Status, a.Error = history.AskError, err.Error()
+	case cerr != nil:
+		err = cerr
+	}
+	return a, err
+}
