@@ -19,6 +19,7 @@ type Tx struct {
 	addCmd, addSess, getOf *sql.Stmt
 	fts                    bool // the store has the full-text index
 	added                  bool // rows were added: the index must follow
+	ofStale                bool // (without FTS5) the output index was noted stale
 }
 
 // Begin starts a write transaction, waiting for other writers up to the busy
