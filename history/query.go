@@ -193,6 +193,13 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	// What was learned from them goes with them; and learning, which
 	// marks the last id it looked at, must see the ids SQLite may give
 	// again to new commands.
+	// Caches of the history (package search's) know it changed.
+	if n > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('forget_gen', '1')
+			ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`); err != nil {
+			return 0, fmt.Errorf("forget: %w", classify(err))
+		}
+	}
 	if err := dropSources(ctx, tx, ids, false); err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
 	}

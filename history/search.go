@@ -1,0 +1,255 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Run is one recorded command, with only what a search filters and ranks
+// on (package search keeps a million of them in memory).
+type Run struct {
+	ID        int64
+	Command   string
+	ExitCode  int
+	StartedAt int64 // µs
+	Cwd       string
+	Session   string
+}
+
+// Runs calls fn for every command whose id is above after, in id order.
+func (s *Store) Runs(ctx context.Context, after int64, fn func(Run) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, command, exit_code, started_at, cwd, session FROM commands
+		WHERE id > ? ORDER BY id`, after)
+	if err != nil {
+		return fmt.Errorf("read commands: %w", classify(err))
+	}
+	defer rows.Close()
+	var r Run
+	for rows.Next() {
+		if err := rows.Scan(&r.ID, &r.Command, &r.ExitCode, &r.StartedAt, &r.Cwd, &r.Session); err != nil {
+			return fmt.Errorf("read commands: %w", classify(err))
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read commands: %w", classify(err))
+	}
+	return nil
+}
+
+// SessionOrigin says where a session's commands came from: the host, and
+// who typed them (Author: "" for the user's own shells, the name of a
+// coding agent otherwise; always "" in databases without sessions.author).
+type SessionOrigin struct {
+	Host, Author string
+}
+
+// SessionOrigins returns every session's origin, by session id.
+func (s *Store) SessionOrigins(ctx context.Context) (map[string]SessionOrigin, error) {
+	author := "''"
+	if s.hasColumn(ctx, "sessions", "author") {
+		author = "author"
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, host, `+author+` FROM sessions`)
+	if err != nil {
+		return nil, fmt.Errorf("read sessions: %w", classify(err))
+	}
+	defer rows.Close()
+	m := map[string]SessionOrigin{}
+	for rows.Next() {
+		var id string
+		var o SessionOrigin
+		if err := rows.Scan(&id, &o.Host, &o.Author); err != nil {
+			return nil, fmt.Errorf("read sessions: %w", classify(err))
+		}
+		m[id] = o
+	}
+	return m, rows.Err()
+}
+
+func (s *Store) hasColumn(ctx context.Context, table, column string) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n)
+	return err == nil && n > 0
+}
+
+// Generation identifies the state of the history for a cache of it: the
+// highest command id, and a value that changes whenever commands are
+// deleted (forget) or the database is replaced by a recovered one. A cache
+// made at the same generation holds the commands up to MaxID exactly.
+type Generation struct {
+	MaxID  int64
+	Forget string // changes with every forget
+	Tag    string // the command text of MaxID (another database's rows differ)
+}
+
+// Generation returns the history's current generation.
+func (s *Store) Generation(ctx context.Context) (Generation, error) {
+	var g Generation
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0),
+		COALESCE((SELECT value FROM meta WHERE key = 'forget_gen'), ''),
+		COALESCE((SELECT command FROM commands ORDER BY id DESC LIMIT 1), '') FROM commands`).Scan(&g.MaxID, &g.Forget, &g.Tag)
+	if err != nil {
+		return g, fmt.Errorf("history generation: %w", classify(err))
+	}
+	return g, nil
+}
+
+// Tag returns the text of the command id, or "" (see Generation).
+func (s *Store) Tag(ctx context.Context, id int64) string {
+	var t string
+	s.db.QueryRowContext(ctx, `SELECT command FROM commands WHERE id = ?`, id).Scan(&t)
+	return t
+}
+
+// OutputSearch selects commands by their output.
+type OutputSearch struct {
+	// Words must all occur in the output (ASCII case ignored). With the
+	// output index, a word matches at the start of a word of the output
+	// (see OutputQuery); without it, anywhere.
+	Words    []string
+	Failed   bool
+	Session  string
+	Cwd      string // started in this directory
+	CwdUnder string // started in this directory or below it
+	Since    int64  // µs
+	// Sessions, when not nil, are the only sessions searched (a host's,
+	// say).
+	Sessions []string
+	// NotSessions are sessions left out (coding agents', say).
+	NotSessions []string
+	Limit       int
+}
+
+// HasOutputIndex reports whether outputs are searched through the full-text
+// index (builds with -tags sqlite_fts5).
+func (s *Store) HasOutputIndex() bool { return s.fts }
+
+// SearchOutputs returns the commands whose output holds every word, newest
+// first.
+func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, error) {
+	var where []string
+	var args []any
+	from := entryFrom
+	if fq := OutputQuery(q.Words); s.fts && fq != "" {
+		from += ` JOIN outputs_fts f ON f.rowid = c.id`
+		where = append(where, `outputs_fts MATCH ?`)
+		args = append(args, fq)
+	}
+	// The index finds candidates; the text decides (a word with no letter
+	// or digit, or a prefix match the words do not make).
+	for _, w := range q.Words {
+		where = append(where, `o.text LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	if len(q.Words) == 0 {
+		where = append(where, "length(o.text) > 0")
+	}
+	if q.Failed {
+		where = append(where, "c.exit_code <> 0")
+	}
+	if q.Session != "" {
+		where = append(where, "c.session = ?")
+		args = append(args, q.Session)
+	}
+	if q.Cwd != "" {
+		where = append(where, "c.cwd = ?")
+		args = append(args, q.Cwd)
+	}
+	if q.CwdUnder != "" {
+		dir := strings.TrimSuffix(q.CwdUnder, "/")
+		where = append(where, "(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')")
+		args = append(args, dir, likeEscape(dir)+"/%")
+	}
+	if q.Since != 0 {
+		where = append(where, "c.started_at >= ?")
+		args = append(args, q.Since)
+	}
+	if q.Sessions != nil {
+		where = append(where, "c.session IN (SELECT value FROM json_each(?))")
+		args = append(args, jsonStrings(q.Sessions))
+	}
+	if len(q.NotSessions) > 0 {
+		where = append(where, "c.session NOT IN (SELECT value FROM json_each(?))")
+		args = append(args, jsonStrings(q.NotSessions))
+	}
+	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + " ORDER BY c.id DESC"
+	if q.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search outputs: %w", classify(err))
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("search outputs: %w", classify(err))
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search outputs: %w", classify(err))
+	}
+	return out, nil
+}
+
+func jsonStrings(v []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, s := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, r := range s {
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r < 0x20:
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Entries returns the entries with the given ids (those that exist).
+func (s *Store) Entries(ctx context.Context, ids []int64) (map[int64]Entry, error) {
+	m := make(map[int64]Entry, len(ids))
+	if len(ids) == 0 {
+		return m, nil
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, id)
+	}
+	b.WriteByte(']')
+	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+entryFrom+" WHERE c.id IN (SELECT value FROM json_each(?))", b.String())
+	if err != nil {
+		return nil, fmt.Errorf("get commands: %w", classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("get commands: %w", classify(err))
+		}
+		m[e.ID] = e
+	}
+	return m, rows.Err()
+}

@@ -1,0 +1,553 @@
+// Package search finds commands in the history by their text and by what
+// they printed: the engine behind hookd search and Ctrl-R.
+//
+// An Engine keeps the whole history in memory (a corpus: every distinct
+// command line once, every run as a row of parallel arrays), so that each
+// key typed is matched against every distinct command within a frame;
+// outputs are searched in SQLite, through the full-text index where the
+// build has one. Results are distinct command lines, with how often each
+// ran, ranked by how well they match, how recently and how often they ran,
+// and whether they ran in this directory.
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hookd/hookd/history"
+)
+
+// Scope limits a search to where commands ran.
+type Scope int
+
+// The scopes, in the order Next cycles through them.
+const (
+	ScopeAll     Scope = iota // everything
+	ScopeSession              // this shell session
+	ScopeDir                  // this directory
+	ScopeRepo                 // this git repository (the directory when there is none)
+	ScopeHost                 // this host
+)
+
+var scopeNames = []string{"everything", "session", "directory", "repository", "host"}
+
+// String names the scope as the config and the flags do.
+func (s Scope) String() string {
+	if s < 0 || int(s) >= len(scopeNames) {
+		return fmt.Sprintf("Scope(%d)", int(s))
+	}
+	return scopeNames[s]
+}
+
+// Next is the scope after s: session, directory, repository, host,
+// everything, and round again.
+func (s Scope) Next() Scope { return (s + 1) % Scope(len(scopeNames)) }
+
+// ParseScope reads a scope's name (or its first letters: "dir", "repo",
+// "all").
+func ParseScope(name string) (Scope, error) {
+	switch name {
+	case "all", "global":
+		return ScopeAll, nil
+	case "dir", "cwd":
+		return ScopeDir, nil
+	case "repo", "git":
+		return ScopeRepo, nil
+	}
+	for i, n := range scopeNames {
+		if n == name {
+			return Scope(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown scope %q (want %s)", name, strings.Join(scopeNames, ", "))
+}
+
+// Mode is how the query matches a command line.
+type Mode int
+
+// The modes, in the order Next cycles through them.
+const (
+	Fuzzy    Mode = iota // fzf's algorithm: the characters in order, scored
+	Prefix               // the command line starts with the query
+	FullText             // every word occurs as it is
+)
+
+var modeNames = []string{"fuzzy", "prefix", "full-text"}
+
+// String names the mode.
+func (m Mode) String() string {
+	if m < 0 || int(m) >= len(modeNames) {
+		return fmt.Sprintf("Mode(%d)", int(m))
+	}
+	return modeNames[m]
+}
+
+// Next is the mode after m.
+func (m Mode) Next() Mode { return (m + 1) % Mode(len(modeNames)) }
+
+// ParseMode reads a mode's name ("fulltext" too).
+func ParseMode(name string) (Mode, error) {
+	if name == "fulltext" || name == "full_text" {
+		return FullText, nil
+	}
+	for i, n := range modeNames {
+		if n == name {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown mode %q (want %s)", name, strings.Join(modeNames, ", "))
+}
+
+// Where says where a query matched: the command line, its output, or both.
+type Where uint8
+
+// Where a query matched, or may match (Query.In).
+const (
+	InCommand Where = 1 << iota
+	InOutput
+	InBoth = InCommand | InOutput
+)
+
+// String is the JSON contract's name: "command", "output" or "both".
+func (w Where) String() string {
+	switch w {
+	case InCommand:
+		return "command"
+	case InOutput:
+		return "output"
+	case InBoth:
+		return "both"
+	}
+	return ""
+}
+
+// Here is where a search is made from: the session, directory, repository
+// and host that the scopes and the ranking refer to.
+type Here struct {
+	Session string
+	Cwd     string
+	Repo    string // the git repository's top directory; "" outside one
+	Host    string // the host name (see HostOf)
+	Now     time.Time
+}
+
+// Filter selects the runs a search looks at.
+type Filter struct {
+	Scope  Scope
+	Failed bool   // only runs that failed
+	Since  int64  // only runs started at or after this time (µs)
+	Cwd    string // only runs started in this directory (besides Scope)
+	// Agents includes the commands of coding agents' sessions
+	// (sessions.author not empty), which are left out by default.
+	Agents bool
+}
+
+// Query is one search.
+type Query struct {
+	Text string // words; "" lists the most recent commands
+	Mode Mode
+	Filter
+	In    Where // where the words may match (0: both)
+	Limit int   // at most this many results (0: 50)
+}
+
+// Result is one distinct command line found.
+type Result struct {
+	// Entry is its most recent run within the filter (the one whose
+	// output matched, for an output match).
+	history.Entry
+	// Count is how many times it ran within the filter.
+	Count int
+	// Matched says where the query matched (0 for an empty query).
+	Matched Where
+	// Positions are the offsets, in runes of Command, of the characters
+	// the query matched, for highlighting.
+	Positions []int
+	// Line is, for an output match, the first line of the output that
+	// matched (as stored: to be sanitized before it is printed), and
+	// LineNo its number from 1.
+	Line   string
+	LineNo int
+	// Score ranks the results, highest first.
+	Score int
+}
+
+// HostOf returns the host name search uses for the scope "this host": for
+// now the session's host name (what the shells record), later the
+// installation's id once sync gives one.
+func HostOf(hostname string) string { return hostname }
+
+// Engine searches one history.
+type Engine struct {
+	store     *history.Store
+	here      Here
+	cachePath string
+
+	mu       sync.Mutex
+	c        *corpus
+	full     bool // the corpus was read whole from the database this time
+	dirty    bool // the cache file is older than the corpus
+	views    map[Filter]*view
+	last     lastMatch
+	repoCwds map[int32]bool
+}
+
+// New returns an engine over store, searching from here. cachePath is the
+// corpus cache's file ("" for none). The corpus is read on the first
+// search, or by Load.
+func New(store *history.Store, here Here, cachePath string) *Engine {
+	if here.Now.IsZero() {
+		here.Now = time.Now()
+	}
+	return &Engine{store: store, here: here, cachePath: cachePath, views: map[Filter]*view{}}
+}
+
+// Here returns where the engine searches from.
+func (e *Engine) Here() Here { return e.here }
+
+// Load reads the corpus: from the cache file and then what the history has
+// beyond it, or all of it from the history. It is safe to call again: it
+// then reads what was added since.
+func (e *Engine) Load(ctx context.Context) error {
+	e.mu.Lock()
+	c := e.c
+	e.mu.Unlock()
+	if c == nil && e.cachePath != "" {
+		c = loadCache(e.cachePath)
+	}
+	n, full, err := c.update(ctx, e.store)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n != e.c {
+		e.views = map[Filter]*view{}
+		e.last = lastMatch{}
+		e.repoCwds = nil
+	}
+	e.dirty = e.dirty || full || n != c || (c != nil && len(n.id) != len(c.id))
+	if full {
+		e.full = true
+	}
+	e.c = n
+	return nil
+}
+
+// Loaded reports whether the corpus has been read.
+func (e *Engine) Loaded() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.c != nil
+}
+
+// SaveCache writes the corpus cache when the corpus changed since it was
+// read (a no-op without a cache path).
+func (e *Engine) SaveCache() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cachePath == "" || e.c == nil || !e.dirty {
+		return nil
+	}
+	if err := saveCache(e.cachePath, e.c); err != nil {
+		return err
+	}
+	e.dirty = false
+	return nil
+}
+
+// Search runs q over the command lines and the outputs and returns the
+// results, best first.
+func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
+	q = q.norm()
+	var cmds, outs []Result
+	if q.In&InCommand != 0 {
+		if err := e.Load(ctx); err != nil {
+			return nil, err
+		}
+		cmds = e.Commands(q)
+	}
+	// A prefix is the start of a command line: outputs are searched
+	// by their words only when asked for alone.
+	if q.In&InOutput != 0 && strings.TrimSpace(q.Text) != "" && (q.Mode != Prefix || q.In == InOutput) {
+		var err error
+		if outs, err = e.Outputs(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	res := Merge(cmds, outs, q.Limit)
+	if err := e.Fill(ctx, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (q Query) norm() Query {
+	if q.In == 0 {
+		q.In = InBoth
+	}
+	if q.Limit <= 0 {
+		q.Limit = 50
+	}
+	return q
+}
+
+// Merge combines the results of Commands and Outputs for one query: a
+// command line found both ways is one result, matched in both, ranked a
+// little higher.
+func Merge(cmds, outs []Result, limit int) []Result {
+	if len(outs) == 0 {
+		return top(cmds, limit)
+	}
+	byText := make(map[string]int, len(cmds))
+	res := append([]Result(nil), cmds...)
+	for i, r := range res {
+		byText[r.Command] = i
+	}
+	for _, o := range outs {
+		if i, ok := byText[o.Command]; ok {
+			r := &res[i]
+			r.Matched |= InOutput
+			r.Score = max(r.Score, o.Score) + bothBonus
+			if r.Line == "" {
+				r.Line, r.LineNo = o.Line, o.LineNo
+				r.Entry = o.Entry
+			}
+			continue
+		}
+		byText[o.Command] = len(res)
+		res = append(res, o)
+	}
+	return top(res, limit)
+}
+
+// Fill completes results that carry only an id (from the corpus) with the
+// rest of their entry (directory, duration, output size…).
+func (e *Engine) Fill(ctx context.Context, res []Result) error {
+	var ids []int64
+	for _, r := range res {
+		if r.Session == "" {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	m, err := e.store.Entries(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range res {
+		if res[i].Session != "" {
+			continue
+		}
+		if en, ok := m[res[i].ID]; ok {
+			res[i].Entry = en
+		}
+	}
+	return nil
+}
+
+// Ranking, in the units of fzf's scores (16 a character matched).
+const (
+	recencyMax   = 48  // ran just now; half of it after recencyHalf
+	recencyHalf  = 3.0 // days
+	frequencyPer = 6   // per doubling of the count
+	frequencyMax = 48
+	hereBonus    = 24 // ran in this directory
+	exactBonus   = 64 // the command line is the query
+	prefixBonus  = 32 // the command line starts with the query
+	bothBonus    = 8  // matched in the command and its output
+)
+
+func (e *Engine) boost(at int64, count int, here bool) int {
+	age := e.here.Now.Sub(time.UnixMicro(at)).Hours() / 24
+	if age < 0 {
+		age = 0
+	}
+	b := int(recencyMax * recencyHalf / (recencyHalf + age))
+	b += min(frequencyMax, int(frequencyPer*math.Log2(float64(count)+1)))
+	if here {
+		b += hereBonus
+	}
+	return b
+}
+
+// Outputs finds the commands whose output holds every word of q.Text: the
+// most recent run of each command line whose output matched, newest first,
+// with the line that matched.
+func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
+	q = q.norm()
+	words := strings.Fields(q.Text)
+	if len(words) == 0 {
+		return nil, nil
+	}
+	oq := history.OutputSearch{Words: words, Failed: q.Failed, Since: q.Since, Cwd: q.Cwd, Limit: q.Limit * 4}
+	switch q.Scope {
+	case ScopeSession:
+		oq.Session = e.sessionOrNone()
+	case ScopeDir:
+		oq.Cwd = e.here.Cwd
+		if q.Cwd != "" && q.Cwd != e.here.Cwd {
+			return nil, nil
+		}
+	case ScopeRepo:
+		oq.CwdUnder = e.repo()
+	}
+	if q.Scope == ScopeHost || !q.Agents {
+		origins, err := e.store.SessionOrigins(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for id, o := range origins {
+			switch {
+			case !q.Agents && o.Author != "":
+				oq.NotSessions = append(oq.NotSessions, id)
+			case q.Scope == ScopeHost && o.Host != e.here.Host:
+				oq.NotSessions = append(oq.NotSessions, id)
+			}
+		}
+	}
+	entries, err := e.store.SearchOutputs(ctx, oq)
+	if err != nil {
+		return nil, err
+	}
+	var res []Result
+	seen := map[string]int{}
+	var counts map[string]int
+	if e.Loaded() {
+		counts = e.countsOf(q.Filter, entries)
+	}
+	base := 0
+	for _, w := range words {
+		base += scoreMatch * len([]rune(w))
+	}
+	for _, en := range entries {
+		if i, ok := seen[en.Command]; ok {
+			if counts == nil {
+				res[i].Count++
+			}
+			continue
+		}
+		line, no := "", 0
+		if o, err := e.store.Output(ctx, en.Session, en.Seq, ""); err == nil {
+			line, no = MatchingLine(o.Text, words)
+		}
+		count := 1
+		if counts != nil {
+			count = max(1, counts[en.Command])
+		}
+		seen[en.Command] = len(res)
+		res = append(res, Result{Entry: en, Count: count, Matched: InOutput, Line: line, LineNo: no,
+			Score: base + e.boost(en.StartedAt, count, en.Cwd == e.here.Cwd)})
+		if len(res) == q.Limit {
+			break
+		}
+	}
+	return res, nil
+}
+
+const scoreMatch = 16
+
+// countsOf returns how often each command line of entries ran within f.
+func (e *Engine) countsOf(f Filter, entries []history.Entry) map[string]int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v := e.viewLocked(f)
+	m := map[string]int{}
+	for _, en := range entries {
+		if t, ok := e.c.textOf[en.Command]; ok {
+			m[en.Command] = int(v.count[t])
+		}
+	}
+	return m
+}
+
+func (e *Engine) sessionOrNone() string {
+	if e.here.Session == "" {
+		return "\x00none" // outside a hooked shell the session has nothing
+	}
+	return e.here.Session
+}
+
+// repo is the directory the repository scope covers: the repository's top,
+// else the directory.
+func (e *Engine) repo() string {
+	if e.here.Repo != "" {
+		return e.here.Repo
+	}
+	return e.here.Cwd
+}
+
+// MatchingLine returns the first line of text that holds every word
+// (ASCII case ignored), else the first that holds one of them, else the
+// first holding the letters and digits of a word in order (how the
+// output index matches), with its number from 1; "", 0 when none does.
+func MatchingLine(text []byte, words []string) (string, int) {
+	lower := []byte(strings.ToLower(string(text)))
+	lw := make([]string, len(words))
+	for i, w := range words {
+		lw[i] = strings.ToLower(w)
+	}
+	lines := strings.Split(string(lower), "\n")
+	orig := strings.Split(string(text), "\n")
+	if len(orig) != len(lines) { // ToLower changed the length: use the lowered text
+		orig = lines
+	}
+	for _, all := range []bool{true, false} {
+		for i, l := range lines {
+			n := 0
+			for _, w := range lw {
+				if strings.Contains(l, w) {
+					n++
+				}
+			}
+			if (all && n == len(lw)) || (!all && n > 0) {
+				return orig[i], i + 1
+			}
+		}
+	}
+	for _, w := range lw {
+		toks := strings.FieldsFunc(w, notWordRune)
+		if len(toks) == 0 {
+			continue
+		}
+		for i, l := range lines {
+			if containsInOrder(l, toks) {
+				return orig[i], i + 1
+			}
+		}
+	}
+	return "", 0
+}
+
+func containsInOrder(s string, toks []string) bool {
+	for _, t := range toks {
+		i := strings.Index(s, t)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(t):]
+	}
+	return true
+}
+
+// RepoOf returns the top directory of the git repository dir is in (the
+// nearest directory holding .git), or "".
+func RepoOf(dir string, exists func(string) bool) string {
+	for d := filepath.Clean(dir); ; {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+		p := filepath.Dir(d)
+		if p == d {
+			return ""
+		}
+		d = p
+	}
+}
