@@ -159,6 +159,27 @@ func (s *Store) ForgetMatch(ctx context.Context, re *regexp.Regexp) (int, error)
 	})
 }
 
+// ForgetCommand deletes for good every entry whose command line is exactly
+// command (what the search's delete key does).
+func (s *Store) ForgetCommand(ctx context.Context, command string) (int, error) {
+	return s.forget(ctx, func(tx *sql.Tx) ([]int64, error) {
+		rows, err := tx.QueryContext(ctx, "SELECT id FROM commands WHERE command = ?", command)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		return ids, rows.Err()
+	})
+}
+
 func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error)) (int, error) {
 	// secure_delete overwrites the freed content; the checkpoint then
 	// empties the WAL, which still holds the old pages.

@@ -163,6 +163,7 @@ func generate(ctx context.Context, path string, n, distinct int, total int64, se
 	began := time.Now()
 	var written int64
 	const batch = 5000
+	prev, seq := "", int64(0)
 	for lo := 0; lo < n; lo += batch {
 		tx, err := s.Begin(ctx)
 		if err != nil {
@@ -170,7 +171,10 @@ func generate(ctx context.Context, path string, n, distinct int, total int64, se
 		}
 		for i := lo; i < min(n, lo+batch); i++ {
 			sess := fmt.Sprintf("s%04d", i*sessions/n)
-			seq := int64(i%(n/sessions)) + 1
+			if sess != prev {
+				prev, seq = sess, 0
+			}
+			seq++
 			if seq == 1 || i == lo {
 				if err := tx.AddSession(ctx, history.Session{ID: sess, Shell: []string{"bash", "zsh"}[i*sessions/n%2],
 					Host: hosts[i*sessions/n%len(hosts)], User: "dev", StartedAt: start + int64(i)*step, Capture: "pty"}); err != nil {

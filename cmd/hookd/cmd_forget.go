@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+
+	"github.com/hookd/hookd/internal/search"
 )
 
 func cmdForget(ctx context.Context, e *env, args []string) error {
@@ -44,6 +46,10 @@ func cmdForget(ctx context.Context, e *env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	// The search's copy of the history is made again from what is left.
+	if err := search.RemoveCache(e.paths.SearchCache); err != nil {
+		fmt.Fprintf(e.stderr, "hookd: %v\n", err)
 	}
 	fmt.Fprintf(e.stdout, "forgot %d commands\n", n)
 	if re == nil && n < len(ids) {

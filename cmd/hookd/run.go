@@ -28,6 +28,7 @@ func init() {
 	commands = []command{
 		{"init", "bash|zsh [--capture=pty|off]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
 		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
+		{"search", "[QUERY…] [--json] [-n N] [--cwd DIR] [--session] [--failed] [--since WHEN] [--command-only|--output-only] [--scope S] [--mode M]", "search commands and what they printed; on a terminal (and on Ctrl-R at the prompt) interactive, with a preview of the output", cmdSearch},
 		{"show", "[REF] [--json]", "one command in full, with its output", cmdShow},
 		{"out", "[REF] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},
 		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
@@ -51,7 +52,7 @@ func init() {
 
 // rereadable are the commands that only read the history, run again after
 // a damaged database was recovered under them.
-var rereadable = map[string]bool{"history": true, "show": true, "out": true, "ctx": true, "status": true}
+var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true}
 
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }

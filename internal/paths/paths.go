@@ -49,6 +49,9 @@ type Layout struct {
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
+	// SearchCache is the search's copy of the history in memory (package
+	// search): made again whenever commands are forgotten.
+	SearchCache string
 	// Runtime holds the agent's socket and lock: 0700, the user's own.
 	Runtime string
 	// Trust holds the records of `hookd allow` and `hookd deny` (package
@@ -74,6 +77,7 @@ func New(d Dirs) Layout {
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
 		Pins:           filepath.Join(state, "pins"),
+		SearchCache:    filepath.Join(state, "search.cache"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
 )
 
 // The corpus cache: the corpus as a file, so that Ctrl-R on a history of a

@@ -133,3 +133,20 @@ func (c *corpus) String() string {
 type charsT = util.Chars
 
 func toChars(s string) charsT { return util.ToChars([]byte(s)) }
+
+// drop removes every run of the command line t. The line keeps its index,
+// with no run: it is never matched again, and the cache leaves it out.
+func (c *corpus) drop(t int32) {
+	k := 0
+	for r := range c.id {
+		if c.text[r] == t {
+			continue
+		}
+		c.id[k], c.text[k], c.at[k], c.cwd[k], c.sess[k], c.exit[k] = c.id[r], c.text[r], c.at[r], c.cwd[r], c.sess[r], c.exit[r]
+		k++
+	}
+	c.id, c.text, c.at, c.cwd, c.sess, c.exit = c.id[:k], c.text[:k], c.at[:k], c.cwd[:k], c.sess[:k], c.exit[:k]
+	delete(c.textOf, c.texts[t])
+	c.texts[t] = ""
+	c.chars[t] = toChars("")
+}

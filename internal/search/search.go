@@ -551,3 +551,79 @@ func RepoOf(dir string, exists func(string) bool) string {
 		d = p
 	}
 }
+
+// Forget deletes every run of the command line command from the history
+// for good (as hookd forget does), and from the engine's corpus, and
+// returns how many runs there were.
+func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
+	n, err := e.store.ForgetCommand(ctx, command)
+	if err != nil {
+		return n, err
+	}
+	g, err := e.store.Generation(ctx)
+	if err != nil {
+		return n, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c := e.c; c != nil {
+		if t, ok := c.textOf[command]; ok {
+			c.drop(t)
+		}
+		c.gen.Forget = g.Forget
+		if len(c.id) > 0 {
+			c.gen.MaxID, c.gen.Tag = c.id[len(c.id)-1], c.texts[c.text[len(c.text)-1]]
+		} else {
+			c.gen.MaxID, c.gen.Tag = 0, ""
+		}
+		e.views = map[Filter]*view{}
+		e.last = lastMatch{}
+		e.dirty = true
+	}
+	return n, nil
+}
+
+// Recent lists the most recent distinct command lines within f straight
+// from the database, without the corpus: the first screen of Ctrl-R while
+// the corpus loads. Counts are 0 (not known yet).
+func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
+	q := history.Query{Limit: limit * 4, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd}
+	switch f.Scope {
+	case ScopeSession:
+		q.Session = e.sessionOrNone()
+	case ScopeDir:
+		if f.Cwd != "" && f.Cwd != e.here.Cwd {
+			return nil, nil
+		}
+		q.Cwd = e.here.Cwd
+	}
+	entries, err := e.store.List(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var origins map[string]history.SessionOrigin
+	if !f.Agents || f.Scope == ScopeHost {
+		if origins, err = e.store.SessionOrigins(ctx); err != nil {
+			return nil, err
+		}
+	}
+	repo := strings.TrimSuffix(e.repo(), "/")
+	seen := map[string]bool{}
+	var res []Result
+	for _, en := range entries {
+		o := origins[en.Session]
+		switch {
+		case seen[en.Command],
+			!f.Agents && o.Author != "",
+			f.Scope == ScopeHost && o.Host != e.here.Host,
+			f.Scope == ScopeRepo && en.Cwd != repo && !strings.HasPrefix(en.Cwd, repo+"/"):
+			continue
+		}
+		seen[en.Command] = true
+		res = append(res, Result{Entry: en})
+		if len(res) == limit {
+			break
+		}
+	}
+	return res, nil
+}

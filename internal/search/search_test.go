@@ -14,8 +14,8 @@ var now = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 
 type run struct {
 	sess, cmd, cwd, out string
-	exit               int
-	ago                time.Duration
+	exit                int
+	ago                 time.Duration
 }
 
 // fill writes runs (oldest first) into a new store.
