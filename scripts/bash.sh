@@ -24,6 +24,9 @@ _hookd_init() {
   _hookd_fixkey= # @fixkey@
   _hookd_aikey= # @aikey@
   _hookd_prefix= # @prefix@
+  _hookd_searchkey= # @searchkey@
+  _hookd_searchup= # @searchup@
+  _hookd_searchreplace= # @searchreplace@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -189,6 +192,38 @@ _hookd_init() {
         builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
       [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
         builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
+    done
+  fi
+
+  # Ctrl-R (search.key) searches every command and what it printed
+  # (hookd search), in the emacs keymap and, with vi mode on, vi's insert
+  # keymap: where the key is free or holds readline's own history search,
+  # not where another tool holds it (fzf's Ctrl-R, a macro, a shell
+  # command) unless search.replace says so. search.up_key (none unless
+  # set) opens it too. The key runs \C-x\C-h6 (the search) then \C-x\C-h7,
+  # which is accept-line after a search that chose to run the command.
+  if [[ -n $_hookd_searchkey$_hookd_searchup ]]; then
+    local _hookd_p _hookd_x _hookd_km _hookd_k _hookd_kms=emacs
+    [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
+    for _hookd_km in emacs vi-insert vi-command; do
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h6": _hookd_search'
+      builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
+    done
+    for _hookd_km in $_hookd_kms; do
+      _hookd_p=$'\n'$(builtin bind -m "$_hookd_km" -p 2>/dev/null)$'\n'
+      _hookd_x=$'\n'$(builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X)$'\n' 2>/dev/null
+      for _hookd_k in "$_hookd_searchkey" "$_hookd_searchup"; do
+        [[ -n $_hookd_k ]] || continue
+        if [[ -z $_hookd_searchreplace ]]; then
+          [[ $_hookd_x != *$'\n'"\"$_hookd_k\": "* ]] || continue
+          case $_hookd_p in
+            *$'\n'"\"$_hookd_k\": reverse-search-history"$'\n'* | *$'\n'"\"$_hookd_k\": previous-history"$'\n'* | \
+              *$'\n'"\"$_hookd_k\": history-search-backward"$'\n'*) ;;
+            *$'\n'"\"$_hookd_k\": "*) continue ;;
+          esac
+        fi
+        builtin bind -m "$_hookd_km" "\"$_hookd_k\": \"\\C-x\\C-h6\\C-x\\C-h7\"" 2>/dev/null
+      done
     done
   fi
 
@@ -430,6 +465,32 @@ _hookd_ai_key() {
     return 0
   fi
   command "$_hookd_bin" suggest --ai --failed </dev/null
+}
+
+# _hookd_search (the search key) runs hookd search on the terminal, with
+# the command line as the query: the command chosen goes on the line,
+# exactly, ready to run or to edit; after Esc the line stays as it was.
+# When the search chose to run it, \C-x\C-h7 (read next) is accept-line.
+_hookd_search() {
+  local _hookd_o _hookd_a _hookd_km
+  for _hookd_km in emacs vi-insert vi-command; do
+    builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
+  done
+  [[ -x $_hookd_bin ]] || return 0
+  _hookd_o=$(command "$_hookd_bin" search --widget bash --query "$READLINE_LINE") || return 0
+  _hookd_o=${_hookd_o%.}
+  _hookd_a=${_hookd_o%%$'\n'*}
+  case $_hookd_a in
+    accept | edit | run) ;;
+    *) return 0 ;;
+  esac
+  READLINE_LINE=${_hookd_o#*$'\n'}
+  READLINE_POINT=${#READLINE_LINE}
+  if [[ $_hookd_a == run ]]; then
+    for _hookd_km in emacs vi-insert vi-command; do
+      builtin bind -m "$_hookd_km" '"\C-x\C-h7": accept-line'
+    done
+  fi
 }
 
 # _hookd_complete completes the words of a hookd command line (or a

@@ -26,6 +26,9 @@ _hookd_init() {
   typeset -g _hookd_fixkey= # @fixkey@
   typeset -g _hookd_aikey= # @aikey@
   typeset -g _hookd_prefix= # @prefix@
+  typeset -g _hookd_searchkey= # @searchkey@
+  typeset -g _hookd_searchup= # @searchup@
+  typeset -g _hookd_searchreplace= # @searchreplace@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -117,6 +120,27 @@ _hookd_init() {
     for km in emacs viins; do
       [[ $(bindkey -M $km -- $_hookd_aikey 2>/dev/null) == *undefined-key ]] &&
         bindkey -M $km -- $_hookd_aikey _hookd_ai_widget
+    done
+  fi
+
+  # Ctrl-R (search.key) searches every command and what it printed
+  # (hookd search), in the emacs and vi insert keymaps: where the key is
+  # free or holds zsh's own history search, not where another widget holds
+  # it (fzf's, atuin's) unless search.replace says so. search.up_key (none
+  # unless set) opens it too.
+  if [[ -n $_hookd_searchkey$_hookd_searchup ]]; then
+    zle -N _hookd_search_widget
+    local skey sw
+    for km in emacs viins; do
+      for skey in $_hookd_searchkey $_hookd_searchup; do
+        sw=${"$(bindkey -M $km -- $skey 2>/dev/null)"##* }
+        case $sw in
+          undefined-key | redisplay | history-incremental-search-backward | history-incremental-pattern-search-backward | \
+            up-line-or-history | up-history | up-line-or-beginning-search | history-search-backward | _hookd_search_widget) ;;
+          *) [[ -n $_hookd_searchreplace ]] || continue ;;
+        esac
+        bindkey -M $km -- $skey _hookd_search_widget
+      done
     done
   fi
 
@@ -451,6 +475,29 @@ _hookd_ai_widget() {
     return 0
   fi
   command $_hookd_bin suggest --ai --failed </dev/null
+}
+
+# _hookd_search_widget (the search key) runs hookd search on the terminal,
+# with the command line as the query: the command chosen goes on the line,
+# exactly, redrawn (and highlighted, where zsh-syntax-highlighting is
+# loaded), ready to run or to edit, or run at once (search.enter: run);
+# after Esc the line stays as it was.
+_hookd_search_widget() {
+  emulate -L zsh
+  [[ -x $_hookd_bin ]] || return 0
+  local out action
+  out=$(command $_hookd_bin search --widget zsh --query "$BUFFER" </dev/tty) || { zle redisplay; return 0 }
+  out=${out%.}
+  action=${out%%$'\n'*}
+  case $action in
+    accept | edit | run) ;;
+    *) zle redisplay; return 0 ;;
+  esac
+  BUFFER=${out#*$'\n'}
+  CURSOR=$#BUFFER
+  (( $+functions[_zsh_highlight] )) && _zsh_highlight
+  zle redisplay
+  [[ $action != run ]] || zle accept-line
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the

@@ -45,7 +45,8 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 	// Directories an older version or a loose umask left open to others.
 	paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
 	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
-		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes()})
+		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
+		SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace})
 	if err != nil {
 		return usageError{err.Error()}
 	}

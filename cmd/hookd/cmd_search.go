@@ -196,7 +196,9 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 		return err
 	}
 	if widget != "" {
-		fmt.Fprintf(e.stdout, "%s\n%s", out.Action, out.Command)
+		// The final "." keeps a command's own final newlines through the
+		// shell's command substitution.
+		fmt.Fprintf(e.stdout, "%s\n%s.", out.Action, out.Command)
 	} else if out.Action != ui.Cancel {
 		fmt.Fprintln(e.stdout, out.Command)
 	}
