@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 )
 
@@ -120,6 +122,8 @@ type Shell struct {
 	out  bytes.Buffer
 	done chan struct{}
 	sync int
+	// cols and rows are the terminal's size, for Screen.
+	cols, rows int
 }
 
 // Options adjust a shell.
@@ -186,7 +190,7 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 		t.Fatalf("start %s: %v", shell, err)
 	}
 	tty.Close()
-	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, done: make(chan struct{})}
+	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, done: make(chan struct{}), cols: cols, rows: rows}
 	go s.read()
 	t.Cleanup(s.Close)
 	if o.FirstPrompt != "" {
@@ -337,9 +341,43 @@ func (s *Shell) Wait(timeout time.Duration) int {
 	return 0
 }
 
+// Screen returns what a terminal of the shell's size shows now, as text
+// (a terminal emulator replays everything the shell printed), trailing
+// blanks trimmed: what a program that redraws only what changed leaves on
+// the screen. The emulator's answers to queries go nowhere, as on a
+// terminal that answers none. Resizing is replayed at the new size.
+func (s *Shell) Screen() string {
+	e := vt.NewEmulator(s.cols, s.rows)
+	defer e.Close()
+	go io.Copy(io.Discard, e)
+	e.Write([]byte(s.Output()))
+	lines := strings.Split(e.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// WaitForScreen waits until the screen (Screen) matches re, and returns it.
+func (s *Shell) WaitForScreen(re *regexp.Regexp, timeout time.Duration) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		sc := s.Screen()
+		if re.MatchString(sc) {
+			return sc
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: no %q on the screen within %v; screen:\n%s", s.Name, re, timeout, sc)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Resize sets the terminal's size, as a terminal window being resized
 // does: the kernel signals the terminal's foreground process group.
 func (s *Shell) Resize(cols, rows int) {
+	s.cols, s.rows = cols, rows
 	if err := pty.Setsize(s.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		s.t.Fatalf("resize: %v", err)
 	}

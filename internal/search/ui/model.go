@@ -72,8 +72,12 @@ type model struct {
 	top    int // first row shown
 	outRes []search.Result
 	seq    int // the query's number: late output results of an older one are dropped
-	loaded bool
-	err    error
+	// pending: the outputs are being searched for the current query;
+	// enterPending: Enter came meanwhile with nothing to choose, and
+	// chooses the first result when they come.
+	pending, enterPending bool
+	loaded                bool
+	err                   error
 
 	width, height int
 
@@ -138,14 +142,19 @@ func (m *model) Init() tea.Cmd {
 // keeps the output matches of the same query if they came already.
 func (m *model) research() {
 	m.q.Text = m.input.Value()
-	if m.loaded {
+	switch {
+	case m.loaded:
 		m.res = search.Merge(m.o.Engine.Commands(m.q), m.outRes, 200)
-	} else {
+	case strings.TrimSpace(m.q.Text) == "":
+		// The first screen, while the corpus is read: the most recent
+		// commands, straight from the database.
 		r, err := m.o.Engine.Recent(m.ctx, m.q.Filter, 200)
 		if err != nil {
 			m.err = err
 		}
 		m.res = r
+	default:
+		m.res = search.Merge(nil, m.outRes, 200)
 	}
 	if m.sel >= len(m.res) {
 		m.sel = max(0, len(m.res)-1)
@@ -158,12 +167,18 @@ func (m *model) research() {
 // path; the answer comes back as an outputsMsg.
 func (m *model) outputsCmd() tea.Cmd {
 	m.seq++
-	m.outRes = nil
 	q := m.q
 	q.Text = m.input.Value()
 	if len(strings.TrimSpace(q.Text)) < 2 || q.Mode == search.Prefix {
+		m.outRes, m.pending = nil, false
+		if m.enterPending {
+			m.enterPending = false
+		}
 		return nil
 	}
+	// The last query's output matches stay on the screen until this
+	// one's come.
+	m.pending = true
 	q.In = search.InOutput
 	q.Limit = 50
 	seq, e, ctx := m.seq, m.o.Engine, m.ctx
@@ -256,7 +271,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "output search: " + msg.err.Error()
 			return m, nil
 		}
-		m.outRes = msg.res
+		m.outRes, m.pending = msg.res, false
 		keep := m.detailID
 		m.research()
 		for i, r := range m.res {
@@ -266,6 +281,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.fixTop()
 		m.loadDetail()
+		if m.enterPending {
+			m.enterPending = false
+			if m.selected() != nil {
+				return m.enter()
+			}
+		}
 		return m, nil
 	case pagerDoneMsg:
 		if msg.err != nil {
@@ -276,7 +297,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.status = "forget: " + msg.err.Error()
 		} else {
-			m.status = fmt.Sprintf("forgot %d runs", msg.n)
+			m.status = fmt.Sprintf("forgot %d run%s", msg.n, map[bool]string{true: "s"}[msg.n != 1])
 		}
 		m.detail, m.detailID = nil, 0
 		m.research()
@@ -327,11 +348,17 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.quitting = true
 		return m, tea.Quit
 	case "enter":
-		if m.o.EnterRuns {
-			return m.quit(Run)
+		if m.selected() == nil {
+			// Nothing to choose yet: the first output match, when it
+			// comes; nothing at all: Esc leaves.
+			m.enterPending = m.pending
+			return m, nil
 		}
-		return m.quit(Accept)
+		return m.enter()
 	case "tab":
+		if m.selected() == nil {
+			return m, nil
+		}
 		return m.quit(Edit)
 	case "alt+1", "alt+2", "alt+3", "alt+4", "alt+5", "alt+6", "alt+7", "alt+8", "alt+9":
 		n := int(s[len(s)-1] - '1')
@@ -396,6 +423,14 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.research()
 	m.frameTimes = append(m.frameTimes, time.Since(start))
 	return m, tea.Batch(cmd, m.outputsCmd())
+}
+
+// enter chooses the selected command: on the line, or run.
+func (m *model) enter() (tea.Model, tea.Cmd) {
+	if m.o.EnterRuns {
+		return m.quit(Run)
+	}
+	return m.quit(Accept)
 }
 
 func (m *model) move(d int) {
