@@ -19,6 +19,18 @@ import (
 	"github.com/hookd/hookd/internal/search/ui"
 )
 
+// searchKeysHelp lists the keys of the interactive search (docs/search.md
+// says more).
+const searchKeysHelp = `Ctrl-R at the prompt (search.key) searches every command and what it printed:
+  type     match command lines (fuzzy; Ctrl-S: prefix, full-text) and outputs (words)
+  Up/Down  select (Ctrl-P/Ctrl-N)      PgUp/PgDn, Shift-Up/Down  scroll the output
+  Enter    put it on the command line, ready to run (search.enter: run runs it)
+  Tab      put it on the command line to edit          Alt-1…9  pick one of the first nine
+  Ctrl-R   next scope: session, directory, repository, host, everything
+  Ctrl-F   failed commands only                        Ctrl-O   its whole output in $PAGER
+  Ctrl-D   forget it for good (asks first)             Esc, Ctrl-C, Ctrl-G  leave the line as it was
+`
+
 func cmdSearch(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "search")
 	n := fs.IntP("limit", "n", 0, "show at most `N` commands (default 20; the interactive search shows what fits)")

@@ -164,6 +164,7 @@ REF is a history id, or -N: the N-th most recent command of this shell session
 (-1, the default, is the last one).
 At the prompt: ?? QUESTION asks an LLM (!!ctx brings the last command in), a line
 of just !!ctx pins the last command for the next question, fix runs a fix.
+`+searchKeysHelp+`
 Run 'hookd COMMAND --help' for a command's options.
 `)
 }
@@ -187,6 +188,9 @@ func flags(e *env, name string) *pflag.FlagSet {
 		if fs.HasFlags() {
 			fmt.Fprintf(e.stdout, "\nOptions:\n%s", flagUsages(fs))
 		}
+		if c.name == "search" {
+			fmt.Fprint(e.stdout, "\n"+searchKeysHelp)
+		}
 	}
 	return fs
 }
@@ -197,6 +201,9 @@ func flagUsages(fs *pflag.FlagSet) string {
 	var rows []row
 	width := 0
 	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
 		left := "    --" + f.Name
 		if f.Shorthand != "" {
 			left = "-" + f.Shorthand + ", --" + f.Name

@@ -61,6 +61,10 @@ var allowed = map[string][]string{
 	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
 	"internal/ai/ask":           {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 	"internal/fix/aifix":        {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
+	// Search: the engine over history (outputs through its full-text
+	// index), and its interactive face.
+	"internal/search":    {"history"},
+	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
 	// Context the user controls: a project's .hookd.yml, its trust, the
 	// settings a question is asked with, and the context commands run.
 	"internal/ai/project":    {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
@@ -74,7 +78,10 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
 		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
+		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete",
+		"internal/search", "internal/search/ui"},
+	// Benchmarks' tools: the search benchmark's history generator.
+	"bench/searchgen": {"history"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
