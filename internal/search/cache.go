@@ -1,172 +1,221 @@
 package search
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"unsafe"
+
+	"github.com/junegunn/fzf/src/util"
 )
 
 // The corpus cache: the corpus as a file, so that Ctrl-R on a history of a
-// million commands need not read them all from SQLite each time (~1 s);
-// only those added since. It holds the same command lines as the database
-// (redacted as stored), 0600, and is made again from the database whenever
-// commands were deleted since (history.Generation), so a forgotten command
-// never comes back from it; hookd forget also removes it.
+// million commands need not read them all from SQLite each time (~2 s of
+// CPU); only those added since. It holds the same command lines as the
+// database (redacted as stored), 0600, and is made again from the database
+// whenever commands were deleted since (history.Generation), so a forgotten
+// command never comes back from it; hookd forget also removes it.
+//
+// The file is the corpus's arrays as they are in memory (little-endian,
+// 8-byte aligned), so that reading it is one read and no decoding: the
+// slices and strings of the corpus point into the file's bytes.
+//
+//	magic (16 bytes) | 8 × uint64: max id, runs, texts, cwds, sessions,
+//	string bytes, len(forget), len(tag) | id, at: runs × int64 |
+//	text, cwd, sess, exit: runs × int32 (padded to 8) | the offsets of the
+//	texts, cwds, sessions: (n+1) × uint32 each (padded to 8) | the strings:
+//	texts, cwds, sessions, forget, tag
 
-var cacheMagic = []byte("hookd-search-cache 1\n")
+var cacheMagic = [16]byte{'h', 'o', 'o', 'k', 'd', '-', 's', 'e', 'a', 'r', 'c', 'h', '-', 'c', '2', '\n'}
+
+// littleEndian: the cache is only used where memory is little-endian.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+var errBadCache = errors.New("bad search cache")
 
 // loadCache reads the corpus cached at path; nil when there is none or it
 // cannot be read.
 func loadCache(path string) *corpus {
-	data, err := os.ReadFile(path)
-	if err != nil || !bytes.HasPrefix(data, cacheMagic) {
+	if !littleEndian {
 		return nil
 	}
-	c, err := decodeCorpus(data[len(cacheMagic):])
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 16+64 || fi.Size() > 1<<34 {
+		return nil
+	}
+	// []uint64 for alignment.
+	words := make([]uint64, (fi.Size()+7)/8)
+	data := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)[:fi.Size()]
+	if _, err := f.ReadAt(data, 0); err != nil {
+		return nil
+	}
+	c, err := decodeCorpus(data)
 	if err != nil {
 		return nil
 	}
 	return c
 }
 
-type reader struct {
-	b   []byte
-	err error
-}
+func pad8(n int) int { return (n + 7) &^ 7 }
 
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errors.New("bad cache")
-		r.b = nil
-		return 0
+// decodeCorpus makes a corpus whose arrays and strings point into data
+// (8-byte aligned).
+func decodeCorpus(data []byte) (*corpus, error) {
+	if len(data) < 16+64 || [16]byte(data[:16]) != cacheMagic {
+		return nil, errBadCache
 	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = errors.New("bad cache")
-		r.b = nil
-		return 0
+	h := unsafe.Slice((*uint64)(unsafe.Pointer(&data[16])), 8)
+	maxID, nr, nt, nc, ns, sb, fl, tl := int64(h[0]), h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+	const huge = 1 << 31
+	if nr > huge || nt > huge || nc > huge || ns > huge || sb > 1<<34 || fl > sb || tl > sb {
+		return nil, errBadCache
 	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) str() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.err = errors.New("bad cache")
-		r.b = nil
-		return ""
+	off := 16 + 64
+	take := func(n int) (int, bool) {
+		at := off
+		off += pad8(n)
+		return at, off <= len(data)
 	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
-
-func (r *reader) strs() []string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.err = errors.New("bad cache")
-		return nil
+	i64 := func(n uint64) []int64 {
+		at, ok := take(int(n) * 8)
+		if !ok || n == 0 {
+			return nil
+		}
+		return unsafe.Slice((*int64)(unsafe.Pointer(&data[at])), n)
 	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = r.str()
+	i32 := func(n uint64) []int32 {
+		at, ok := take(int(n) * 4)
+		if !ok || n == 0 {
+			return nil
+		}
+		return unsafe.Slice((*int32)(unsafe.Pointer(&data[at])), n)
 	}
-	return out
-}
-
-func decodeCorpus(b []byte) (*corpus, error) {
-	r := &reader{b: b}
+	u32 := func(n uint64) []uint32 {
+		at, ok := take(int(n) * 4)
+		if !ok {
+			return nil
+		}
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&data[at])), n)
+	}
 	c := newCorpus()
-	c.gen.MaxID = int64(r.uvarint())
-	c.gen.Forget = r.str()
-	c.gen.Tag = r.str()
-	texts := r.strs()
-	c.cwds = r.strs()
-	c.sessions = r.strs()
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b)) {
-		return nil, errors.New("bad cache")
+	c.id, c.at = i64(nr), i64(nr)
+	c.text, c.cwd, c.sess, c.exit = i32(nr), i32(nr), i32(nr), i32(nr)
+	to, co, so := u32(nt+1), u32(nc+1), u32(ns+1)
+	if off+int(sb) > len(data) || to == nil || co == nil || so == nil {
+		return nil, errBadCache
 	}
-	c.texts = texts
-	c.chars = make([]charsT, len(texts))
-	for i, t := range texts {
-		c.textOf[t] = int32(i)
-		c.chars[i] = toChars(t)
-	}
-	for i, s := range c.cwds {
-		c.cwdOf[s] = int32(i)
-	}
-	for i, s := range c.sessions {
-		c.sessOf[s] = int32(i)
-	}
-	c.id = make([]int64, n)
-	c.text = make([]int32, n)
-	c.at = make([]int64, n)
-	c.cwd = make([]int32, n)
-	c.sess = make([]int32, n)
-	c.exit = make([]int32, n)
-	var id, at int64
-	for i := range c.id {
-		id += int64(r.uvarint())
-		at += r.varint()
-		c.id[i], c.at[i] = id, at
-		c.text[i] = int32(r.uvarint())
-		c.cwd[i] = int32(r.uvarint())
-		c.sess[i] = int32(r.uvarint())
-		c.exit[i] = int32(r.varint())
-		if r.err != nil {
-			return nil, r.err
+	blob := data[off : off+int(sb)]
+	str := func(offs []uint32, i int) (string, bool) {
+		a, b := offs[i], offs[i+1]
+		if a > b || int(b) > len(blob) {
+			return "", false
 		}
-		if int(c.text[i]) >= len(texts) || int(c.cwd[i]) >= len(c.cwds) || int(c.sess[i]) >= len(c.sessions) {
-			return nil, errors.New("bad cache")
+		if a == b {
+			return "", true
+		}
+		return unsafe.String(&blob[a], b-a), true
+	}
+	strs := func(offs []uint32, n uint64) ([]string, bool) {
+		out := make([]string, n)
+		for i := range out {
+			s, ok := str(offs, i)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	}
+	var ok1, ok2, ok3 bool
+	c.texts, ok1 = strs(to, nt)
+	c.cwds, ok2 = strs(co, nc)
+	c.sessions, ok3 = strs(so, ns)
+	end := int(so[ns])
+	if !ok1 || !ok2 || !ok3 || end+int(fl+tl) > len(blob) {
+		return nil, errBadCache
+	}
+	c.gen.MaxID = maxID
+	c.gen.Forget = string(blob[end : end+int(fl)])
+	c.gen.Tag = string(blob[end+int(fl) : end+int(fl+tl)])
+	for r := range c.id {
+		if uint64(c.text[r]) >= nt || uint64(c.cwd[r]) >= nc || uint64(c.sess[r]) >= ns {
+			return nil, errBadCache
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
+	// fzf's matcher reads the texts' bytes where they are (a text
+	// beyond ASCII is decoded into runes).
+	c.chars = make([]charsT, nt)
+	for i := range c.texts {
+		c.chars[i] = util.ToChars(blob[to[i]:to[i+1]])
+	}
+	c.textOf = nil // made when first needed (textIndex)
+	for i, d := range c.cwds {
+		c.cwdOf[d] = int32(i)
+	}
+	for i, id := range c.sessions {
+		c.sessOf[id] = int32(i)
 	}
 	return c, nil
 }
 
 // saveCache writes c to path (0600, atomically).
 func saveCache(path string, c *corpus) error {
-	b := append([]byte{}, cacheMagic...)
-	b = binary.AppendUvarint(b, uint64(c.gen.MaxID))
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
+	if !littleEndian {
+		return nil
 	}
-	strs := func(v []string) {
-		b = binary.AppendUvarint(b, uint64(len(v)))
+	nr := len(c.id)
+	var blob []byte
+	offsets := func(v []string) []uint32 {
+		o := make([]uint32, 0, len(v)+1)
 		for _, s := range v {
-			str(s)
+			o = append(o, uint32(len(blob)))
+			blob = append(blob, s...)
+		}
+		return append(o, uint32(len(blob)))
+	}
+	to, co, so := offsets(c.texts), offsets(c.cwds), offsets(c.sessions)
+	blob = append(blob, c.gen.Forget...)
+	blob = append(blob, c.gen.Tag...)
+	if len(blob) > 1<<32-1 {
+		return errors.New("search cache: too large")
+	}
+	b := make([]byte, 0, 80+pad8(nr*8)*2+pad8(nr*4)*4+pad8(4*(len(to)+len(co)+len(so)))+len(blob)+24)
+	b = append(b, cacheMagic[:]...)
+	for _, v := range []uint64{uint64(c.gen.MaxID), uint64(nr), uint64(len(c.texts)), uint64(len(c.cwds)), uint64(len(c.sessions)),
+		uint64(len(blob)), uint64(len(c.gen.Forget)), uint64(len(c.gen.Tag))} {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	pad := func() {
+		for len(b)%8 != 0 {
+			b = append(b, 0)
 		}
 	}
-	str(c.gen.Forget)
-	str(c.gen.Tag)
-	strs(c.texts)
-	strs(c.cwds)
-	strs(c.sessions)
-	b = binary.AppendUvarint(b, uint64(len(c.id)))
-	var id, at int64
-	for i := range c.id {
-		b = binary.AppendUvarint(b, uint64(c.id[i]-id))
-		b = binary.AppendVarint(b, c.at[i]-at)
-		id, at = c.id[i], c.at[i]
-		b = binary.AppendUvarint(b, uint64(c.text[i]))
-		b = binary.AppendUvarint(b, uint64(c.cwd[i]))
-		b = binary.AppendUvarint(b, uint64(c.sess[i]))
-		b = binary.AppendVarint(b, int64(c.exit[i]))
+	for _, a := range [][]int64{c.id, c.at} {
+		for _, v := range a {
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		}
+		pad()
 	}
+	for _, a := range [][]int32{c.text, c.cwd, c.sess, c.exit} {
+		for _, v := range a {
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		}
+		pad()
+	}
+	for _, a := range [][]uint32{to, co, so} {
+		for _, v := range a {
+			b = binary.LittleEndian.AppendUint32(b, v)
+		}
+		pad()
+	}
+	b = append(b, blob...)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("search cache: %w", err)
 	}

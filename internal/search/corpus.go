@@ -49,8 +49,22 @@ func intern(list *[]string, index map[string]int32, s string) int32 {
 	return i
 }
 
+// textIndex returns the index of the command lines, made on first use (a
+// corpus read from the cache has none until then).
+func (c *corpus) textIndex() map[string]int32 {
+	if c.textOf == nil {
+		c.textOf = make(map[string]int32, len(c.texts))
+		for i, t := range c.texts {
+			if t != "" {
+				c.textOf[t] = int32(i)
+			}
+		}
+	}
+	return c.textOf
+}
+
 func (c *corpus) addText(s string) int32 {
-	if i, ok := c.textOf[s]; ok {
+	if i, ok := c.textIndex()[s]; ok {
 		return i
 	}
 	i := int32(len(c.texts))
@@ -146,7 +160,7 @@ func (c *corpus) drop(t int32) {
 		k++
 	}
 	c.id, c.text, c.at, c.cwd, c.sess, c.exit = c.id[:k], c.text[:k], c.at[:k], c.cwd[:k], c.sess[:k], c.exit[:k]
-	delete(c.textOf, c.texts[t])
+	delete(c.textIndex(), c.texts[t])
 	c.texts[t] = ""
 	c.chars[t] = toChars("")
 }

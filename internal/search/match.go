@@ -21,6 +21,9 @@ type view struct {
 	last   []int32 // run index; -1 when it never ran within the filter
 	here   []bool
 	active []int32 // the command lines that ran within the filter
+	// base is the part of each active line's score that does not
+	// depend on the query: recency, frequency, this directory.
+	base []int32
 }
 
 // viewLocked returns the view of f, computed once (e.mu held).
@@ -77,6 +80,10 @@ func (e *Engine) viewLocked(f Filter) *view {
 		}
 		v.count[t]++
 		v.last[t] = int32(r)
+	}
+	v.base = make([]int32, n)
+	for _, t := range v.active {
+		v.base[t] = int32(e.boost(c.at[v.last[t]], int(v.count[t]), v.here[t]))
 	}
 	e.views[f] = v
 	return v
@@ -182,57 +189,75 @@ func (e *Engine) Commands(q Query) []Result {
 	if l.view == v && l.mode == q.Mode && l.filter == q.Filter && l.text != "" && strings.HasPrefix(q.Text, l.text) {
 		cands = l.hits
 	}
+	// Every candidate is matched once, in parallel, by the quick form of
+	// fzf's algorithm (V1: the first occurrence, scored); the best are
+	// then scored again by the full one (V2: the best occurrence), which
+	// also gives the positions to highlight.
 	fn := matcher(q.Mode)
-	type hit struct {
-		t     int32
-		score int
+	quick := fn
+	if q.Mode == Fuzzy {
+		quick = algo.FuzzyMatchV1
 	}
+	trimmed := strings.TrimSpace(q.Text)
+	bonus := func(t int32) int {
+		text := e.c.texts[t]
+		if len(text) >= len(trimmed) && strings.EqualFold(text[:len(trimmed)], trimmed) {
+			if len(text) == len(trimmed) {
+				return exactBonus
+			}
+			return prefixBonus
+		}
+		return 0
+	}
+	keep := 2 * q.Limit
 	workers := min(runtime.GOMAXPROCS(0), 1+len(cands)/20000)
-	parts := make([][]hit, workers)
+	heaps := make([]resultHeap, workers)
+	found := make([][]int32, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := len(cands)*w/workers, len(cands)*(w+1)/workers
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slab := util.MakeSlab(100*1024, 2048)
-			var out []hit
+			slab := util.MakeSlab(16*1024, 2048)
+			h := &heaps[w]
+			var out []int32
 			for _, t := range cands[lo:hi] {
-				if s, _, ok := matchOne(fn, &e.c.chars[t], ps, false, slab); ok {
-					out = append(out, hit{t, s})
+				if s, _, ok := matchOne(quick, &e.c.chars[t], ps, false, slab); ok {
+					out = append(out, t)
+					h.offer(ranked{t: t, score: s + int(v.base[t]) + bonus(t), at: e.c.at[v.last[t]]}, keep)
 				}
 			}
-			parts[w] = out
+			found[w] = out
 		}()
 	}
 	wg.Wait()
-	hits := make([]int32, 0, len(parts[0])*workers)
-	h := &resultHeap{}
-	lowerQ := strings.ToLower(strings.TrimSpace(q.Text))
-	for _, part := range parts {
-		for _, x := range part {
-			hits = append(hits, x.t)
-			last := v.last[x.t]
-			score := x.score + e.boost(e.c.at[last], int(v.count[x.t]), v.here[x.t])
-			lt := strings.ToLower(e.c.texts[x.t])
-			switch {
-			case lt == lowerQ:
-				score += exactBonus
-			case strings.HasPrefix(lt, lowerQ):
-				score += prefixBonus
-			}
-			h.offer(ranked{t: x.t, score: score, at: e.c.at[last]}, q.Limit)
+	var hits []int32
+	if len(found) == 1 {
+		hits = found[0]
+	} else {
+		for _, f := range found {
+			hits = append(hits, f...)
 		}
 	}
 	e.last = lastMatch{filter: q.Filter, mode: q.Mode, text: q.Text, view: v, hits: hits}
+	h := &resultHeap{}
+	slab := util.MakeSlab(100*1024, 2048)
+	pos := map[int32][]int{}
+	for _, wh := range heaps {
+		for _, r := range wh {
+			s, p, _ := matchOne(fn, &e.c.chars[r.t], ps, true, slab)
+			pos[r.t] = p
+			r.score = s + int(v.base[r.t]) + bonus(r.t)
+			h.offer(r, q.Limit)
+		}
+	}
 	best := h.sorted()
 	res := make([]Result, len(best))
-	slab := util.MakeSlab(100*1024, 2048)
 	for i, b := range best {
-		_, pos, _ := matchOne(fn, &e.c.chars[b.t], ps, true, slab)
 		res[i] = e.resultLocked(v, b.t, b.score)
 		res[i].Matched = InCommand
-		res[i].Positions = pos
+		res[i].Positions = pos[b.t]
 	}
 	return res
 }

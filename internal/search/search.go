@@ -461,7 +461,7 @@ func (e *Engine) countsOf(f Filter, entries []history.Entry) map[string]int {
 	v := e.viewLocked(f)
 	m := map[string]int{}
 	for _, en := range entries {
-		if t, ok := e.c.textOf[en.Command]; ok {
+		if t, ok := e.c.textIndex()[en.Command]; ok {
 			m[en.Command] = int(v.count[t])
 		}
 	}
@@ -567,7 +567,7 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if c := e.c; c != nil {
-		if t, ok := c.textOf[command]; ok {
+		if t, ok := c.textIndex()[command]; ok {
 			c.drop(t)
 		}
 		c.gen.Forget = g.Forget
