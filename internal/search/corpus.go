@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hookd/hookd/history"
 	"github.com/junegunn/fzf/src/util"
@@ -33,6 +34,10 @@ type corpus struct {
 	exit []int32
 
 	gen history.Generation // what the corpus holds: up to gen.MaxID
+
+	// lower holds the texts in lower case, for the quick pass (quick.go).
+	lowerOnce sync.Once
+	lower     [][]byte
 }
 
 func newCorpus() *corpus {
@@ -70,6 +75,9 @@ func (c *corpus) addText(s string) int32 {
 	i := int32(len(c.texts))
 	c.texts = append(c.texts, s)
 	c.chars = append(c.chars, toChars(s))
+	if c.lower != nil {
+		c.lower = append(c.lower, lowerASCII(s))
+	}
 	c.textOf[s] = i
 	return i
 }

@@ -209,7 +209,9 @@ func (e *Engine) Commands(q Query) []Result {
 		}
 		return 0
 	}
-	keep := 2 * q.Limit
+	keep := max(150, 3*q.Limit)
+	lower := e.c.lowered()
+	qw := quickWords(ps)
 	workers := min(runtime.GOMAXPROCS(0), 1+len(cands)/20000)
 	heaps := make([]resultHeap, workers)
 	found := make([][]int32, workers)
@@ -219,11 +221,21 @@ func (e *Engine) Commands(q Query) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slab := util.MakeSlab(16*1024, 2048)
+			var slab *util.Slab
 			h := &heaps[w]
-			var out []int32
+			out := make([]int32, 0, (hi-lo)/4)
 			for _, t := range cands[lo:hi] {
-				if s, _, ok := matchOne(quick, &e.c.chars[t], ps, false, slab); ok {
+				var s int
+				var ok bool
+				if l := lower[t]; l != nil || e.c.texts[t] == "" {
+					s, ok = quickScore(l, e.c.texts[t], qw, q.Mode)
+				} else {
+					if slab == nil {
+						slab = util.MakeSlab(16*1024, 2048)
+					}
+					s, _, ok = matchOne(quick, &e.c.chars[t], ps, false, slab)
+				}
+				if ok {
 					out = append(out, t)
 					h.offer(ranked{t: t, score: s + int(v.base[t]) + bonus(t), at: e.c.at[v.last[t]]}, keep)
 				}
@@ -239,6 +251,15 @@ func (e *Engine) Commands(q Query) []Result {
 		for _, f := range found {
 			hits = append(hits, f...)
 		}
+	}
+	if len(heaps) > 1 {
+		all := &resultHeap{}
+		for _, wh := range heaps {
+			for _, r := range wh {
+				all.offer(r, keep)
+			}
+		}
+		heaps = []resultHeap{*all}
 	}
 	e.last = lastMatch{filter: q.Filter, mode: q.Mode, text: q.Text, view: v, hits: hits}
 	h := &resultHeap{}
@@ -367,3 +388,15 @@ func entryOf(c *corpus, r int) history.Entry {
 }
 
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// Warm prepares what the first key of a search with filter f needs (the
+// view of f, the lowered lines), so that the key does not wait for it.
+func (e *Engine) Warm(f Filter) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.c == nil {
+		return
+	}
+	e.viewLocked(f)
+	e.c.lowered()
+}

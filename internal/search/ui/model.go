@@ -132,7 +132,14 @@ func (m *model) Init() tea.Cmd {
 	if !m.loaded {
 		e := m.o.Engine
 		ctx := m.ctx
-		cmds = append(cmds, func() tea.Msg { return loadedMsg{e.Load(ctx)} })
+		f := m.q.Filter
+		cmds = append(cmds, func() tea.Msg {
+			err := e.Load(ctx)
+			if err == nil {
+				e.Warm(f)
+			}
+			return loadedMsg{err}
+		})
 	}
 	cmds = append(cmds, m.outputsCmd())
 	return tea.Batch(cmds...)
