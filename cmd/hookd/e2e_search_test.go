@@ -112,7 +112,6 @@ func outputOf(t *testing.T, h *shelltest.Home, id int64) string {
 	return s
 }
 
-
 // waitLine waits until the search is gone and the command line, the last
 // line on the screen, is P> line.
 func waitLine(s *shelltest.Shell, line string) {
