@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hookd/hookd/history"
@@ -65,7 +64,7 @@ type Options struct {
 type model struct {
 	o      Options
 	ctx    context.Context
-	input  textinput.Model
+	input  line
 	q      search.Query
 	res    []search.Result
 	sel    int // index in res
@@ -107,19 +106,8 @@ type forgotMsg struct {
 }
 
 func newModel(ctx context.Context, o Options) *model {
-	in := textinput.New()
-	in.Prompt = "› "
-	in.Placeholder = "search commands and what they printed"
-	in.SetValue(o.Query.Text)
-	in.CursorEnd()
-	in.Focus()
-	// The keys the search takes for itself.
-	in.KeyMap.CharacterForward.SetKeys("right")
-	in.KeyMap.DeleteCharacterForward.SetKeys("delete")
-	in.KeyMap.AcceptSuggestion.SetEnabled(false)
-	in.KeyMap.NextSuggestion.SetEnabled(false)
-	in.KeyMap.PrevSuggestion.SetEnabled(false)
-	m := &model{o: o, ctx: ctx, input: in, q: o.Query, width: 80, height: max(o.Height, 6)}
+	m := &model{o: o, ctx: ctx, q: o.Query, width: 80, height: max(o.Height, 6)}
+	m.input.set(o.Query.Text)
 	if o.Engine.Loaded() {
 		m.loaded = true
 	}
@@ -148,7 +136,7 @@ func (m *model) Init() tea.Cmd {
 // research runs the query on the command lines, at once (in memory), and
 // keeps the output matches of the same query if they came already.
 func (m *model) research() {
-	m.q.Text = m.input.Value()
+	m.q.Text = m.input.String()
 	switch {
 	case m.loaded:
 		m.res = search.Merge(m.o.Engine.Commands(m.q), m.outRes, 200)
@@ -175,7 +163,7 @@ func (m *model) research() {
 func (m *model) outputsCmd() tea.Cmd {
 	m.seq++
 	q := m.q
-	q.Text = m.input.Value()
+	q.Text = m.input.String()
 	if len(strings.TrimSpace(q.Text)) < 2 || q.Mode == search.Prefix {
 		m.outRes, m.pending = nil, false
 		if m.enterPending {
@@ -260,7 +248,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.height = min(max(m.o.Height, 6), max(msg.Height-1, 3))
 		}
-		m.input.SetWidth(max(10, m.width-40))
 		m.fixTop()
 		return m, nil
 	case loadedMsg:
@@ -312,10 +299,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+		m.input.insert(msg.Content)
 		m.research()
-		return m, tea.Batch(cmd, m.outputsCmd())
+		return m, m.outputsCmd()
 	}
 	return m, nil
 }
@@ -420,16 +406,14 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	before := m.input.Value()
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	if m.input.Value() == before {
-		return m, cmd
+	before := m.input.String()
+	if !m.input.key(k) || m.input.String() == before {
+		return m, nil
 	}
 	start := time.Now()
 	m.research()
 	m.frameTimes = append(m.frameTimes, time.Since(start))
-	return m, tea.Batch(cmd, m.outputsCmd())
+	return m, m.outputsCmd()
 }
 
 // enter chooses the selected command: on the line, or run.

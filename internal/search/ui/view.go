@@ -125,11 +125,11 @@ func (m *model) queryLine(w int) string {
 	}
 	right = stBar.Render(right)
 	rw := ansi.StringWidth(right)
-	left := m.input.View()
-	if w-rw-2 < 12 {
-		return fit(left, w)
+	const placeholder = "search commands and what they printed"
+	if w-rw-2 < 14 {
+		return fit("› "+m.input.view(w-2, placeholder), w)
 	}
-	return fit(left, w-rw-1) + " " + right
+	return fit("› "+m.input.view(w-rw-3, placeholder), w-rw-1) + " " + right
 }
 
 func (m *model) hintLine(w int) string {
