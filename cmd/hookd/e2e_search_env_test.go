@@ -1,0 +1,191 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// The search alongside what a shell already has: search.enter: run, vi
+// mode, fzf's Ctrl-R, zsh's plugins, NO_COLOR.
+
+// needFile skips (or, in CI, fails) a test whose plugin is not installed.
+func needFile(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatalf("%s is required (REQUIRE_SHELLS is set): %v", path, err)
+		}
+		t.Skipf("%s not installed", path)
+	}
+}
+
+func writeConfig(t *testing.T, h *shelltest.Home, yaml string) {
+	t.Helper()
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSearchEnterRuns: with search.enter: run, Enter runs the command at
+// once, and it is recorded as itself.
+func TestSearchEnterRuns(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		writeConfig(t, h, "search:\n  enter: run\n")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell)})
+		s.Run("echo runword_$((6*7))")
+		s.Editing()
+		openSearch(s)
+		s.Type("runword")
+		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo runword_`), 20*time.Second)
+		s.Type("\r")
+		// Printed a second time: Enter ran it.
+		s.WaitFor(regexp.MustCompile(`(?s)runword_42.*runword_42`), 20*time.Second)
+		waitLine(s, "")
+		s.Sync()
+		es := entries(t, h)
+		if n := len(es); n < 2 || es[n-1].Command != "echo runword_$((6*7))" || es[n-2].Command != "echo runword_$((6*7))" {
+			t.Errorf("history = %q; want the command run again by Enter, recorded as typed", commandsOf(es))
+		}
+	})
+}
+
+// TestSearchViMode: in vi insert mode Ctrl-R opens the search too, and the
+// command chosen goes on the line.
+func TestSearchViMode(t *testing.T) {
+	vi := map[string]string{"bash": "set -o vi\n", "zsh": "bindkey -v\n"}
+	forEachShell(t, func(t *testing.T, shell string) {
+		_, s := searchShell(t, shell, 200, 40, vi[shell])
+		s.Run("echo viword1")
+		s.Editing()
+		openSearch(s)
+		s.Type("viword")
+		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo viword1`), 20*time.Second)
+		s.Type("\t")
+		waitLine(s, "echo viword1")
+		s.Type("\r")
+		s.Sync()
+		if !strings.Contains(s.Plain(), "viword1\n") && !strings.Contains(s.Plain(), "viword1\r\n") {
+			t.Errorf("the command put on the line in vi mode did not run; output:\n%s", s.Plain())
+		}
+	})
+}
+
+var fzfBindings = map[string]string{"bash": "/usr/share/doc/fzf/examples/key-bindings.bash", "zsh": "/usr/share/doc/fzf/examples/key-bindings.zsh"}
+
+// showCtrlR prints what Ctrl-R is bound to in the emacs keymap.
+var showCtrlR = map[string]string{
+	"bash": ` { bind -s; bind -X; } | grep -F '"\C-r"'`,
+	"zsh":  ` bindkey -M emacs '^R'`,
+}
+
+// TestSearchLeavesFzfKey: where fzf (loaded first) holds Ctrl-R, hookd
+// leaves it alone; search.replace: true takes it.
+func TestSearchLeavesFzfKey(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		needFile(t, fzfBindings[shell])
+		for _, replace := range []bool{false, true} {
+			h := newHome(t)
+			if replace {
+				writeConfig(t, h, "search:\n  replace: true\n")
+			}
+			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + "source " + fzfBindings[shell] + "\n" + initLine(shell)})
+			from := len(s.Output())
+			s.Run(showCtrlR[shell])
+			got := s.Output()[from:]
+			fzf := strings.Contains(got, "fzf")
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			if replace && (fzf || !hookd) {
+				t.Errorf("search.replace: true: Ctrl-R is not hookd's: %q", got)
+			}
+			if !replace && (!fzf || hookd) {
+				t.Errorf("Ctrl-R was taken from fzf without search.replace: %q", got)
+			}
+		}
+	})
+}
+
+// TestSearchZshPlugins: with zsh-syntax-highlighting and
+// zsh-autosuggestions loaded, the command the search puts on the line is
+// drawn highlighted, and Enter runs it.
+func TestSearchZshPlugins(t *testing.T) {
+	shelltest.Need(t, "zsh")
+	const zsh, auto = "/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh", "/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh"
+	needFile(t, zsh)
+	needFile(t, auto)
+	h, s := searchShell(t, "zsh", 200, 40, "source "+auto+"\nsource "+zsh+"\n")
+	_ = h
+	s.Run("echo plugword7")
+	s.Editing()
+	openSearch(s)
+	s.Type("plugword")
+	s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo plugword7`), 20*time.Second)
+	from := len(s.Output())
+	s.Type("\t")
+	waitLine(s, "echo plugword7")
+	// zsh-syntax-highlighting colours a known command (echo: green).
+	deadline := time.Now().Add(10 * time.Second)
+	for !regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m[^\x1b]*echo`).MatchString(s.Output()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the line the search put there is not highlighted; output since:\n%q", s.Output()[from:])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.Type("\r")
+	s.Sync()
+	if got := lastEntry(t, h).Command; got != "echo plugword7" {
+		t.Errorf("recorded %q; want echo plugword7", got)
+	}
+}
+
+// colours finds SGR parameters that set a colour.
+func colours(raw string) []string {
+	var found []string
+	for _, m := range regexp.MustCompile(`\x1b\[([0-9;:]*)m`).FindAllStringSubmatch(raw, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, _ := strconv.Atoi(p)
+			if (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107) {
+				found = append(found, m[0])
+			}
+		}
+	}
+	return found
+}
+
+// TestSearchNoColor: under NO_COLOR the search uses no colour (bold, faint
+// and reverse video only); without it, it does.
+func TestSearchNoColor(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		for _, noColor := range []bool{true, false} {
+			h := newHome(t)
+			var env []string
+			if noColor {
+				env = []string{"NO_COLOR=1"}
+			}
+			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell), Env: env})
+			s.Run("false colourword")
+			s.Editing()
+			from := len(s.Output())
+			openSearch(s)
+			s.Type("colourword")
+			s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*false colourword`), 20*time.Second)
+			s.WaitForScreen(regexp.MustCompile(`✗ 1`), 20*time.Second)
+			s.Type(esc)
+			waitLine(s, "")
+			c := colours(s.Output()[from:])
+			if noColor && len(c) > 0 {
+				t.Errorf("NO_COLOR: the search printed colours %q", c)
+			}
+			if !noColor && len(c) == 0 {
+				t.Errorf("without NO_COLOR the search printed no colour at all (the test would prove nothing)")
+			}
+		}
+	})
+}
