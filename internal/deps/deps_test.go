@@ -81,7 +81,8 @@ var allowed = map[string][]string{
 		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete",
 		"internal/search", "internal/search/ui"},
 	// Benchmarks' tools: the search benchmark's history generator.
-	"bench/searchgen": {"history"},
+	"bench/searchgen":   {"history"},
+	"bench/searchbench": {},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
