@@ -136,6 +136,9 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 		}
+		if len(res) == 0 {
+			return exitCode{1, ""}
+		}
 		return nil
 	}
 	for i := len(res) - 1; i >= 0; i-- {
