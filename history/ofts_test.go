@@ -1,0 +1,138 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func outputHits(t *testing.T, s *Store, words ...string) int {
+	t.Helper()
+	es, err := s.SearchOutputs(context.Background(), OutputSearch{Words: words})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+func addRun(t *testing.T, s *Store, seq int64, cmd, out string) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	tx.AddSession(ctx, Session{ID: "s", Shell: "bash"})
+	if _, err := tx.AddCommand(ctx, Entry{Session: "s", Seq: seq, Command: cmd, StartedAt: seq}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.AddOutput(ctx, Output{Session: "s", Seq: seq, Text: []byte(out), Bytes: int64(len(out)), CreatedAt: seq}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOutputSearchFollowsOutputs: a replaced output is found by its new
+// words only; a pruned or forgotten one by none (with the index or without).
+func TestOutputSearchFollowsOutputs(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	addRun(t, s, 1, "make", "alpha beta\n")
+	addRun(t, s, 2, "make test", "panic: gamma_delta\n")
+	if n := outputHits(t, s, "beta"); n != 1 {
+		t.Errorf("beta: %d hits; want 1", n)
+	}
+	if n := outputHits(t, s, "gamma_delta"); n != 1 {
+		t.Errorf("gamma_delta: %d hits; want 1", n)
+	}
+	if n := outputHits(t, s, "PANIC", "delta"); n != 1 {
+		t.Errorf("PANIC delta: %d hits; want 1 (case ignored, every word)", n)
+	}
+	if n := outputHits(t, s, "panic", "beta"); n != 0 {
+		t.Errorf("panic beta: %d hits; want 0 (no output holds both)", n)
+	}
+	addRun(t, s, 1, "make", "epsilon\n") // the same command: replaced
+	if n := outputHits(t, s, "beta"); n != 0 {
+		t.Errorf("beta after the output was replaced: %d hits; want 0", n)
+	}
+	if n := outputHits(t, s, "epsilon"); n != 1 {
+		t.Errorf("epsilon: %d hits; want 1", n)
+	}
+	if _, err := s.PruneOutputs(ctx, 2, 0); err != nil { // prunes seq 1 (created at 1)
+		t.Fatal(err)
+	}
+	if n := outputHits(t, s, "epsilon"); n != 0 {
+		t.Errorf("epsilon after pruning: %d hits; want 0", n)
+	}
+	if _, err := s.Forget(ctx, []int64{2}); err != nil {
+		t.Fatal(err)
+	}
+	if n := outputHits(t, s, "panic"); n != 0 {
+		t.Errorf("panic after forget: %d hits; want 0", n)
+	}
+	if s.fts {
+		var rows int
+		s.db.QueryRow(`SELECT count(*) FROM outputs_fts`).Scan(&rows)
+		if rows != 0 {
+			t.Errorf("the output index keeps %d rows after prune and forget; want 0", rows)
+		}
+	}
+}
+
+// TestOutputIndexAfterBuildWithout: outputs stored by a build without FTS5
+// are found once a build with it opens the database (it rebuilds the index).
+func TestOutputIndexAfterBuildWithout(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.fts {
+		s.Close()
+		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+	}
+	addRun(t, s, 1, "make", "before\n")
+	s.fts = false // as a build without FTS5 writes
+	addRun(t, s, 2, "make test", "zeta written without the index\n")
+	var stale int
+	s.db.QueryRow(`SELECT count(*) FROM meta WHERE key = 'ofts_stale'`).Scan(&stale)
+	if stale != 1 {
+		t.Fatalf("ofts_stale = %d; want the note", stale)
+	}
+	s.Close()
+	s, err = Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := outputHits(t, s, "zeta"); n != 1 {
+		t.Errorf("zeta after a build with FTS5 opened the database: %d hits; want 1", n)
+	}
+	if n := outputHits(t, s, "before"); n != 1 {
+		t.Errorf("before: %d hits; want 1", n)
+	}
+}
+
+func TestOutputQuery(t *testing.T) {
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"panic"}, `"panic"*`},
+		{[]string{"foo_bar.go", "x"}, `"foo bar go"* AND "x"*`},
+		{[]string{"--", `"q"`}, `"q"*`},
+	} {
+		if got := OutputQuery(tc.words); got != tc.want {
+			t.Errorf("OutputQuery(%q) = %q; want %q", tc.words, got, tc.want)
+		}
+	}
+}
