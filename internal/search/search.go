@@ -191,7 +191,8 @@ type Engine struct {
 	mu       sync.Mutex
 	c        *corpus
 	full     bool // the corpus was read whole from the database this time
-	dirty    bool // the cache file is older than the corpus
+	dirty    bool // the cache file must be written again (read whole, forgotten)
+	saved    int  // the runs the cache file holds (the rest are read from SQLite each time)
 	views    map[Filter]*view
 	last     lastMatch
 	repoCwds map[int32]bool
@@ -218,7 +219,11 @@ func (e *Engine) Load(ctx context.Context) error {
 	c := e.c
 	e.mu.Unlock()
 	if c == nil && e.cachePath != "" {
-		c = loadCache(e.cachePath)
+		if c = loadCache(e.cachePath); c != nil {
+			e.mu.Lock()
+			e.saved = len(c.id)
+			e.mu.Unlock()
+		}
 	}
 	n, full, err := c.update(ctx, e.store)
 	if err != nil {
@@ -231,9 +236,8 @@ func (e *Engine) Load(ctx context.Context) error {
 		e.last = lastMatch{}
 		e.repoCwds = nil
 	}
-	e.dirty = e.dirty || full || n != c || (c != nil && len(n.id) != len(c.id))
 	if full {
-		e.full = true
+		e.full, e.dirty, e.saved = true, true, 0
 	}
 	e.c = n
 	return nil
@@ -246,18 +250,26 @@ func (e *Engine) Loaded() bool {
 	return e.c != nil
 }
 
-// SaveCache writes the corpus cache when the corpus changed since it was
-// read (a no-op without a cache path).
+// SaveCache writes the corpus cache when it is worth it: when the corpus
+// was read whole from the database or lost a command, or when the runs
+// added since the cache was written are more than a few thousand (or 2%).
+// Fewer are cheaper read from SQLite each time than a cache rewritten on
+// every search (the shell waits for the search to end). A no-op without a
+// cache path.
 func (e *Engine) SaveCache() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.cachePath == "" || e.c == nil || !e.dirty {
+	if e.cachePath == "" || e.c == nil {
+		return nil
+	}
+	n := len(e.c.id)
+	if !e.dirty && n-e.saved <= max(2000, n/50) {
 		return nil
 	}
 	if err := saveCache(e.cachePath, e.c); err != nil {
 		return err
 	}
-	e.dirty = false
+	e.dirty, e.saved = false, n
 	return nil
 }
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -212,5 +213,43 @@ func TestMatchingLine(t *testing.T) {
 		if line, no := MatchingLine(text, tc.words); line != tc.line || no != tc.no {
 			t.Errorf("MatchingLine(%q) = %q, %d; want %q, %d", tc.words, line, no, tc.line, tc.no)
 		}
+	}
+}
+
+// TestCacheDelta: commands added after the cache was written are found
+// (read from the database), and a few of them do not make every search
+// write the cache again.
+func TestCacheDelta(t *testing.T) {
+	ctx := context.Background()
+	s := fill(t, sample)
+	cache := filepath.Join(t.TempDir(), "search.cache")
+	here := Here{Cwd: "/src/p", Now: now}
+	e := New(s, here, cache)
+	if err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SaveCache(); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(cache)
+	tx, _ := s.Begin(ctx)
+	tx.AddCommand(ctx, history.Entry{Session: "a", Seq: 100, Command: "terraform plan", Cwd: "/src/p", StartedAt: now.UnixMicro()})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e = New(s, here, cache)
+	res, err := e.Search(ctx, Query{Text: "terraform", In: InCommand})
+	if err != nil || len(res) != 1 {
+		t.Fatalf("a command added after the cache: %q, %v", commands(res), err)
+	}
+	if e.full {
+		t.Error("the corpus was read whole although the cache was there")
+	}
+	if err := e.SaveCache(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(cache)
+	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Error("one new command made the search write its cache again")
 	}
 }
