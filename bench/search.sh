@@ -31,7 +31,7 @@ fi
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "## engine (go test -bench, HOOKD_SEARCH_BENCH_DB=$DB)"
-(cd "$root" && HOOKD_SEARCH_BENCH_DB=$DB go test -tags sqlite_fts5 -run XXX -bench . -benchtime 5x ./internal/search | grep -E '^Benchmark')
+(cd "$root" && HOOKD_SEARCH_BENCH_DB=$DB go test -tags sqlite_fts5 -timeout 60m -run XXX -bench . -benchtime 5x ./internal/search | grep -E '^Benchmark')
 
 echo "## whole process (bench/searchbench, $N runs each, interleaved with the baseline)"
 H=$tmp/home
