@@ -189,3 +189,29 @@ func TestSearchNoColor(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchFullScreen: search.full_screen takes the alternate screen and
+// gives the screen back as it was.
+func TestSearchFullScreen(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		writeConfig(t, h, "search:\n  full_screen: true\n")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell), Cols: 100, Rows: 30})
+		s.Run("echo fullword1")
+		s.Editing()
+		before := s.Screen()
+		from := len(s.Output())
+		openSearch(s)
+		s.Type("fullword")
+		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo fullword1`), 20*time.Second)
+		s.Type(esc)
+		waitLine(s, "")
+		raw := s.Output()[from:]
+		if !strings.Contains(raw, "\x1b[?1049h") || !strings.Contains(raw, "\x1b[?1049l") {
+			t.Errorf("full screen: the alternate screen was not used: %q", raw)
+		}
+		if after := s.Screen(); after != before {
+			t.Errorf("the screen was not given back as it was:\nbefore:\n%s\nafter:\n%s", before, after)
+		}
+	})
+}
