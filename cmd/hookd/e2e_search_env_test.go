@@ -215,3 +215,28 @@ func TestSearchFullScreen(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchUpArrow: the Up arrow stays the shell's unless search.up_key
+// asks for it.
+func TestSearchUpArrow(t *testing.T) {
+	show := map[string]string{
+		"bash": ` { bind -p; bind -s; } | grep -F '"\e[A"'`,
+		"zsh":  ` bindkey -M emacs '^[[A'`,
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		for _, asked := range []bool{false, true} {
+			h := newHome(t)
+			if asked {
+				writeConfig(t, h, "search:\n  up_key: '^[[A'\n")
+			}
+			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell)})
+			from := len(s.Output())
+			s.Run(show[shell])
+			got := s.Output()[from:]
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			if hookd != asked {
+				t.Errorf("search.up_key set: %v; the Up arrow is hookd's: %v (%q)", asked, hookd, got)
+			}
+		}
+	})
+}
