@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The output index: an FTS5 table over the text of the outputs as the
@@ -109,16 +110,24 @@ func oftsPut(ctx context.Context, tx *sql.Tx, session string, seq int64, text []
 
 // OutputQuery returns the FTS5 query that finds outputs holding every word
 // of words: each word a phrase of its tokens (foo_bar.go is "foo bar go"),
-// the last token a prefix. Words with no letter or digit are left out (the
-// caller checks them in the text). "" when no word has one.
-func OutputQuery(words []string) string {
+// the last token a prefix when it has three characters or more (a shorter
+// prefix would merge the lists of too many words). Words with no letter or
+// digit are left out (the caller checks them in the text). "" when no word
+// has one.
+func OutputQuery(words []string) string { return outputQuery(words, true) }
+
+func outputQuery(words []string, prefix bool) string {
 	var terms []string
 	for _, w := range words {
 		toks := strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if len(toks) == 0 {
 			continue
 		}
-		terms = append(terms, `"`+strings.Join(toks, " ")+`"*`)
+		t := `"` + strings.Join(toks, " ") + `"`
+		if prefix && utf8.RuneCountInString(toks[len(toks)-1]) >= 3 {
+			t += "*"
+		}
+		terms = append(terms, t)
 	}
 	return strings.Join(terms, " AND ")
 }

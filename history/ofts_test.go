@@ -128,8 +128,9 @@ func TestOutputQuery(t *testing.T) {
 		want  string
 	}{
 		{[]string{"panic"}, `"panic"*`},
-		{[]string{"foo_bar.go", "x"}, `"foo bar go"* AND "x"*`},
-		{[]string{"--", `"q"`}, `"q"*`},
+		{[]string{"foo_bar.go", "x"}, `"foo bar go" AND "x"`},
+		{[]string{"foo_bar.gox"}, `"foo bar gox"*`},
+		{[]string{"--", `"q"`}, `"q"`},
 	} {
 		if got := OutputQuery(tc.words); got != tc.want {
 			t.Errorf("OutputQuery(%q) = %q; want %q", tc.words, got, tc.want)

@@ -129,15 +129,59 @@ type OutputSearch struct {
 func (s *Store) HasOutputIndex() bool { return s.fts }
 
 // SearchOutputs returns the commands whose output holds every word, newest
-// first.
+// first. Through the output index, the words are looked up whole first,
+// and as prefixes only when that found fewer than the limit: a common
+// word's prefix query merges the lists of every word it starts, which
+// takes long, while its whole-word list is read newest first and stops at
+// the limit.
 func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, error) {
+	if !s.fts || OutputQuery(q.Words) == "" {
+		return s.searchOutputs(ctx, q, "")
+	}
+	exact, prefix := outputQuery(q.Words, false), OutputQuery(q.Words)
+	res, err := s.searchOutputs(ctx, q, exact)
+	if err != nil || prefix == exact || (q.Limit > 0 && len(res) >= q.Limit) {
+		return res, err
+	}
+	more, err := s.searchOutputs(ctx, q, prefix)
+	if err != nil {
+		return nil, err
+	}
+	// Both newest first: merged, each once, up to the limit.
+	out := make([]Entry, 0, len(res)+len(more))
+	i, j := 0, 0
+	for (i < len(res) || j < len(more)) && (q.Limit <= 0 || len(out) < q.Limit) {
+		switch {
+		case j == len(more) || (i < len(res) && res[i].ID > more[j].ID):
+			out = append(out, res[i])
+			i++
+		case i == len(res) || more[j].ID > res[i].ID:
+			out = append(out, more[j])
+			j++
+		default: // the same
+			out = append(out, res[i])
+			i++
+			j++
+		}
+	}
+	return out, nil
+}
+
+// searchOutputs runs one search: through the output index with the FTS5
+// query fq, or reading the outputs when fq is "".
+func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([]Entry, error) {
 	var where []string
 	var args []any
 	from := entryFrom
-	if fq := OutputQuery(q.Words); s.fts && fq != "" {
-		from += ` JOIN outputs_fts f ON f.rowid = c.id`
+	order := " ORDER BY c.id DESC"
+	if fq != "" {
+		// The index hands its rows over newest first (rowid is the
+		// command's id), so that the search stops at the limit.
+		from = ` FROM outputs_fts f JOIN commands c ON c.id = f.rowid LEFT JOIN sessions s ON s.id = c.session
+	LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''`
 		where = append(where, `outputs_fts MATCH ?`)
 		args = append(args, fq)
+		order = " ORDER BY f.rowid DESC"
 	}
 	// The index finds candidates; the text decides (a word with no letter
 	// or digit, or a prefix match the words do not make).
@@ -176,7 +220,7 @@ func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, err
 		where = append(where, "c.session NOT IN (SELECT value FROM json_each(?))")
 		args = append(args, jsonStrings(q.NotSessions))
 	}
-	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + " ORDER BY c.id DESC"
+	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + order
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}

@@ -75,6 +75,8 @@ type model struct {
 	// enterPending: Enter came meanwhile with nothing to choose, and
 	// chooses the first result when they come.
 	pending, enterPending bool
+	// cancelOut stops the output search of the previous query.
+	cancelOut context.CancelFunc
 	loaded                bool
 	err                   error
 
@@ -162,6 +164,10 @@ func (m *model) research() {
 // path; the answer comes back as an outputsMsg.
 func (m *model) outputsCmd() tea.Cmd {
 	m.seq++
+	if m.cancelOut != nil {
+		m.cancelOut() // its answer would be dropped anyway
+		m.cancelOut = nil
+	}
 	q := m.q
 	q.Text = m.input.String()
 	if len(strings.TrimSpace(q.Text)) < 2 || q.Mode == search.Prefix {
@@ -176,9 +182,14 @@ func (m *model) outputsCmd() tea.Cmd {
 	m.pending = true
 	q.In = search.InOutput
 	q.Limit = 50
-	seq, e, ctx := m.seq, m.o.Engine, m.ctx
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancelOut = cancel
+	seq, e := m.seq, m.o.Engine
 	return func() tea.Msg {
 		res, err := e.Outputs(ctx, q)
+		if ctx.Err() != nil {
+			return outputsMsg{seq: -1} // a later key stopped it
+		}
 		return outputsMsg{seq: seq, res: res, err: err}
 	}
 }
@@ -314,7 +325,17 @@ func (m *model) quit(a Action) (tea.Model, tea.Cmd) {
 		m.outcome.Action = Cancel
 	}
 	m.quitting = true
+	m.stopOutputs()
 	return m, tea.Quit
+}
+
+// stopOutputs stops a running output search: the search ends without
+// waiting for it.
+func (m *model) stopOutputs() {
+	if m.cancelOut != nil {
+		m.cancelOut()
+		m.cancelOut = nil
+	}
 }
 
 func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -339,6 +360,7 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "esc", "ctrl+c", "ctrl+g":
 		m.outcome = Outcome{Action: Cancel}
 		m.quitting = true
+		m.stopOutputs()
 		return m, tea.Quit
 	case "enter":
 		if m.selected() == nil {
