@@ -77,8 +77,8 @@ type model struct {
 	pending, enterPending bool
 	// cancelOut stops the output search of the previous query.
 	cancelOut context.CancelFunc
-	loaded                bool
-	err                   error
+	loaded    bool
+	err       error
 
 	width, height int
 
