@@ -64,7 +64,7 @@ func main() {
 	}
 	fmt.Printf("Ctrl-R to the first screen (hookd search --widget bash on a pty): median %s, p90 %s; baseline hookd version on a pty: median %s\n",
 		ms(median(first)), ms(pct(first, 0.9)), ms(median(base)))
-	for _, w := range []string{"needle512", "needle7", "lotavhix", "kamura"} {
+	for _, w := range []string{"needle512", "needle7", "lotavhix"} {
 		var t, b []time.Duration
 		var hits int
 		for range *n {
