@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hookd/hookd/history"
@@ -47,8 +48,10 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 	agents := fs.Bool("agents", false, "include coding agents' commands (left out by default)")
 	widget := fs.String("widget", "", "(for the shell code) interactive on /dev/tty for the `SHELL`'s key; prints the action and the command")
 	query := fs.String("query", "", "(for the shell code) the `TEXT` to start the search with")
+	buildCache := fs.Bool("build-cache", false, "(for the search itself) read the whole history and write the search's cache")
 	fs.MarkHidden("widget")
 	fs.MarkHidden("query")
+	fs.MarkHidden("build-cache")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -105,6 +108,12 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	eng := search.New(s, here, e.paths.SearchCache)
+	if *buildCache {
+		if err := eng.Load(ctx); err != nil {
+			return err
+		}
+		return eng.SaveCache()
+	}
 	if interactive {
 		return searchInteractive(ctx, e, s, eng, q, cfg, *widget)
 	}
@@ -179,6 +188,26 @@ func saveSearchCache(e *env, eng *search.Engine) {
 	}
 }
 
+// smallHistory: a history read whole in a few milliseconds.
+func smallHistory(ctx context.Context, s *history.Store) bool {
+	g, err := s.Generation(ctx)
+	return err == nil && g.MaxID < 50000
+}
+
+// buildSearchCache starts hookd search --build-cache on its own, detached:
+// in a session of its own, with no stream of the shell's.
+func buildSearchCache(e *env) {
+	self, err := os.Executable()
+	if err != nil {
+		return
+	}
+	c := exec.Command(self, "search", "--build-cache")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if c.Start() == nil {
+		c.Process.Release()
+	}
+}
+
 // searchInteractive runs the search on the terminal. For the shell's key
 // (--widget) it prints what was chosen on stdout, for the shell code: the
 // action (accept, edit, run, cancel) on the first line, then the command
@@ -197,7 +226,11 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 		}
 	}
 	rd := e.reader(s)
-	out, _, err := ui.Show(ctx, ui.Options{Engine: eng, Store: s, Query: q, EnterRuns: cfg.Enter == config.EnterRun,
+	// The history may still be being read when the search ends: the read
+	// is stopped then, so that closing the store does not wait for it.
+	uctx, stop := context.WithCancel(ctx)
+	defer stop()
+	out, _, err := ui.Show(uctx, ui.Options{Engine: eng, Store: s, Query: q, EnterRuns: cfg.Enter == config.EnterRun,
 		Pager: pager, Height: cfg.Height, FullScreen: cfg.FullScreen,
 		Output: func(ctx context.Context, en history.Entry) ([]byte, error) {
 			o, err := rd.Output(ctx, en, "", 0)
@@ -207,6 +240,7 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 			return o.Text, nil
 		}},
 		ui.Terminal{TTY: tty, Env: os.Environ(), NoColor: os.Getenv("NO_COLOR") != "", Home: e.home})
+	stop()
 	if err != nil {
 		return err
 	}
@@ -217,7 +251,20 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 	} else if out.Action != ui.Cancel {
 		fmt.Fprintln(e.stdout, out.Command)
 	}
-	saveSearchCache(e, eng)
+	switch {
+	case eng.Loaded():
+		saveSearchCache(e, eng)
+	case !eng.CacheStale():
+	case smallHistory(ctx, s):
+		if eng.Load(ctx) == nil {
+			saveSearchCache(e, eng)
+		}
+	default:
+		// Left before a large history was read (the first search, or
+		// the first after a forget): another process reads it and
+		// writes the cache, so that the shell need not wait.
+		buildSearchCache(e)
+	}
 	if widget == "" && out.Action == ui.Cancel {
 		return exitCode{130, ""}
 	}

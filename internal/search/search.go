@@ -12,6 +12,7 @@ package search
 
 import (
 	"context"
+	"os"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -188,6 +189,7 @@ type Engine struct {
 	here      Here
 	cachePath string
 
+	loading  sync.Mutex // one Load at a time: a second waits and reads only what is new
 	mu       sync.Mutex
 	c        *corpus
 	full     bool // the corpus was read whole from the database this time
@@ -215,6 +217,8 @@ func (e *Engine) Here() Here { return e.here }
 // beyond it, or all of it from the history. It is safe to call again: it
 // then reads what was added since.
 func (e *Engine) Load(ctx context.Context) error {
+	e.loading.Lock()
+	defer e.loading.Unlock()
 	e.mu.Lock()
 	c := e.c
 	e.mu.Unlock()
@@ -241,6 +245,23 @@ func (e *Engine) Load(ctx context.Context) error {
 	}
 	e.c = n
 	return nil
+}
+
+// CacheStale reports whether the cache file is missing or must be written
+// again (the corpus was read whole from the database, or lost commands):
+// a search that ends before its corpus is read leaves that to another
+// process (hookd search --build-cache).
+func (e *Engine) CacheStale() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cachePath == "" {
+		return false
+	}
+	if e.c == nil {
+		_, err := os.Stat(e.cachePath)
+		return err != nil
+	}
+	return e.dirty
 }
 
 // Loaded reports whether the corpus has been read.
