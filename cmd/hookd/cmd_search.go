@@ -230,7 +230,7 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 	// is stopped then, so that closing the store does not wait for it.
 	uctx, stop := context.WithCancel(ctx)
 	defer stop()
-	out, _, err := ui.Show(uctx, ui.Options{Engine: eng, Store: s, Query: q, EnterRuns: cfg.Enter == config.EnterRun,
+	out, err := ui.Show(uctx, ui.Options{Engine: eng, Store: s, Query: q, EnterRuns: cfg.Enter == config.EnterRun,
 		Pager: pager, Height: cfg.Height, FullScreen: cfg.FullScreen,
 		Output: func(ctx context.Context, en history.Entry) ([]byte, error) {
 			o, err := rd.Output(ctx, en, "", 0)

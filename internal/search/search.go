@@ -12,9 +12,9 @@ package search
 
 import (
 	"context"
-	"os"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -189,15 +189,14 @@ type Engine struct {
 	here      Here
 	cachePath string
 
-	loading  sync.Mutex // one Load at a time: a second waits and reads only what is new
-	mu       sync.Mutex
-	c        *corpus
-	full     bool // the corpus was read whole from the database this time
-	dirty    bool // the cache file must be written again (read whole, forgotten)
-	saved    int  // the runs the cache file holds (the rest are read from SQLite each time)
-	views    map[Filter]*view
-	last     lastMatch
-	repoCwds map[int32]bool
+	loading sync.Mutex // one Load at a time: a second waits and reads only what is new
+	mu      sync.Mutex
+	c       *corpus
+	full    bool // the corpus was read whole from the database this time
+	dirty   bool // the cache file must be written again (read whole, forgotten)
+	saved   int  // the runs the cache file holds (the rest are read from SQLite each time)
+	views   map[Filter]*view
+	last    lastMatch
 }
 
 // New returns an engine over store, searching from here. cachePath is the
@@ -238,7 +237,6 @@ func (e *Engine) Load(ctx context.Context) error {
 	if n != e.c {
 		e.views = map[Filter]*view{}
 		e.last = lastMatch{}
-		e.repoCwds = nil
 	}
 	if full {
 		e.full, e.dirty, e.saved = true, true, 0

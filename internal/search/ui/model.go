@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -83,16 +82,15 @@ type model struct {
 	width, height int
 
 	// The selected command's details and output, for the preview.
-	detail     *history.Entry
-	detailID   int64
-	outLines   []string
-	outNote    string
-	scroll     int
-	confirm    bool // the delete key asked: "forget …? y/n"
-	status     string
-	outcome    Outcome
-	quitting   bool
-	frameTimes []time.Duration // (benchmarks) key to updated list
+	detail   *history.Entry
+	detailID int64
+	outLines []string
+	outNote  string
+	scroll   int
+	confirm  bool // the delete key asked: "forget …? y/n"
+	status   string
+	outcome  Outcome
+	quitting bool
 }
 
 type loadedMsg struct{ err error }
@@ -432,9 +430,7 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !m.input.key(k) || m.input.String() == before {
 		return m, nil
 	}
-	start := time.Now()
 	m.research()
-	m.frameTimes = append(m.frameTimes, time.Since(start))
 	return m, m.outputsCmd()
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -29,11 +28,11 @@ type Terminal struct {
 // the way out. It asks the terminal nothing it must wait for, so a
 // terminal that answers no query (an agent's pty, a dumb multiplexer)
 // works as well.
-func Show(ctx context.Context, o Options, t Terminal) (Outcome, []time.Duration, error) {
+func Show(ctx context.Context, o Options, t Terminal) (Outcome, error) {
 	fd := int(t.TTY.Fd())
 	ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
 	if err != nil {
-		return Outcome{}, nil, fmt.Errorf("search: %s is not a terminal: %w", t.TTY.Name(), err)
+		return Outcome{}, fmt.Errorf("search: %s is not a terminal: %w", t.TTY.Name(), err)
 	}
 	homeDir = t.Home
 	rows, cols := int(ws.Row), int(ws.Col)
@@ -61,7 +60,7 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, []time.Duration,
 		}
 		b = fmt.Appendf(b, "\x1b[%dA\x1b7\x1b[1B\r", o.Height)
 		if _, err := t.TTY.Write(b); err != nil {
-			return Outcome{}, nil, err
+			return Outcome{}, err
 		}
 	}
 	m := newModel(ctx, o)
@@ -84,11 +83,11 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, []time.Duration,
 		t.TTY.Write([]byte("\r\x1b[J\x1b8"))
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		return Outcome{}, nil, err
+		return Outcome{}, err
 	}
 	fm, _ := final.(*model)
 	if fm == nil {
-		return Outcome{}, nil, nil
+		return Outcome{}, nil
 	}
-	return fm.outcome, fm.frameTimes, nil
+	return fm.outcome, nil
 }
