@@ -70,6 +70,10 @@ func (s *Store) SessionOrigins(ctx context.Context) (map[string]SessionOrigin, e
 	return m, rows.Err()
 }
 
+// HasAuthors reports whether sessions record who typed their commands
+// (sessions.author: coding agents' sessions carry their name).
+func (s *Store) HasAuthors(ctx context.Context) bool { return s.hasColumn(ctx, "sessions", "author") }
+
 func (s *Store) hasColumn(ctx context.Context, table, column string) bool {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n)

@@ -618,7 +618,7 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 // from the database, without the corpus: the first screen of Ctrl-R while
 // the corpus loads. Counts are 0 (not known yet).
 func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
-	q := history.Query{Limit: limit * 4, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd}
+	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd}
 	switch f.Scope {
 	case ScopeSession:
 		q.Session = e.sessionOrNone()
@@ -633,7 +633,7 @@ func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, err
 		return nil, err
 	}
 	var origins map[string]history.SessionOrigin
-	if !f.Agents || f.Scope == ScopeHost {
+	if (!f.Agents && e.store.HasAuthors(ctx)) || f.Scope == ScopeHost {
 		if origins, err = e.store.SessionOrigins(ctx); err != nil {
 			return nil, err
 		}

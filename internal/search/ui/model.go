@@ -143,7 +143,7 @@ func (m *model) research() {
 	case strings.TrimSpace(m.q.Text) == "":
 		// The first screen, while the corpus is read: the most recent
 		// commands, straight from the database.
-		r, err := m.o.Engine.Recent(m.ctx, m.q.Filter, 200)
+		r, err := m.o.Engine.Recent(m.ctx, m.q.Filter, max(m.height, 50))
 		if err != nil {
 			m.err = err
 		}
