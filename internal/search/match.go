@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"container/heap"
 	"runtime"
 	"slices"
@@ -199,18 +200,30 @@ func (e *Engine) Commands(q Query) []Result {
 		quick = algo.FuzzyMatchV1
 	}
 	trimmed := strings.TrimSpace(q.Text)
+	lowerQ := []byte(strings.ToLower(trimmed))
+	lower := e.c.lowered()
+	// bonus: the line is the query (exactBonus) or starts with it
+	// (prefixBonus), case ignored.
 	bonus := func(t int32) int {
 		text := e.c.texts[t]
-		if len(text) >= len(trimmed) && strings.EqualFold(text[:len(trimmed)], trimmed) {
-			if len(text) == len(trimmed) {
-				return exactBonus
-			}
-			return prefixBonus
+		if len(text) < len(trimmed) {
+			return 0
 		}
-		return 0
+		var starts bool
+		if l := lower[t]; l != nil {
+			starts = bytes.HasPrefix(l, lowerQ)
+		} else {
+			starts = strings.EqualFold(text[:len(trimmed)], trimmed)
+		}
+		switch {
+		case !starts:
+			return 0
+		case len(text) == len(trimmed):
+			return exactBonus
+		}
+		return prefixBonus
 	}
 	keep := max(150, 3*q.Limit)
-	lower := e.c.lowered()
 	qw := quickWords(ps)
 	workers := min(runtime.GOMAXPROCS(0), 1+len(cands)/20000)
 	heaps := make([]resultHeap, workers)
@@ -237,7 +250,11 @@ func (e *Engine) Commands(q Query) []Result {
 				}
 				if ok {
 					out = append(out, t)
-					h.offer(ranked{t: t, score: s + int(v.base[t]) + bonus(t), at: e.c.at[v.last[t]]}, keep)
+					s += int(v.base[t])
+					if len(*h) == keep && s+exactBonus < (*h)[0].score {
+						continue // cannot make the best kept, whatever its bonus
+					}
+					h.offer(ranked{t: t, score: s + bonus(t), at: e.c.at[v.last[t]]}, keep)
 				}
 			}
 			found[w] = out
