@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -226,6 +227,9 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 		}
 	}
 	rd := e.reader(s)
+	// A short-lived process that reads tens of megabytes at once: fewer
+	// collections, not less memory, is what it needs.
+	debug.SetGCPercent(400)
 	// The history may still be being read when the search ends: the read
 	// is stopped then, so that closing the store does not wait for it.
 	uctx, stop := context.WithCancel(ctx)

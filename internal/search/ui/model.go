@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -94,6 +95,9 @@ type model struct {
 }
 
 type loadedMsg struct{ err error }
+
+// firstFrame is how long the first screen has before the history is read.
+const firstFrame = 20 * time.Millisecond
 type outputsMsg struct {
 	seq int
 	res []search.Result
@@ -121,13 +125,16 @@ func (m *model) Init() tea.Cmd {
 		e := m.o.Engine
 		ctx := m.ctx
 		f := m.q.Filter
-		cmds = append(cmds, func() tea.Msg {
+		// After the first frame (two cores, and the first screen needs
+		// none of it): the history into memory, then what the first key
+		// needs.
+		cmds = append(cmds, tea.Tick(firstFrame, func(time.Time) tea.Msg {
 			err := e.Load(ctx)
 			if err == nil {
 				e.Warm(f)
 			}
 			return loadedMsg{err}
-		})
+		}))
 	}
 	cmds = append(cmds, m.outputsCmd())
 	return tea.Batch(cmds...)
