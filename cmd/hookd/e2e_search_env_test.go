@@ -210,7 +210,8 @@ func TestSearchFullScreen(t *testing.T) {
 		if !strings.Contains(raw, "\x1b[?1049h") || !strings.Contains(raw, "\x1b[?1049l") {
 			t.Errorf("full screen: the alternate screen was not used: %q", raw)
 		}
-		if after := s.Screen(); after != before {
+		trim := func(sc string) string { return strings.TrimRight(sc, "\n ") }
+		if after := s.Screen(); trim(after) != trim(before) {
 			t.Errorf("the screen was not given back as it was:\nbefore:\n%s\nafter:\n%s", before, after)
 		}
 	})
