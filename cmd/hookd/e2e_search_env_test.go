@@ -241,3 +241,36 @@ func TestSearchUpArrow(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchPager: Ctrl-O shows the whole output in $PAGER (sanitized), and
+// the search goes on after it.
+func TestSearchPager(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		paged := h.Path("paged.txt")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell),
+			Env: []string{"PAGER=cat > " + paged}})
+		recordOutput(t, s, `printf 'pagerword line1\nline2 \033[31mred\n'`)
+		waitSearchable(t, h, "pagerword")
+		s.Editing()
+		openSearch(s)
+		s.Type("pagerword")
+		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*pagerword`), 20*time.Second)
+		s.Type("\x0f")
+		deadline := time.Now().Add(20 * time.Second)
+		var got []byte
+		for {
+			got, _ = os.ReadFile(paged)
+			if strings.Contains(string(got), "line2") || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if !strings.HasPrefix(string(got), "pagerword line1\nline2 ") || strings.Contains(string(got), "\x1b") {
+			t.Errorf("the pager got %q; want the whole output, with no escape sequence", got)
+		}
+		s.WaitForScreen(regexp.MustCompile(`(?m)^› pagerword`), 20*time.Second)
+		s.Type(esc)
+		waitLine(s, "")
+	})
+}

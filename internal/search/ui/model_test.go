@@ -158,3 +158,29 @@ func TestEscLeavesLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewScrolls: PgDn and Shift-Down scroll the output, PgUp back.
+func TestPreviewScrolls(t *testing.T) {
+	m := testModel(t, 120, 8)
+	long := strings.Repeat("x\n", 100)
+	m.o.Output = func(context.Context, history.Entry) ([]byte, error) { return []byte(long), nil }
+	m.detailID = 0
+	m.loadDetail()
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if m.scroll == 0 {
+		t.Fatal("PgDn did not scroll the output")
+	}
+	s := m.scroll
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift})
+	if m.scroll != s+1 {
+		t.Errorf("Shift-Down: scroll %d; want %d", m.scroll, s+1)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if m.scroll != 0 {
+		t.Errorf("PgUp twice: scroll %d; want 0", m.scroll)
+	}
+	if !strings.Contains(ansi.Strip(m.render()), "[1-") {
+		t.Error("the preview does not say which lines it shows")
+	}
+}
