@@ -98,6 +98,7 @@ type loadedMsg struct{ err error }
 
 // firstFrame is how long the first screen has before the history is read.
 const firstFrame = 20 * time.Millisecond
+
 type outputsMsg struct {
 	seq int
 	res []search.Result
