@@ -477,7 +477,7 @@ _hookd_search() {
     builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
   done
   [[ -x $_hookd_bin ]] || return 0
-  _hookd_o=$(command "$_hookd_bin" search --widget bash --query "$READLINE_LINE") || return 0
+  _hookd_o=$(command "$_hookd_bin" search --widget bash --query="$READLINE_LINE") || return 0
   _hookd_o=${_hookd_o%.}
   _hookd_a=${_hookd_o%%$'\n'*}
   case $_hookd_a in

@@ -486,7 +486,7 @@ _hookd_search_widget() {
   emulate -L zsh
   [[ -x $_hookd_bin ]] || return 0
   local out action
-  out=$(command $_hookd_bin search --widget zsh --query "$BUFFER" </dev/tty) || { zle redisplay; return 0 }
+  out=$(command $_hookd_bin search --widget zsh --query="$BUFFER" </dev/tty) || { zle redisplay; return 0 }
   out=${out%.}
   action=${out%%$'\n'*}
   case $action in

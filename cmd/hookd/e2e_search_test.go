@@ -200,6 +200,15 @@ func TestSearchKeys(t *testing.T) {
 		if got := lastEntry(t, h).Command; got != "echo keptline" {
 			t.Errorf("after Esc, recorded %q; want the line as it was, %q", got, "echo keptline")
 		}
+		// A line that starts with a dash is the query, not an option.
+		s.Editing()
+		s.Type("-x dash")
+		openSearch(s)
+		s.WaitForScreen(regexp.MustCompile(`(?m)^› -x dash`), 20*time.Second)
+		s.Type(esc)
+		waitLine(s, "-x dash")
+		s.Type("\x15")
+		s.Sync()
 		// The delete key, then y: forgotten, as hookd forget does.
 		s.Editing()
 		openSearch(s)
