@@ -274,3 +274,19 @@ func TestSearchPager(t *testing.T) {
 		waitLine(s, "")
 	})
 }
+
+// TestSearchKeyOff: search.key: '' leaves Ctrl-R to the shell.
+func TestSearchKeyOff(t *testing.T) {
+	own := map[string]string{"bash": ` bind -p | grep -F '"\C-r"'`, "zsh": ` bindkey -M emacs '^R'`}
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		writeConfig(t, h, "search:\n  key: ''\n")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell)})
+		from := len(s.Output())
+		s.Run(own[shell])
+		got := s.Output()[from:]
+		if !strings.Contains(got, "reverse-search-history") && !strings.Contains(got, "history-incremental-search-backward") {
+			t.Errorf("search.key '': Ctrl-R is not the shell's own search: %q", got)
+		}
+	})
+}
