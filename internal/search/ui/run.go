@@ -71,8 +71,10 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, error) {
 		m.height = o.Height
 	}
 	m.fixTop()
+	// 120 frames a second (Bubble Tea's most): a key's list is on the
+	// screen within 8 ms of being ready, and so is the first screen.
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(t.TTY), tea.WithOutput(t.TTY),
-		tea.WithEnvironment(t.Env), tea.WithWindowSize(cols, rows)}
+		tea.WithEnvironment(t.Env), tea.WithWindowSize(cols, rows), tea.WithFPS(120)}
 	if t.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
