@@ -430,7 +430,7 @@ func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
 	case ScopeRepo:
 		oq.CwdUnder = e.repo()
 	}
-	if q.Scope == ScopeHost || !q.Agents {
+	if q.Scope == ScopeHost || (!q.Agents && e.store.HasAuthors(ctx)) {
 		origins, err := e.store.SessionOrigins(ctx)
 		if err != nil {
 			return nil, err
