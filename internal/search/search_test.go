@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
@@ -251,5 +252,62 @@ func TestCacheDelta(t *testing.T) {
 	after, _ := os.Stat(cache)
 	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
 		t.Error("one new command made the search write its cache again")
+	}
+}
+
+// TestAgentsLeftOut: where sessions record their author (a coding agent's
+// sessions carry its name), the search leaves those commands out unless
+// asked (Filter.Agents).
+func TestAgentsLeftOut(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := history.Open(ctx, path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := s.Begin(ctx)
+	tx.AddSession(ctx, history.Session{ID: "me", Shell: "zsh"})
+	tx.AddSession(ctx, history.Session{ID: "agent", Shell: "run"})
+	tx.AddCommand(ctx, history.Entry{Session: "me", Seq: 1, Command: "make mine", StartedAt: 1})
+	tx.AddCommand(ctx, history.Entry{Session: "agent", Seq: 1, Command: "make theirs", StartedAt: 2})
+	tx.AddOutput(ctx, history.Output{Session: "agent", Seq: 1, Text: []byte("agentword\n")})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// What the schema migration adding sessions.author will do.
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE sessions ADD COLUMN author TEXT NOT NULL DEFAULT ''; UPDATE sessions SET author = 'claude-code' WHERE id = 'agent'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if s, err = history.Open(ctx, path, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, agents := range []bool{false, true} {
+		e := New(s, Here{}, "")
+		res, err := e.Search(ctx, Query{Text: "make", Filter: Filter{Agents: agents}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := e.Search(ctx, Query{Text: "agentword", Filter: Filter{Agents: agents}})
+		first, _ := New(s, Here{}, "").Recent(ctx, Filter{Agents: agents}, 10)
+		want := []string{"make mine"}
+		if agents {
+			want = []string{"make theirs", "make mine"}
+		}
+		if got := commands(res); !slices.Equal(got, want) {
+			t.Errorf("agents %v: %q; want %q", agents, got, want)
+		}
+		if got := commands(first); !slices.Equal(got, want) {
+			t.Errorf("agents %v: the first screen shows %q; want %q", agents, got, want)
+		}
+		if (len(out) == 1) != agents {
+			t.Errorf("agents %v: the agent's output found %d times", agents, len(out))
+		}
 	}
 }
