@@ -33,6 +33,7 @@ func (s *Store) initFTS(ctx context.Context) error {
 		(SELECT COALESCE(max(id), 0) FROM commands), (SELECT count(*) FROM meta WHERE key = 'fts_stale')`).Scan(&upto, &max, &stale)
 	if err == nil && upto == strconv.FormatInt(max, 10) && stale == 0 && s.oftsCurrent(ctx) {
 		s.fts = true
+		s.ofts = s.oftsFilled(ctx)
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -85,6 +86,7 @@ func (s *Store) initFTS(ctx context.Context) error {
 		return err
 	}
 	s.fts = true
+	s.ofts = s.oftsFilled(ctx)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,11 +17,18 @@ import (
 // trigrams: a gigabyte of output would otherwise need several more for its
 // index. A query word therefore matches at the start of a word of the
 // output, as a search engine's does. Builds without FTS5 leave the note
-// ofts_stale when they change outputs; a build with FTS5 then rebuilds the
+// ofts_stale when they change outputs; a build with FTS5 then empties the
 // index when it opens the database.
+//
+// Outputs already stored when the index is made (or emptied) are indexed
+// by FillOutputIndex, a batch at a time, which the agent calls after its
+// ingestion passes: indexing a gigabyte takes about half a minute, which no
+// command should wait for when it opens the database. Until then (meta
+// ofts_fill: the last command id the fill has reached; ofts_fill_to: where
+// it stops) outputs are searched by reading them, and new outputs are
+// indexed as they are stored.
 
-// oftsCreate creates the output index in tx and fills it from the outputs
-// stored.
+// oftsCreate creates the output index in tx, to be filled.
 func oftsCreate(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `CREATE VIRTUAL TABLE outputs_fts USING fts5(text,
 		content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`); err != nil {
@@ -30,29 +38,30 @@ func oftsCreate(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO outputs_fts(outputs_fts, rank) VALUES ('secure-delete', 1)`); err != nil {
 		return fmt.Errorf("create output index: %w", err)
 	}
-	return oftsFill(ctx, tx)
+	return oftsPending(ctx, tx)
 }
 
-// oftsFill indexes every stored output.
-func oftsFill(ctx context.Context, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO outputs_fts(rowid, text)
-		SELECT c.id, o.text FROM outputs o JOIN commands c ON c.session = o.session AND c.seq = o.seq
-		WHERE o.stream = '' AND o.text IS NOT NULL AND length(o.text) > 0`); err != nil {
-		return fmt.Errorf("fill output index: %w", err)
+// oftsPending notes that the outputs stored are to be indexed
+// (FillOutputIndex), when there are any.
+func oftsPending(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('ofts_stale', 'ofts_fill', 'ofts_fill_to')`); err != nil {
+		return err
 	}
-	_, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = 'ofts_stale'`)
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value)
+		SELECT 'ofts_fill', '0' UNION ALL SELECT 'ofts_fill_to', CAST((SELECT COALESCE(max(id), 0) FROM commands) AS TEXT)
+		WHERE EXISTS (SELECT 1 FROM outputs WHERE stream = '' AND text IS NOT NULL AND length(text) > 0)`)
 	return err
 }
 
-// oftsRebuild empties the output index and fills it again.
+// oftsRebuild empties the output index, to be filled again.
 func oftsRebuild(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO outputs_fts(outputs_fts) VALUES ('delete-all')`); err != nil {
 		return fmt.Errorf("rebuild output index: %w", err)
 	}
-	return oftsFill(ctx, tx)
+	return oftsPending(ctx, tx)
 }
 
-// oftsInit makes the output index current in tx: it creates it, or rebuilds
+// oftsInit makes the output index current in tx: it creates it, or empties
 // it after a build without FTS5 changed outputs.
 func oftsInit(ctx context.Context, tx *sql.Tx) error {
 	var exists, stale int
@@ -76,6 +85,62 @@ func (s *Store) oftsCurrent(ctx context.Context) bool {
 	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM sqlite_master WHERE name = 'outputs_fts'),
 		(SELECT count(*) FROM meta WHERE key = 'ofts_stale')`).Scan(&exists, &stale)
 	return err == nil && exists == 1 && stale == 0
+}
+
+// oftsFilled reports whether the output index holds every output (no fill
+// pending).
+func (s *Store) oftsFilled(ctx context.Context) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM meta WHERE key = 'ofts_fill'`).Scan(&n)
+	return err == nil && n == 0
+}
+
+// FillOutputIndex indexes the next batch of the outputs that were stored
+// before the output index was made or emptied (at most batch commands'),
+// and reports whether none is left. Without FTS5 it does nothing.
+func (s *Store) FillOutputIndex(ctx context.Context, batch int) (done bool, err error) {
+	if !s.fts || s.ofts {
+		return true, nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("fill output index: %w", classify(err))
+	}
+	defer tx.Rollback()
+	var from, to int64
+	err = tx.QueryRowContext(ctx, `SELECT CAST((SELECT value FROM meta WHERE key = 'ofts_fill') AS INTEGER),
+		CAST((SELECT value FROM meta WHERE key = 'ofts_fill_to') AS INTEGER)`).Scan(&from, &to)
+	if err != nil {
+		return false, fmt.Errorf("fill output index: %w", classify(err))
+	}
+	if from < to {
+		hi := min(to, from+int64(batch))
+		// An output stored meanwhile was indexed then: once.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM outputs_fts WHERE rowid > ? AND rowid <= ?`, from, hi); err != nil {
+			return false, fmt.Errorf("fill output index: %w", classify(err))
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outputs_fts(rowid, text)
+			SELECT c.id, o.text FROM commands c JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
+			WHERE c.id > ? AND c.id <= ? AND o.text IS NOT NULL AND length(o.text) > 0`, from, hi); err != nil {
+			return false, fmt.Errorf("fill output index: %w", classify(err))
+		}
+		from = hi
+		if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'ofts_fill'`, strconv.FormatInt(from, 10)); err != nil {
+			return false, fmt.Errorf("fill output index: %w", classify(err))
+		}
+	}
+	if from >= to {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('ofts_fill', 'ofts_fill_to')`); err != nil {
+			return false, fmt.Errorf("fill output index: %w", classify(err))
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("fill output index: %w", classify(err))
+	}
+	if from >= to {
+		s.ofts = true
+	}
+	return from >= to, nil
 }
 
 // oftsStale notes, in a build without FTS5, that outputs changed where an

@@ -114,11 +114,38 @@ func TestOutputIndexAfterBuildWithout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if n := outputHits(t, s, "zeta"); n != 1 {
-		t.Errorf("zeta after a build with FTS5 opened the database: %d hits; want 1", n)
+	// Found at once, by reading the outputs, while the index is filled.
+	if s.HasOutputIndex() {
+		t.Error("the index is used before it holds the outputs stored without it")
 	}
-	if n := outputHits(t, s, "before"); n != 1 {
-		t.Errorf("before: %d hits; want 1", n)
+	if n := outputHits(t, s, "zeta"); n != 1 {
+		t.Errorf("zeta before the index is filled: %d hits; want 1", n)
+	}
+	addRun(t, s, 3, "make later", "omega\n") // indexed as it is stored
+	for i := 0; ; i++ {
+		done, err := s.FillOutputIndex(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			break
+		}
+		if i > 10 {
+			t.Fatal("the fill does not end")
+		}
+	}
+	if !s.HasOutputIndex() {
+		t.Error("the index is not used once filled")
+	}
+	var rows int
+	s.db.QueryRow(`SELECT count(*) FROM outputs_fts`).Scan(&rows)
+	if rows != 3 {
+		t.Errorf("the index holds %d outputs; want 3 (each once)", rows)
+	}
+	for _, w := range []string{"zeta", "before", "omega"} {
+		if n := outputHits(t, s, w); n != 1 {
+			t.Errorf("%s after the fill: %d hits; want 1", w, n)
+		}
 	}
 }
 

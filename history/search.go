@@ -129,8 +129,9 @@ type OutputSearch struct {
 }
 
 // HasOutputIndex reports whether outputs are searched through the full-text
-// index (builds with -tags sqlite_fts5).
-func (s *Store) HasOutputIndex() bool { return s.fts }
+// index (builds with -tags sqlite_fts5, once it holds every output: see
+// FillOutputIndex).
+func (s *Store) HasOutputIndex() bool { return s.ofts }
 
 // SearchOutputs returns the commands whose output holds every word, newest
 // first. Through the output index, the words are looked up whole first,
@@ -139,7 +140,7 @@ func (s *Store) HasOutputIndex() bool { return s.fts }
 // takes long, while its whole-word list is read newest first and stops at
 // the limit.
 func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, error) {
-	if !s.fts || OutputQuery(q.Words) == "" {
+	if !s.ofts || OutputQuery(q.Words) == "" {
 		return s.searchOutputs(ctx, q, "")
 	}
 	exact, prefix := outputQuery(q.Words, false), OutputQuery(q.Words)
