@@ -71,7 +71,7 @@ func cmdCommands(ctx context.Context, e *env, args []string) error {
 
 func cmdExpand(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "expand")
-	asJSON := fs.Bool("json", false, "print seed 004's JSON result (success, command, expansions, metadata, or error)")
+	asJSON := fs.Bool("json", false, "print the JSON result (success, command, expansions, metadata, or error)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
 // Package sanitize makes text that hookd did not write safe to print on a
-// terminal: command lines and outputs from the history, fixes, and (next)
+// terminal: command lines and outputs from the history, fixes, and
 // an LLM's answers. Nothing it returns can move the cursor, change the
 // terminal's state, or read differently from what it is: control
 // characters, invalid UTF-8, and the invisible and bidirectional formatting

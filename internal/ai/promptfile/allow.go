@@ -11,7 +11,7 @@ import (
 )
 
 // Allowlist decides which “!`cmd` “ expansions run. The built-in safe
-// list (seed 004) is always there: git status, diff, log, branch (listing)
+// list is always there: git status, diff, log, branch (listing)
 // and remote (listing); ls and cat of files inside the project; echo, pwd
 // and date. Extra holds the user's own patterns (config.yaml's
 // prompt_files.allow, never a project's file): a pattern is the command's
@@ -52,7 +52,7 @@ func (a Allowlist) stmt(st *syntax.Stmt, root string) error {
 	case st.Background || st.Coprocess || st.Disown:
 		return errors.New("not allowed: background jobs")
 	case st.Negated:
-		return errors.New("not allowed: !")
+		return errors.New("not allowed: negation (!)")
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.BinaryCmd:

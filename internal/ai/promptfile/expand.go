@@ -41,7 +41,7 @@ const (
 	CodeCycle    = "CIRCULAR_REFERENCE"
 )
 
-// Result is seed 004's JSON result.
+// Result is the JSON result of `hookd expand --json`.
 type Result struct {
 	Success    bool        `json:"success"`
 	Command    *Command    `json:"command,omitempty"`

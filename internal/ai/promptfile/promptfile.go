@@ -8,8 +8,8 @@
 // Expand substitutes arguments as Claude Code does ($ARGUMENTS,
 // $ARGUMENTS[N] from 0, $N from 1) and expands `@path` (a file of the
 // project) and “!`cmd` “ (a command's output, when the Allowlist lets it
-// run), as seed 004's command loader specifies, into a Result that
-// marshals to seed 004's JSON.
+// run), as Claude Code's command files work, into a Result that
+// marshals to `hookd expand --json`'s result.
 package promptfile
 
 import (

@@ -46,7 +46,7 @@ func load(t *testing.T, p Places, name string, args ...string) Result {
 	return r
 }
 
-// Seed 004: "Cargar command simple sin expansiones".
+// The prompt-file design's scenario "Cargar command simple sin expansiones".
 func TestScenarioSimple(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/simple.md": "Hello world"})
 	r := load(t, p, "/simple")
@@ -61,7 +61,7 @@ func TestScenarioSimple(t *testing.T) {
 	}
 }
 
-// Seed 004: "Cargar command con @file reference".
+// The prompt-file design's scenario "Cargar command con @file reference".
 func TestScenarioFileReference(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-ref.md": "@.claude/docs/test.md", ".claude/docs/test.md": "Test content"})
 	r := load(t, p, "load-security-not-this-one")
@@ -74,7 +74,7 @@ func TestScenarioFileReference(t *testing.T) {
 	}
 }
 
-// Seed 004: "Cargar command con bash inline".
+// The prompt-file design's scenario "Cargar command con bash inline".
 func TestScenarioBash(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-bash.md": "Status: !`git status`"})
 	os.Remove(filepath.Join(p.Root, ".git"))
@@ -87,7 +87,7 @@ func TestScenarioBash(t *testing.T) {
 	}
 }
 
-// Seed 004: "Command no existe".
+// The prompt-file design's scenario "Command no existe".
 func TestScenarioNotFound(t *testing.T) {
 	p := newProject(t, nil)
 	r := load(t, p, "/nonexistent")
@@ -99,7 +99,7 @@ func TestScenarioNotFound(t *testing.T) {
 	}
 }
 
-// Seed 004: "@file reference no existe".
+// The prompt-file design's scenario "@file reference no existe".
 func TestScenarioBrokenRef(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/broken-ref.md": "@.claude/nonexistent.md"})
 	r := load(t, p, "/broken-ref")
@@ -109,7 +109,7 @@ func TestScenarioBrokenRef(t *testing.T) {
 	}
 }
 
-// Seed 004: "Bash command no permitido".
+// The prompt-file design's scenario "Bash command no permitido".
 func TestScenarioDangerous(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/dangerous.md": "!`rm -rf /`"})
 	r := load(t, p, "/dangerous")
@@ -119,7 +119,7 @@ func TestScenarioDangerous(t *testing.T) {
 	}
 }
 
-// Seed 004: "Frontmatter parsing".
+// The prompt-file design's scenario "Frontmatter parsing".
 func TestScenarioFrontmatter(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-meta.md": "---\ndescription: Load security patterns\nallowed-tools: [Read, \"Bash(git:*)\"]\n---\nBody\n"})
 	r := load(t, p, "/with-meta")

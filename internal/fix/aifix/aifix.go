@@ -1,4 +1,4 @@
-// Package aifix asks an LLM about a failed command (seed 003's AI half):
+// Package aifix asks an LLM about a failed command (the AI half of the failure path):
 // it sends the failure's context block and asks for a structured answer —
 // root cause, error type, up to three fixes each with an explanation, a
 // risk and a confidence — through the provider's structured output where

@@ -1,5 +1,5 @@
 // Package offer keeps the commands hookd offers for the user's next command
-// line: the fixes of the last failed command (and, next, a command from an
+// line: the fixes of the last failed command (or the commands of an
 // LLM's answer). Nothing here runs anything: the shell's `fix` command and
 // its key binding read the offer and put a command before the user, who
 // runs it or not.

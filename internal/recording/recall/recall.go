@@ -1,5 +1,5 @@
 // Package recall reads recorded commands back for the commands that show,
-// print, analyse or (next) hand them to an LLM: a REF resolved to a history
+// print, analyse or hand them to an LLM: a REF resolved to a history
 // entry, an entry's output, whether the agent has stored it yet or it is
 // still on its way through the outbox, and, when there is none, why.
 package recall
