@@ -42,7 +42,9 @@ func ValidAuthor(name string) bool {
 	return true
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 // AgentSession is the hookd session id of an agent's session: the author
 // and the agent's own key (Claude Code's session_id, say), each made safe
