@@ -65,6 +65,10 @@ var allowed = map[string][]string{
 	// settings a question is asked with, and the context commands run.
 	"internal/ai/project":    {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
 	"internal/ai/contextcmd": {"internal/config", "internal/ai/promptblock"},
+	// Coding agents: their formats (hook payloads, setup snippets), and
+	// hookd's MCP server, which reads the history for them.
+	"internal/agents": {},
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize"},
 	// Chains: steps run with record, outputs passed on.
 	"internal/ai/chain": {"internal/recording/recorder", "shellinit"},
 	// Prompt files: lookup in the project's and the user's places,
@@ -74,7 +78,8 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
 		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
+		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete",
+		"internal/agents", "internal/mcp"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
