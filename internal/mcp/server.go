@@ -119,7 +119,8 @@ func New(o Options) *sdk.Server {
 // Serve runs the server over in and out (the agent's pipes) until in
 // ends or ctx is done.
 func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
-	err := New(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	w := &lockedWriter{w: out}
+	err := New(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard(in, w)), Writer: nopCloser{w}})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
