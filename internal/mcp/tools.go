@@ -25,9 +25,9 @@ type RecentIn struct {
 
 // RecentOut is recent_commands' result.
 type RecentOut struct {
-	Session  string    `json:"session" jsonschema:"the shell session the commands come from"`
+	Session  string `json:"session" jsonschema:"the shell session the commands come from"`
 	Commands []Info `json:"commands" jsonschema:"oldest first: the last one is the most recent"`
-	Note     string    `json:"note,omitempty"`
+	Note     string `json:"note,omitempty"`
 }
 
 func (t *tools) recent(ctx context.Context, _ *sdk.CallToolRequest, in RecentIn) (*sdk.CallToolResult, RecentOut, error) {
