@@ -39,9 +39,30 @@ func MCPConfig(agent, bin string) (Snippet, error) {
 	return Snippet{}, fmt.Errorf("unknown agent %q: want one of %s", agent, strings.Join(Agents, ", "))
 }
 
+// The snippets' JSON, in the order the agents' documentation writes it.
+type (
+	server struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	command struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Async   bool   `json:"async"`
+		Timeout int    `json:"timeout"`
+	}
+	matcher struct {
+		Matcher string    `json:"matcher"`
+		Hooks   []command `json:"hooks"`
+	}
+	events struct {
+		PostToolUse        []matcher `json:"PostToolUse"`
+		PostToolUseFailure []matcher `json:"PostToolUseFailure"`
+	}
+)
+
 func mcpServersJSON(bin string) string {
-	v := map[string]any{"mcpServers": map[string]any{"hookd": map[string]any{"command": bin, "args": []string{"mcp"}}}}
-	return indentJSON(v)
+	return indentJSON(map[string]any{"mcpServers": map[string]server{"hookd": {Command: bin, Args: []string{"mcp"}}}})
 }
 
 // HookConfig returns the hooks block of Claude Code's settings that
@@ -52,16 +73,8 @@ func HookConfig(agent, bin string) (Snippet, error) {
 	if agent != "claude-code" {
 		return Snippet{}, fmt.Errorf("no hook for %q: only claude-code has one (other tools: hookd record --author NAME -- COMMAND)", agent)
 	}
-	hook := []map[string]any{{
-		"matcher": "Bash",
-		"hooks": []map[string]any{{
-			"type":    "command",
-			"command": shellQuote(bin) + " agent-hook claude-code",
-			"async":   true,
-			"timeout": 10,
-		}},
-	}}
-	v := map[string]any{"hooks": map[string]any{"PostToolUse": hook, "PostToolUseFailure": hook}}
+	hook := []matcher{{Matcher: "Bash", Hooks: []command{{Type: "command", Command: shellQuote(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}}}
+	v := map[string]events{"hooks": {PostToolUse: hook, PostToolUseFailure: hook}}
 	return Snippet{Text: indentJSON(v),
 		Where: "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project)"}, nil
 }
