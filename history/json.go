@@ -26,6 +26,7 @@ func (en Entry) JSON() map[string]any {
 		"tty":          en.TTY,
 		"output_bytes": en.OutputBytes,
 		"source":       en.Source,
+		"author":       en.Author,
 	}
 	if !utf8.ValidString(en.Command) {
 		// JSON strings cannot carry invalid UTF-8: the exact bytes go here.

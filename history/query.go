@@ -17,6 +17,9 @@ type Query struct {
 	Cwd     string // only commands started in this directory
 	Since   int64  // only commands started at or after this time (µs)
 	Text    string // every word must occur in the command, ignoring ASCII case
+	// Authors, when not nil, keeps only the commands of these authors
+	// ("" for the user's own shells, "claude-code" for that agent's).
+	Authors []string
 }
 
 // ErrNotFound reports a reference to a command that is not in the history.
@@ -24,7 +27,7 @@ var ErrNotFound = errors.New("no such command in the history")
 
 const entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
 	c.duration_us, COALESCE(length(o.text), 0), c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''),
-	COALESCE(s.user, ''), COALESCE(s.tty, '')`
+	COALESCE(s.user, ''), COALESCE(s.tty, ''), COALESCE(s.author, '')`
 
 // entryFrom joins each command to its session and to its output as the
 // terminal showed it (stream ”), whose stored size is the entry's
@@ -36,7 +39,7 @@ func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var ps string
 	err := sc.Scan(&e.ID, &e.Session, &e.Seq, &e.Command, &e.ExitCode, &ps, &e.Cwd, &e.StartedAt,
-		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY)
+		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY, &e.Author)
 	e.Pipestatus = splitInts(ps)
 	return e, err
 }
@@ -59,6 +62,15 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Since != 0 {
 		where = append(where, "c.started_at >= ?")
 		args = append(args, q.Since)
+	}
+	if q.Authors != nil {
+		if len(q.Authors) == 0 {
+			return nil, nil
+		}
+		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
+		for _, a := range q.Authors {
+			args = append(args, a)
+		}
 	}
 	words := strings.Fields(q.Text)
 	for _, w := range words {
@@ -129,6 +141,32 @@ func (s *Store) Recent(ctx context.Context, session string, n int) (Entry, error
 		return Entry{}, fmt.Errorf("get command -%d: %w", n, classify(err))
 	}
 	return e, nil
+}
+
+// LatestSession returns the session of the most recent command of author:
+// for "" the user's most recent interactive shell (a shell's hooks
+// recorded it: not `hookd run`, not an import), for an agent's name that
+// agent's most recent session. A history without one gives an error
+// wrapping ErrNotFound.
+func (s *Store) LatestSession(ctx context.Context, author string) (string, error) {
+	source := "hook"
+	if author != "" {
+		source = "agent"
+	}
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT c.session FROM commands c JOIN sessions s ON s.id = c.session
+		WHERE c.source = ? AND s.author = ? ORDER BY c.started_at DESC, c.id DESC LIMIT 1`, source, author).Scan(&id)
+	if err == sql.ErrNoRows {
+		who := "no interactive shell"
+		if author != "" {
+			who = "no session of " + author
+		}
+		return "", fmt.Errorf("%s has recorded a command: %w", who, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("latest session: %w", classify(err))
+	}
+	return id, nil
 }
 
 // Forget deletes the given entries for good, and returns how many there were.
@@ -263,8 +301,8 @@ func (s *Store) SpoolOffsets(ctx context.Context) (map[string]SpoolState, error)
 // Session returns what is known of a session.
 func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	se := Session{ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at, capture
-		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt, &se.Capture)
+	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at, capture, author
+		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt, &se.Capture, &se.Author)
 	if err == sql.ErrNoRows {
 		return se, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}

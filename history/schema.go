@@ -115,6 +115,13 @@ var migrations = []string{
 	) WITHOUT ROWID;
 	CREATE INDEX learned_sources_fixed ON learned_sources (fixed);
 	CREATE INDEX learned_sources_learned ON learned_sources (learned);`,
+
+	// 5: who ran a session's commands: "" for the user's own shells, the
+	// name of a coding agent ("claude-code", or any name `hookd record
+	// --author` gives) for an agent's. Agents' commands are left out of
+	// -N references, of learning and of the user's recent commands by
+	// default.
+	`ALTER TABLE sessions ADD COLUMN author TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -36,7 +36,10 @@ type Entry struct {
 	User        string
 	TTY         string
 	OutputBytes int64  // size of the stored output (0: none)
-	Source      string // "hook", "import" or "run"
+	Source      string // "hook", "import", "run" or "agent"
+	// Author is who ran it: "" for the user's own shells, a coding
+	// agent's name ("claude-code") for an agent's (see Session.Author).
+	Author string
 }
 
 // Session describes the shell a command came from.
@@ -53,6 +56,9 @@ type Session struct {
 	// Capture is the session's output capture: "pty", "off", or "" when
 	// the shell did not say (hooks older than capture, imports).
 	Capture string
+	// Author is "" for the user's own shells, and the name of the coding
+	// agent whose commands the session holds otherwise ("claude-code").
+	Author string
 }
 
 // ErrCorrupt reports a database file that SQLite cannot read.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/ask"
-	"github.com/hookd/hookd/internal/ai/promptblock"
 	"github.com/hookd/hookd/internal/recording/recall"
 )
 
@@ -14,6 +13,7 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "ctx")
 	budget := fs.Int("budget", 0, "at most about `N` tokens (long outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
+	author := authorFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -30,29 +30,27 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	src := e.askSources(s)
-	var cmds []promptblock.Command
+	src.Reader.Author = *author
+	var es []history.Entry
+	var last int64
 	for _, ref := range refs {
 		en, err := entry(ctx, src.Reader, ref)
 		if err != nil {
 			return err
 		}
-		c, note := ask.Block(ctx, src, en, ref == "-1")
-		if note != "" && e.debug {
-			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
+		if ref == "-1" {
+			last = en.ID
 		}
-		cmds = append(cmds, c)
+		es = append(es, en)
 	}
-	boundary := promptblock.NewBoundary(func() []string {
-		var out []string
-		for _, c := range cmds {
-			out = append(out, c.Output)
+	text, notes, debug := ask.ContextBlock(ctx, src, es, last, *budget)
+	if e.debug {
+		for _, n := range debug {
+			fmt.Fprintf(e.stderr, "hookd: %s\n", n)
 		}
-		return out
-	}()...)
-	b := promptblock.Render(cmds, *budget, boundary)
-	text, _ := src.Redactor.String(b.Text)
+	}
 	_, err = fmt.Fprint(e.stdout, text)
-	for _, n := range b.Notes {
+	for _, n := range notes {
 		fmt.Fprintf(e.stderr, "hookd: %s\n", n)
 	}
 	return err

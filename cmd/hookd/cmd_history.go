@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/spf13/pflag"
+
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -26,10 +28,14 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
+	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(fs.Args(), " ")}
+	if fs.Changed("author") {
+		q.Authors = []string{*author}
+	}
 	if *n < 0 {
 		return usagef("-n must be positive")
 	}
@@ -93,14 +99,19 @@ func printEntryLine(e *env, en history.Entry) {
 	if en.OutputBytes > 0 {
 		size = formatSize(en.OutputBytes)
 	}
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
-		e.out.String(size).Faint(), sanitize.Line(en.Command))
+	by := ""
+	if en.Author != "" {
+		by = e.out.String("["+sanitize.Line(en.Author)+"]").Faint().String() + " "
+	}
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
+		e.out.String(size).Faint(), by, sanitize.Line(en.Command))
 }
 
 func cmdShow(ctx context.Context, e *env, args []string) error {
 	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "show")
 	asJSON := fs.Bool("json", false, "print one JSON object, with the output")
+	author := authorFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -114,6 +125,7 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	rd := e.reader(s)
+	rd.Author = *author
 	en, err := entry(ctx, rd, ref)
 	if err != nil {
 		return err
@@ -199,5 +211,14 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitize.Line(en.Cwd))
 	who := strings.TrimSpace(fmt.Sprintf("%s %s@%s %s", en.Shell, en.User, en.Host, en.TTY))
 	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitize.Line(who))
+	if en.Author != "" {
+		fmt.Fprintf(w, "%s %s (a coding agent's command)\n", label("author"), sanitize.Line(en.Author))
+	}
 	fmt.Fprintf(w, "%s %d\n", label("id"), en.ID)
+}
+
+// authorFlag is the --author flag of the commands that take a REF: -N
+// counts in that coding agent's most recent session.
+func authorFlag(fs *pflag.FlagSet) *string {
+	return fs.String("author", "", "-N counts in the most recent session of the coding agent `NAME` (claude-code…) instead of this shell's")
 }

@@ -60,7 +60,7 @@ func cmdLearned(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	// What the agent has not learned yet from what was just stored.
-	if _, err := ingest.Learn(ctx, s); err != nil && e.debug {
+	if _, err := ingest.Learn(ctx, s, e.rules()); err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: learn: %v\n", err)
 	}
 	ls, err := s.AllLearned(ctx)

@@ -13,6 +13,7 @@ func cmdOut(ctx context.Context, e *env, args []string) error {
 	args, refs := recall.SplitRefs(args)
 	fs := flags(e, "out")
 	stream := fs.String("stream", "", "print only the command's stdout or stderr (kept apart for commands run with hookd run)")
+	author := authorFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -31,6 +32,7 @@ func cmdOut(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	rd := e.reader(s)
+	rd.Author = *author
 	en, err := entry(ctx, rd, ref)
 	if err != nil {
 		return err

@@ -105,7 +105,8 @@ func (e *env) loadConfig() {
 		e.cfgWarnings = append(e.cfgWarnings, fmt.Sprintf("%s: redact.patterns: %v; using the built-in redaction only", e.paths.Config, err))
 		red, _ = redact.New(nil)
 	}
-	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red}
+	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red,
+		LearnFromAgents: c.Agents.Learn}
 }
 
 // rules are the ingestion rules from the configuration.

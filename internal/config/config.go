@@ -27,6 +27,17 @@ type Config struct {
 	AI AIMode `yaml:"ai"`
 	// PromptFiles configures prompt files (hookd expand, hookd ask /NAME).
 	PromptFiles PromptFiles `yaml:"prompt_files"`
+	// Agents says what coding agents' commands (hookd agent-hook, hookd
+	// record) are used for besides the history.
+	Agents Agents `yaml:"agents"`
+}
+
+// Agents configures the use of coding agents' commands.
+type Agents struct {
+	// Learn learns fixes from agents' commands too: a failure of the
+	// agent's and the command that fixed it. Off by default, as the fixes
+	// offered are the user's own.
+	Learn bool `yaml:"learn"`
 }
 
 // PromptFiles configures prompt files.
@@ -122,6 +133,8 @@ fix:
   key: '^Xf'            # Ctrl-X f puts the next fix on the command line ('' for none)
   ai_key: '^Xl'         # Ctrl-X l asks the LLM about the last failure ('' for none)
   learn: false          # true: say why each fix works, under it
+agents:
+  learn: false          # true: learn fixes from coding agents' commands too (hookd agent-hook, hookd record)
 output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
   keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)

@@ -31,8 +31,9 @@ var layers = []struct {
 	{"ai", []string{"internal/ai/"}},
 	// The failure path: rules' fixes, the LLM's, the offer.
 	{"fix", []string{"internal/fix/"}},
-	// What reports on all of them.
-	{"status", []string{"internal/status"}},
+	// What reads all of them for the user or another program: hookd
+	// status, the MCP server for coding agents.
+	{"apps", []string{"internal/status", "internal/mcp"}},
 	// Helpers that only tests import.
 	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps"}},
 	// The CLI: flags, output and wiring. Nothing imports it.
@@ -83,6 +84,8 @@ var allowed = map[string][]string{
 		"internal/redact", "internal/recording/histfile", "analyze/learn"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history"},
 	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
+	// Coding agents' formats: their hook payloads, their setup snippets.
+	"internal/recording/agenthook": {},
 
 	// ai
 	"internal/ai/llm":         {},
@@ -105,7 +108,8 @@ var allowed = map[string][]string{
 	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
 	"internal/fix/aifix":   {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
-	// status
+	// apps
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
 
 	// testing
@@ -124,7 +128,7 @@ var allowed = map[string][]string{
 		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest",
-		"internal/status", "cmd/hookd/complete"},
+		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

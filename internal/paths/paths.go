@@ -49,6 +49,9 @@ type Layout struct {
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
+	// AgentSeq is the counter of the sequence numbers given to coding
+	// agents' commands (hookd agent-hook, hookd record; package recorder).
+	AgentSeq string
 	// Runtime holds the agent's socket and lock: 0700, the user's own.
 	Runtime string
 	// Trust holds the records of `hookd allow` and `hookd deny` (package
@@ -74,6 +77,7 @@ func New(d Dirs) Layout {
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
 		Pins:           filepath.Join(state, "pins"),
+		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {

@@ -204,7 +204,7 @@ func (d *daemon) ingest(ctx context.Context) {
 	if err == nil {
 		// Fixes the user made by hand, learned here rather than on the
 		// failure path (which only reads them).
-		ls, err := ingest.Learn(ctx, d.store)
+		ls, err := ingest.Learn(ctx, d.store, d.opt.Rules)
 		if err != nil {
 			d.opt.Log.Warn("learn", "error", err)
 		} else if ls.Learned > 0 || ls.Vetoed > 0 {

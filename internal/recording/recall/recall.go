@@ -35,6 +35,10 @@ type Reader struct {
 	// could not start (it makes the explanation of a missing output more
 	// precise); "" for none.
 	CaptureProblem string
+	// Author, when not "", makes -N references count in that coding
+	// agent's most recent session instead of Session: agents' commands
+	// are in sessions of their own, never counted otherwise.
+	Author string
 }
 
 // RefError is a REF that is not one: neither a history id nor -N.
@@ -108,6 +112,13 @@ func (rd *Reader) Entry(ctx context.Context, ref string) (history.Entry, error) 
 	}
 	if r.ID > 0 {
 		return rd.Store.Get(ctx, r.ID)
+	}
+	if rd.Author != "" {
+		sess, err := rd.Store.LatestSession(ctx, rd.Author)
+		if err != nil {
+			return history.Entry{}, err
+		}
+		return rd.Store.Recent(ctx, sess, r.Back)
 	}
 	if rd.Session == "" {
 		return history.Entry{}, fmt.Errorf("REF %s needs a shell with hookd loaded (%w); give an id instead (hookd history lists them)", r, ErrNoSession)
@@ -224,6 +235,8 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 	switch sess.Capture {
 	case "pty", "run":
 		return "no output was captured for it (it ran in a nested shell, was interrupted by the shell's end, or the proxy could not store it)"
+	case "agent":
+		return "its agent gave no output with it (hookd record without --output-file)"
 	case "off":
 		why := "output capture was off in its shell"
 		if b, err := os.ReadFile(rd.CaptureProblem); rd.CaptureProblem != "" && err == nil && len(b) > 0 {

@@ -126,3 +126,40 @@ func TestOutput(t *testing.T) {
 		t.Errorf("Output with a canceled context = %v", err)
 	}
 }
+
+// TestAgentRefs: -N counts in the user's session, never an agent's; with
+// Author set it counts in that agent's most recent session; an agent's
+// command without output says why.
+func TestAgentRefs(t *testing.T) {
+	rd, _ := newReader(t)
+	ctx := t.Context()
+	tx, err := rd.Store.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.AddSession(ctx, history.Session{ID: "cc", Shell: "agent", Capture: "agent", Author: "claude-code"})
+	for i, c := range []string{"go vet ./...", "go test ./..."} {
+		tx.AddCommand(ctx, history.Entry{Session: "cc", Seq: int64(5 + i), Command: c, StartedAt: int64(10 + i), Source: "agent"})
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if en, err := rd.Entry(ctx, "-1"); err != nil || en.Command != "ls" {
+		t.Errorf("-1 = %q, %v; want the user's ls", en.Command, err)
+	}
+	rd.Author = "claude-code"
+	for ref, want := range map[string]string{"-1": "go test ./...", "-2": "go vet ./..."} {
+		if en, err := rd.Entry(ctx, ref); err != nil || en.Command != want {
+			t.Errorf("claude-code's %s = %q, %v; want %q", ref, en.Command, err, want)
+		}
+	}
+	en, _ := rd.Entry(ctx, "-1")
+	var no *NoOutput
+	if _, err := rd.Output(ctx, en, "", 0); !errors.As(err, &no) || !strings.Contains(no.Reason, "agent gave no output") {
+		t.Errorf("Output of an agent's command without one = %v", err)
+	}
+	rd.Author = "codex"
+	if _, err := rd.Entry(ctx, "-1"); !errors.Is(err, history.ErrNotFound) {
+		t.Errorf("-1 of an agent with no session = %v; want ErrNotFound", err)
+	}
+}

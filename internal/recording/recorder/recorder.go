@@ -160,12 +160,14 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // Writer says who recorded a command, in its session's header.
 type Writer struct {
-	Shell   string // "run"
+	Shell   string // "run", or "agent" for a coding agent's commands
 	Version string // hookd's
 	PID     int
 	Host    string
 	User    string
 	UID     int
+	// Author is the coding agent whose commands these are (SaveAgent).
+	Author string
 }
 
 // Save records c as the only command of a new session: its record in a
