@@ -27,6 +27,9 @@ func (en Entry) JSON() map[string]any {
 		"output_bytes": en.OutputBytes,
 		"source":       en.Source,
 	}
+	if en.HostID != "" {
+		m["host_id"] = en.HostID
+	}
 	if !utf8.ValidString(en.Command) {
 		// JSON strings cannot carry invalid UTF-8: the exact bytes go here.
 		m["command_base64"] = base64.StdEncoding.EncodeToString([]byte(en.Command))

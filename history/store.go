@@ -37,6 +37,9 @@ type Entry struct {
 	TTY         string
 	OutputBytes int64  // size of the stored output (0: none)
 	Source      string // "hook", "import" or "run"
+	// HostID is the installation that recorded the command when it came
+	// through sync from another one; "" when it was recorded here.
+	HostID string
 }
 
 // Session describes the shell a command came from.
