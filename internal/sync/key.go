@@ -71,11 +71,11 @@ var ErrPhrase = errors.New("that is not a hookd recovery phrase (it starts with 
 func ParsePhrase(s string) (Key, error) {
 	var k Key
 	s = strings.ToLower(strings.Join(strings.Fields(s), ""))
-	s = strings.ReplaceAll(s, "-", "")
+	s = strings.NewReplacer("-", "", "0", "o", "8", "b").Replace(s)
 	if !strings.HasPrefix(s, phrasePrefix) {
 		return k, ErrPhrase
 	}
-	s = strings.NewReplacer("0", "o", "8", "b").Replace(strings.TrimPrefix(s, phrasePrefix))
+	s = strings.TrimPrefix(s, phrasePrefix)
 	raw, err := b32.DecodeString(strings.ToUpper(s))
 	if err != nil || len(raw) != len(k)+2 {
 		return k, ErrPhrase
