@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/hostid"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -25,11 +26,19 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	session := fs.Bool("session", false, "only commands of this shell session")
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
+	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(fs.Args(), " ")}
+	if *hostName != "" {
+		if id, err := hostid.Read(e.paths.HostID); err == nil && id == *hostName {
+			q.ThisHost = true
+		} else {
+			q.Host = *hostName
+		}
+	}
 	if *n < 0 {
 		return usagef("-n must be positive")
 	}
@@ -65,7 +74,11 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
+		self, _ := hostid.Get(e.paths.HostID) // host_id: this installation's, for what was recorded here
 		for _, en := range entries {
+			if en.HostID == "" {
+				en.HostID = self
+			}
 			if err := enc.Encode(en.JSON()); err != nil {
 				return err
 			}

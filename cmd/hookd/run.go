@@ -27,7 +27,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"init", "bash|zsh [--capture=pty|off]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
-		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
+		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--host NAME] [--json] [QUERY…]", "list and search the history", cmdHistory},
 		{"show", "[REF] [--json]", "one command in full, with its output", cmdShow},
 		{"out", "[REF] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},
 		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
@@ -44,6 +44,7 @@ func init() {
 		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
 		{"forget", "ID… | --match REGEX", "delete entries for good, and what was learned from them", cmdForget},
 		{"learned", "[--json] | --delete ID… | --clear", "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", cmdLearned},
+		{"sync", "[init | join | --status [--json]]", "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", cmdSync},
 		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},
 		{"version", "", "print the version", cmdVersion},
 	}

@@ -53,7 +53,14 @@ var allowed = map[string][]string{
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
 	// Ingestion and the agent.
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn"},
-	"internal/recording/agent":  {"internal/recording/ingest", "history"},
+	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
+	// This installation's id (the "this host" of sync and of searches).
+	"internal/hostid": {},
+	// Sync: sealed segments through an S3-compatible bucket, on a small
+	// S3 client of its own; the real server the tests start.
+	"internal/sync":        {"history", "internal/sync/s3"},
+	"internal/sync/s3":     {},
+	"internal/sync/s3test": {},
 	// What hookd status reports.
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
 	// Reading back, and what is built on it.
@@ -74,7 +81,8 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
 		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
+		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete",
+		"internal/hostid", "internal/sync", "internal/sync/s3"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
