@@ -54,7 +54,8 @@ type Sync struct {
 	// small (default 16KiB).
 	OutputLimit Size `yaml:"output_limit"`
 	// Interval is how often the agent syncs (default 5m); it also syncs
-	// soon after a burst of new commands.
+	// soon after a burst of new commands. 0 turns background sync off
+	// (hookd sync only).
 	Interval Duration `yaml:"interval"`
 }
 

@@ -101,7 +101,7 @@ func (l *Loop) pass(ctx context.Context, backoff *time.Duration) time.Duration {
 	}
 	interval := s.Settings.Interval
 	if interval <= 0 {
-		interval = DefaultInterval
+		return time.Minute // sync.interval: 0 turns background sync off
 	}
 	start := time.Now()
 	m, err := s.Pass(ctx, 0)
