@@ -23,14 +23,14 @@ import (
 
 // host is one installation: a directory with its history, key, lock and id.
 type host struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	s    *hsync.Syncer
 	sess string
 	seq  int64
 }
 
-func newHost(t *testing.T, srv *s3test.Server, bucket, label string) *host {
+func newHost(t testing.TB, srv *s3test.Server, bucket, label string) *host {
 	t.Helper()
 	dir := t.TempDir()
 	id, err := hostid.Get(filepath.Join(dir, "host-id"))
@@ -128,7 +128,7 @@ func (h *host) entries() []history.Entry {
 }
 
 // cluster makes n hosts on one history: the first inits it, the others join.
-func cluster(t *testing.T, srv *s3test.Server, n int) []*host {
+func cluster(t testing.TB, srv *s3test.Server, n int) []*host {
 	t.Helper()
 	bucket := srv.Bucket("hookd-" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-")))
 	var hs []*host
