@@ -21,20 +21,30 @@ func synthetic(b testing.TB, h *host, n int, seed uint64) {
 	tmpl := []func() string{
 		func() string { return "git status" },
 		func() string { return "git diff" },
-		func() string { return fmt.Sprintf("git commit -m '%s: %s the %s'", words[rng.IntN(len(words))], words[rng.IntN(len(words))], words[rng.IntN(len(words))]) },
+		func() string {
+			return fmt.Sprintf("git commit -m '%s: %s the %s'", words[rng.IntN(len(words))], words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		},
 		func() string { return fmt.Sprintf("git checkout -b %s-%d", words[rng.IntN(len(words))], rng.IntN(500)) },
 		func() string { return fmt.Sprintf("go test ./internal/%s/...", words[rng.IntN(len(words))]) },
-		func() string { return fmt.Sprintf("vim %s/%s.go", words[rng.IntN(len(words))], words[rng.IntN(len(words))]) },
+		func() string {
+			return fmt.Sprintf("vim %s/%s.go", words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		},
 		func() string { return fmt.Sprintf("grep -rn %s .", words[rng.IntN(len(words))]) },
-		func() string { return fmt.Sprintf("kubectl logs %s-%x -n prod --tail=%d", words[rng.IntN(len(words))], rng.Uint32(), 50*(1+rng.IntN(10))) },
+		func() string {
+			return fmt.Sprintf("kubectl logs %s-%x -n prod --tail=%d", words[rng.IntN(len(words))], rng.Uint32(), 50*(1+rng.IntN(10)))
+		},
 		func() string { return fmt.Sprintf("cd %s", dirs[rng.IntN(len(dirs))]) },
 		func() string { return "ls -la" },
 		func() string { return fmt.Sprintf("make %s", words[rng.IntN(len(words))]) },
 		func() string {
 			return fmt.Sprintf("curl -s https://%s.example.com/v1/%s/%d | jq .%s", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(100000), words[rng.IntN(len(words))])
 		},
-		func() string { return fmt.Sprintf("docker run --rm -it %s:%d.%d", words[rng.IntN(len(words))], rng.IntN(5), rng.IntN(20)) },
-		func() string { return fmt.Sprintf("ssh deploy@%s-%d.internal", words[rng.IntN(len(words))], rng.IntN(40)) },
+		func() string {
+			return fmt.Sprintf("docker run --rm -it %s:%d.%d", words[rng.IntN(len(words))], rng.IntN(5), rng.IntN(20))
+		},
+		func() string {
+			return fmt.Sprintf("ssh deploy@%s-%d.internal", words[rng.IntN(len(words))], rng.IntN(40))
+		},
 	}
 	ctx := b.Context()
 	s := h.store()

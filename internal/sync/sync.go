@@ -23,8 +23,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,6 +100,9 @@ type Syncer struct {
 	SegmentItems int
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// HTTP is the client requests go through (nil: the default), for
+	// tests that count them.
+	HTTP *http.Client
 }
 
 // DefaultSegmentItems is the most rows a new segment holds.
@@ -115,13 +120,21 @@ func (s *Syncer) now() time.Time {
 
 func (s *Syncer) client() (*s3.Client, error) {
 	return s3.New(s3.Config{Endpoint: s.Settings.Endpoint, Region: s.Settings.Region, Bucket: s.Settings.Bucket,
-		PathStyle: s.Settings.PathStyle, Creds: s.Creds})
+		PathStyle: s.Settings.PathStyle, Creds: s.Creds, HTTP: s.HTTP})
 }
 
 // The object names, relative to the prefix (what the seals authenticate).
 const markerName = "hookd-sync-v1"
 
 func segmentsDir(host string) string { return "h/" + host + "/" }
+
+// A head names an installation's last segment: heads/<installation>/<number>,
+// an empty object written after the segment (and the one before deleted),
+// so that one listing of heads/ tells a pass which series grew since it
+// last looked, whatever the number of installations and segments.
+const headsDir = "heads/"
+
+func headName(host string, seq int64) string { return fmt.Sprintf("%s%s/%012d", headsDir, host, seq) }
 
 func segmentName(host string, start, end int64) string {
 	return fmt.Sprintf("%s%012d-%012d", segmentsDir(host), end, start)
@@ -268,24 +281,74 @@ func (p *pass) run() error {
 	if err := p.store.NoteHost(p.ctx, p.HostID, p.Label, 0); err != nil {
 		return err
 	}
-	listing, err := p.c.List(p.ctx, p.Settings.Prefix+"h/", "", "/")
+	heads, err := p.heads()
 	if err != nil {
 		return err
 	}
-	if err := p.upload(); err != nil {
+	if err := p.upload(heads[p.HostID]); err != nil {
 		return err
 	}
-	for _, pre := range listing.Prefixes {
-		host := strings.TrimSuffix(strings.TrimPrefix(pre, p.Settings.Prefix+"h/"), "/")
-		if host == p.HostID || host == "" {
+	hosts := make([]string, 0, len(heads))
+	for h := range heads {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, host := range hosts {
+		if host == p.HostID {
 			continue
 		}
 		p.moved.Hosts++
+		merged, err := p.merged(host)
+		if err != nil {
+			return err
+		}
+		if heads[host][len(heads[host])-1] <= merged {
+			continue // nothing new in that series: not even listed
+		}
 		if err := p.download(host); err != nil {
 			return err
 		}
 	}
 	return p.compact()
+}
+
+// heads lists heads/: each installation's head numbers, in order.
+func (p *pass) heads() (map[string][]int64, error) {
+	l, err := p.c.List(p.ctx, p.Settings.Prefix+headsDir, "", "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int64{}
+	for _, o := range l.Objects {
+		host, num, ok := strings.Cut(strings.TrimPrefix(o.Key, p.Settings.Prefix+headsDir), "/")
+		n, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || host == "" {
+			continue
+		}
+		out[host] = append(out[host], n)
+	}
+	for h := range out {
+		slices.Sort(out[h])
+	}
+	return out, nil
+}
+
+// writeHead makes this installation's head name segment seq, and deletes
+// the heads before it.
+func (p *pass) writeHead(seq int64, old []int64) error {
+	if len(old) == 0 || old[len(old)-1] != seq {
+		if err := p.c.Put(p.ctx, p.Settings.Prefix+headName(p.HostID, seq), nil, true); err != nil && !errors.Is(err, s3.ErrExists) {
+			return err
+		}
+	}
+	for _, n := range old {
+		if n != seq {
+			if err := p.c.Delete(p.ctx, p.Settings.Prefix+headName(p.HostID, n)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // segment is a listed segment object.
@@ -471,20 +534,31 @@ func (p *pass) meta(key string) (int64, error) {
 // database restored from an older copy) are read back first: what they
 // hold is taken off the queue when this database wrote them, and merged
 // (it changes nothing already here) in any case.
-func (p *pass) upload() error {
+func (p *pass) upload(heads []int64) (err error) {
 	seq, err := p.meta(metaSeq)
 	if err != nil {
 		return err
 	}
-	ahead, err := p.listSegments(p.HostID, seq)
-	if err != nil {
-		return err
-	}
-	for _, sg := range cover(ahead, seq) {
-		if err := p.adopt(sg.name, sg.end); err != nil {
+	defer func() {
+		// The head follows the series, also after a pass that failed
+		// half-way (and one that stopped before writing it).
+		if seq > 0 && (len(heads) == 0 || heads[len(heads)-1] != seq || len(heads) > 1) {
+			if herr := p.writeHead(seq, heads); err == nil {
+				err = herr
+			}
+		}
+	}()
+	if len(heads) > 0 && heads[len(heads)-1] > seq {
+		ahead, err := p.listSegments(p.HostID, seq)
+		if err != nil {
 			return err
 		}
-		seq = sg.end
+		for _, sg := range cover(ahead, seq) {
+			if err := p.adopt(sg.name, sg.end); err != nil {
+				return err
+			}
+			seq = sg.end
+		}
 	}
 	limit := p.SegmentItems
 	if limit <= 0 {

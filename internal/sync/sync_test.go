@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -475,5 +478,60 @@ func TestCompaction(t *testing.T) {
 		if got := h.commands(); !slices.Equal(got, want) {
 			t.Errorf("%s has %q; want %q", h.s.Label, got, want)
 		}
+	}
+}
+
+// counter counts the requests of each method (and LIST apart).
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	k := r.Method
+	if r.Method == http.MethodGet && r.URL.Query().Get("list-type") != "" {
+		k = "LIST"
+	}
+	c.n[k]++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *counter) take() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.n
+	c.n = map[string]int{}
+	return n
+}
+
+// TestRequestsPerPass: a pass lists heads/ once; it lists and fetches
+// only the series that grew; a pass with nothing new anywhere is one
+// request, however many installations there are.
+func TestRequestsPerPass(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 4)
+	for i, h := range hs {
+		h.record("", fmt.Sprintf("echo from-%d", i))
+		h.pass()
+	}
+	hs[0].pass()
+	c := &counter{n: map[string]int{}}
+	hs[0].s.HTTP = &http.Client{Transport: c}
+	hs[0].pass()
+	if n := c.take(); !maps.Equal(n, map[string]int{"LIST": 1}) {
+		t.Errorf("a pass with nothing new made %v; want one LIST", n)
+	}
+	hs[2].record("", "echo more")
+	hs[2].pass()
+	hs[0].pass()
+	if n := c.take(); !maps.Equal(n, map[string]int{"LIST": 2, "GET": 1}) {
+		t.Errorf("a pass with one new segment elsewhere made %v; want 2 LIST (heads, that series) and 1 GET", n)
+	}
+	hs[0].record("", "echo up")
+	hs[0].pass()
+	if n := c.take(); !maps.Equal(n, map[string]int{"LIST": 1, "PUT": 2, "DELETE": 1}) {
+		t.Errorf("a pass with one command to upload made %v; want the heads LIST, the segment and head PUTs, the old head's DELETE", n)
 	}
 }
