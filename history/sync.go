@@ -323,53 +323,89 @@ type MergeStats struct {
 // travels to the one used here (the sessions of this installation travel
 // with its id appended, and come back without it). Nothing merged is
 // queued for upload again.
-func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *SyncBatch, local func(string) string) (MergeStats, error) {
-	var st MergeStats
+func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *SyncBatch, local func(string) string) (st MergeStats, err error) {
+	if err := s.merge(ctx, host, label, end, b, local, &st); err != nil {
+		return st, err
+	}
+	if st.Forgotten > 0 {
+		if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			return st, fmt.Errorf("merge: checkpoint: %w", classify(err))
+		}
+	}
+	return st, nil
+}
+
+func (s *Store) merge(ctx context.Context, host, label string, end int64, b *SyncBatch, local func(string) string, st *MergeStats) (err error) {
 	if len(b.Tombstones) > 0 {
 		if _, err := s.db.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
-			return st, fmt.Errorf("merge: %w", classify(err))
+			return fmt.Errorf("merge: %w", classify(err))
 		}
 	}
 	t, err := s.Begin(ctx)
 	if err != nil {
-		return st, err
+		return err
 	}
 	defer t.Rollback()
 	tx := t.tx
 	var before int64
 	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM sync_queue").Scan(&before); err != nil {
-		return st, fmt.Errorf("merge: %w", classify(err))
+		return fmt.Errorf("merge: %w", classify(err))
+	}
+	// What comes from elsewhere is not ours to upload: the triggers are
+	// kept quiet for this transaction (no other connection sees sync_on
+	// missing: it is back before the commit).
+	res, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key = ?", syncOnKey)
+	if err != nil {
+		return fmt.Errorf("merge: %w", classify(err))
+	}
+	quieted, _ := res.RowsAffected()
+	restore := func() error {
+		if quieted == 0 {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, '1')", syncOnKey); err != nil {
+			return fmt.Errorf("merge: %w", classify(err))
+		}
+		return nil
 	}
 	for _, se := range b.Sessions {
 		se.ID = local(se.ID)
 		if err := t.AddSession(ctx, se); err != nil {
-			return st, err
+			return err
 		}
 	}
-	dead, err := tx.PrepareContext(ctx, "SELECT 1 FROM sync_tombstones WHERE session = ? AND seq = ?")
-	if err != nil {
-		return st, fmt.Errorf("merge: %w", classify(err))
-	}
-	defer dead.Close()
-	isDead := func(session string, seq int64) (bool, error) {
-		var one int
-		err := dead.QueryRowContext(ctx, session, seq).Scan(&one)
-		if err == sql.ErrNoRows {
-			return false, nil
+	// The tombstones of the batch's sessions, read once.
+	dead := map[Key]bool{}
+	deadOf := map[string]bool{}
+	for _, e := range b.Commands {
+		sess := local(e.Session)
+		if deadOf[sess] {
+			continue
 		}
-		return err == nil, err
+		deadOf[sess] = true
+		rows, err := tx.QueryContext(ctx, "SELECT seq FROM sync_tombstones WHERE session = ?", sess)
+		if err != nil {
+			return fmt.Errorf("merge: %w", classify(err))
+		}
+		for rows.Next() {
+			var seq int64
+			if err := rows.Scan(&seq); err != nil {
+				rows.Close()
+				return fmt.Errorf("merge: %w", classify(err))
+			}
+			dead[Key{sess, seq}] = true
+		}
+		rows.Close()
 	}
 	for _, e := range b.Commands {
 		e.Session = local(e.Session)
-		if d, err := isDead(e.Session, e.Seq); err != nil {
-			return st, fmt.Errorf("merge: %w", classify(err))
-		} else if d {
+		if dead[Key{e.Session, e.Seq}] {
 			continue
 		}
 		e.OutputBytes = 0
 		added, err := t.AddCommand(ctx, e)
 		if err != nil {
-			return st, err
+			return err
 		}
 		if added {
 			st.Commands++
@@ -379,7 +415,7 @@ func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *Syn
 		o.Session = local(o.Session)
 		ok, err := t.HasCommand(ctx, o.Session, o.Seq)
 		if err != nil {
-			return st, err
+			return err
 		}
 		if !ok {
 			continue
@@ -387,13 +423,13 @@ func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *Syn
 		var have int
 		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM outputs WHERE session = ? AND seq = ? AND stream = ?",
 			o.Session, o.Seq, o.Stream).Scan(&have); err != nil {
-			return st, fmt.Errorf("merge: %w", classify(err))
+			return fmt.Errorf("merge: %w", classify(err))
 		}
 		if have > 0 {
 			continue // kept as it is here (it may have been pruned here on purpose)
 		}
 		if err := t.AddOutput(ctx, o); err != nil {
-			return st, err
+			return err
 		}
 		st.Outputs++
 	}
@@ -402,7 +438,7 @@ func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *Syn
 		k.Session = local(k.Session)
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO sync_tombstones (session, seq, at)
 			VALUES (?, ?, CAST((julianday('now') - 2440587.5) * 86400000000 AS INTEGER))`, k.Session, k.Seq); err != nil {
-			return st, fmt.Errorf("merge: %w", classify(err))
+			return fmt.Errorf("merge: %w", classify(err))
 		}
 		var id int64
 		err := tx.QueryRowContext(ctx, "SELECT id FROM commands WHERE session = ? AND seq = ?", k.Session, k.Seq).Scan(&id)
@@ -410,13 +446,13 @@ func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *Syn
 			continue
 		}
 		if err != nil {
-			return st, fmt.Errorf("merge: %w", classify(err))
+			return fmt.Errorf("merge: %w", classify(err))
 		}
 		ids = append(ids, id)
 	}
 	if len(ids) > 0 {
 		if st.Forgotten, err = s.forgetRows(ctx, tx, ids); err != nil {
-			return st, err
+			return err
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sync_hosts (id, label, merged, commands, updated_at)
@@ -424,22 +460,17 @@ func (s *Store) Merge(ctx context.Context, host, label string, end int64, b *Syn
 		ON CONFLICT (id) DO UPDATE SET label = CASE WHEN excluded.label <> '' THEN excluded.label ELSE label END,
 			merged = MAX(merged, excluded.merged), commands = commands + excluded.commands, updated_at = excluded.updated_at`,
 		host, label, end, st.Commands); err != nil {
-		return st, fmt.Errorf("merge: %w", classify(err))
+		return fmt.Errorf("merge: %w", classify(err))
 	}
 	// What the triggers queued for what came from elsewhere is not ours
 	// to upload.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM sync_queue WHERE id > ?", before); err != nil {
-		return st, fmt.Errorf("merge: %w", classify(err))
+		return fmt.Errorf("merge: %w", classify(err))
 	}
-	if err := t.Commit(); err != nil {
-		return st, err
+	if err := restore(); err != nil {
+		return err
 	}
-	if st.Forgotten > 0 {
-		if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-			return st, fmt.Errorf("merge: checkpoint: %w", classify(err))
-		}
-	}
-	return st, nil
+	return t.Commit()
 }
 
 // NoteHost records an installation's label and how far its segments are
