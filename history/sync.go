@@ -397,6 +397,9 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 		}
 		rows.Close()
 	}
+	for _, k := range b.Tombstones { // and the batch's own
+		dead[Key{local(k.Session), k.Seq}] = true
+	}
 	for _, e := range b.Commands {
 		e.Session = local(e.Session)
 		if dead[Key{e.Session, e.Seq}] {

@@ -1,0 +1,157 @@
+package history_test
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/history"
+)
+
+func syncStore(t *testing.T) *history.Store {
+	t.Helper()
+	s, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func addCmds(t *testing.T, s *history.Store, session string, cmds ...string) {
+	t.Helper()
+	ctx := t.Context()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	tx.AddSession(ctx, history.Session{ID: session, Shell: "bash", Host: "box"})
+	for i, c := range cmds {
+		seq := int64(len(c)*1000 + i)
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: session, Seq: seq, Command: c, StartedAt: int64(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pending(t *testing.T, s *history.Store) history.SyncBatch {
+	t.Helper()
+	b, err := s.SyncPending(t.Context(), 0, 1000, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func cmdsOf(b history.SyncBatch) []string {
+	var out []string
+	for _, e := range b.Commands {
+		out = append(out, e.Command)
+	}
+	return out
+}
+
+// TestSyncQueue: nothing is queued before sync is on; turning it on
+// queues what was recorded here (not what came from elsewhere); after
+// that every new command and every forgotten one is queued; an upload
+// takes what it covered off the queue.
+func TestSyncQueue(t *testing.T) {
+	ctx := t.Context()
+	s := syncStore(t)
+	addCmds(t, s, "s1", "echo before")
+	if n, _ := s.SyncQueued(ctx, 0); n != 0 {
+		t.Fatalf("%d rows queued before sync is on", n)
+	}
+	if _, err := s.EnableSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EnableSync(ctx); err != nil { // again: nothing queued twice
+		t.Fatal(err)
+	}
+	addCmds(t, s, "s1", "echo after")
+	b := pending(t, s)
+	if got := cmdsOf(b); !slices.Equal(got, []string{"echo before", "echo after"}) || len(b.Sessions) != 1 || b.Sessions[0].Host != "box" {
+		t.Errorf("pending = %q, sessions %+v", got, b.Sessions)
+	}
+	if err := s.Uploaded(ctx, b.Upto, map[string]string{"sync_seq": "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if b := pending(t, s); b.Upto != 0 {
+		t.Errorf("after Uploaded the queue still has %+v", b)
+	}
+	if n, err := s.ForgetMatch(ctx, regexp.MustCompile("before")); n != 1 || err != nil {
+		t.Fatal(n, err)
+	}
+	if b := pending(t, s); len(b.Tombstones) != 1 || b.Tombstones[0].Session != "s1" || len(b.Commands) != 0 {
+		t.Errorf("after forget: %+v; want one tombstone", b)
+	}
+}
+
+// TestMerge: a batch from another installation is added once, however
+// often merged, under its own session ids, and nothing of it is queued
+// for upload; its tombstones delete, and a command whose tombstone came
+// first is never added.
+func TestMerge(t *testing.T) {
+	ctx := t.Context()
+	s := syncStore(t)
+	if _, err := s.EnableSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	addCmds(t, s, "mine", "echo mine")
+	s.Uploaded(ctx, pending(t, s).Upto, nil)
+	local := func(w string) string {
+		if w == "mine@self" {
+			return "mine"
+		}
+		return w
+	}
+	b := &history.SyncBatch{
+		Sessions:   []history.Session{{ID: "r1@other", Shell: "zsh", Host: "laptop"}},
+		Commands:   []history.Entry{{Session: "r1@other", Seq: 1, Command: "echo remote", StartedAt: 5}, {Session: "r1@other", Seq: 2, Command: "echo dead", StartedAt: 6}},
+		Tombstones: []history.Key{{Session: "r1@other", Seq: 2}},
+	}
+	for range 2 {
+		st, err := s.Merge(ctx, "other", "laptop", 1, b, local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = st
+	}
+	all, _ := s.List(ctx, history.Query{})
+	var got []string
+	for _, e := range all {
+		got = append(got, e.Command+"/"+e.HostID+"/"+e.Host)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"echo mine//box", "echo remote/other/laptop"}) {
+		t.Errorf("after merging twice: %q", got)
+	}
+	if n, _ := s.SyncQueued(ctx, 0); n != 0 {
+		t.Errorf("merging queued %d rows for upload", n)
+	}
+	// A tombstone of one of ours, from elsewhere.
+	if _, err := s.Merge(ctx, "other", "laptop", 2, &history.SyncBatch{Tombstones: []history.Key{{Session: "mine@self", Seq: 9000}}}, local); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := s.List(ctx, history.Query{ThisHost: true}); len(list) != 0 {
+		t.Errorf("our command survived its tombstone: %+v", list)
+	}
+	hosts, _ := s.SyncHosts(ctx)
+	if len(hosts) != 1 || hosts[0].Merged != 2 || hosts[0].Commands != 1 {
+		t.Errorf("hosts = %+v", hosts)
+	}
+	if list, _ := s.List(ctx, history.Query{Host: "other"}); len(list) != 1 {
+		t.Errorf("Query{Host: other} = %d entries", len(list))
+	}
+	if list, _ := s.List(ctx, history.Query{Host: "laptop"}); len(list) != 1 {
+		t.Errorf("Query{Host: laptop} = %d entries", len(list))
+	}
+	_ = context.Background
+}
