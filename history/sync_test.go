@@ -155,3 +155,36 @@ func TestMerge(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// BenchmarkIngestSync: what the upload queue's trigger adds to storing
+// commands (the agent's ingestion; never the prompt's path): 10,000
+// commands in one transaction, sync off and on.
+func BenchmarkIngestSync(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "off", true: "on"}[on], func(b *testing.B) {
+			ctx := b.Context()
+			s, err := history.Open(ctx, filepath.Join(b.TempDir(), "h.db"), time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if on {
+				s.EnableSync(ctx)
+			}
+			seq := int64(0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tx, _ := s.Begin(ctx)
+				tx.AddSession(ctx, history.Session{ID: "s", Shell: "bash"})
+				for range 10000 {
+					seq++
+					tx.AddCommand(ctx, history.Entry{Session: "s", Seq: seq, Command: "git commit -m 'change " + time.Now().String() + "'", StartedAt: seq})
+				}
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/command")
+		})
+	}
+}
