@@ -140,6 +140,9 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 		return oerr
 	}
 	if *asJSON {
+		if en.HostID == "" {
+			en.HostID, _ = hostid.Get(e.paths.HostID)
+		}
 		m := en.JSON()
 		m["output"] = string(o.Text)
 		if !utf8.Valid(o.Text) {

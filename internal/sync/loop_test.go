@@ -51,3 +51,28 @@ func TestLoopBacksOff(t *testing.T) {
 		t.Errorf("interval 0: wait %v; want 1m (background sync off)", w)
 	}
 }
+
+// TestLoopBurst: a burst of new commands starts a pass within seconds,
+// long before the interval (and the first pass's pause) is up; a few
+// commands do not.
+func TestLoopBurst(t *testing.T) {
+	calls := make(chan struct{}, 10)
+	l := &Loop{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), First: time.Hour, Burst: 20,
+		New: func() (*Syncer, error) { calls <- struct{}{}; return nil, nil }}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	l.Init()
+	go l.Run(ctx)
+	l.Kick(5)
+	select {
+	case <-calls:
+		t.Fatal("a pass started after 5 commands")
+	case <-time.After(3 * time.Second):
+	}
+	l.Kick(15)
+	select {
+	case <-calls:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no pass within 30 s of a burst of 20 commands")
+	}
+}
