@@ -69,11 +69,16 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 		args = append(args, q.Since)
 	}
 	if q.Host != "" {
-		where = append(where, `(s.host = ? OR c.session LIKE ? ESCAPE '\')`)
-		args = append(args, q.Host, "%"+HostSep+likeEscape(q.Host))
+		if SessionHost("x"+HostSep+q.Host) != "" {
+			where = append(where, `(s.host = ? OR c.session GLOB ?)`)
+			args = append(args, q.Host, "*"+HostSep+q.Host)
+		} else {
+			where = append(where, "s.host = ?")
+			args = append(args, q.Host)
+		}
 	}
 	if q.ThisHost {
-		where = append(where, "c.session NOT LIKE '%"+HostSep+"%'")
+		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
 	}
 	words := strings.Fields(q.Text)
 	for _, w := range words {

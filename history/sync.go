@@ -11,19 +11,30 @@ import (
 
 // HostSep separates a session's id from the installation that recorded
 // it, in the sessions that came through sync from another installation
-// ("<session>@<installation>"). Sessions recorded here have no HostSep,
-// so their ids are the same as before sync existed, and every session is
+// ("<session>@<installation>", the installation's id being 16 lowercase
+// hexadecimal digits: package hostid). Sessions recorded here do not end
+// so, and their ids are the same as before sync existed; every session is
 // unique across all installations however its id was made (an import's
 // "import-bash" on two machines stays two sessions).
 const HostSep = "@"
 
+// remoteGlob matches, in SQL (GLOB), the ids of sessions from elsewhere.
+var remoteGlob = "*" + HostSep + strings.Repeat("[0-9a-f]", 16)
+
 // SessionHost returns the installation that recorded session when it came
 // from another one, and "" for a session recorded here.
 func SessionHost(session string) string {
-	if i := strings.LastIndex(session, HostSep); i >= 0 {
-		return session[i+len(HostSep):]
+	i := strings.LastIndex(session, HostSep)
+	if i < 0 || len(session)-i-len(HostSep) != 16 {
+		return ""
 	}
-	return ""
+	id := session[i+len(HostSep):]
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return ""
+		}
+	}
+	return id
 }
 
 // The kinds of sync_queue rows.
@@ -76,7 +87,7 @@ func (s *Store) EnableSync(ctx context.Context) (string, error) {
 	switch err := tx.QueryRowContext(ctx, "SELECT 1 FROM meta WHERE key = ?", syncOnKey).Scan(&one); err {
 	case nil:
 	case sql.ErrNoRows:
-		notHere := "session NOT LIKE '%" + HostSep + "%'"
+		notHere := "session NOT GLOB '" + remoteGlob + "'"
 		for _, q := range []string{
 			`INSERT INTO sync_queue (kind, session, seq) SELECT 1, session, seq FROM commands WHERE ` + notHere + ` ORDER BY id`,
 			`INSERT INTO sync_queue (kind, session, seq, stream) SELECT 2, session, seq, stream FROM outputs
@@ -415,12 +426,15 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 		}
 	}
 	for _, o := range b.Outputs {
+		// (Kept even when its command has not come yet: an output may be
+		// stored, and so uploaded, before its command.)
 		o.Session = local(o.Session)
-		ok, err := t.HasCommand(ctx, o.Session, o.Seq)
-		if err != nil {
-			return err
+		if dead[Key{o.Session, o.Seq}] {
+			continue
 		}
-		if !ok {
+		if d, err := t.tombstoned(ctx, o.Session, o.Seq); err != nil {
+			return err
+		} else if d {
 			continue
 		}
 		var have int
@@ -509,4 +523,16 @@ func (s *Store) Tombstoned(ctx context.Context, keys []Key) (map[Key]bool, error
 		}
 	}
 	return out, nil
+}
+
+func (t *Tx) tombstoned(ctx context.Context, session string, seq int64) (bool, error) {
+	var one int
+	err := t.tx.QueryRowContext(ctx, "SELECT 1 FROM sync_tombstones WHERE session = ? AND seq = ?", session, seq).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("merge: %w", classify(err))
+	}
+	return true, nil
 }

@@ -107,18 +107,18 @@ func TestMerge(t *testing.T) {
 	addCmds(t, s, "mine", "echo mine")
 	s.Uploaded(ctx, pending(t, s).Upto, nil)
 	local := func(w string) string {
-		if w == "mine@self" {
+		if w == "mine@00000000000000bb" {
 			return "mine"
 		}
 		return w
 	}
 	b := &history.SyncBatch{
-		Sessions:   []history.Session{{ID: "r1@other", Shell: "zsh", Host: "laptop"}},
-		Commands:   []history.Entry{{Session: "r1@other", Seq: 1, Command: "echo remote", StartedAt: 5}, {Session: "r1@other", Seq: 2, Command: "echo dead", StartedAt: 6}},
-		Tombstones: []history.Key{{Session: "r1@other", Seq: 2}},
+		Sessions:   []history.Session{{ID: "r1@00000000000000aa", Shell: "zsh", Host: "laptop"}},
+		Commands:   []history.Entry{{Session: "r1@00000000000000aa", Seq: 1, Command: "echo remote", StartedAt: 5}, {Session: "r1@00000000000000aa", Seq: 2, Command: "echo dead", StartedAt: 6}},
+		Tombstones: []history.Key{{Session: "r1@00000000000000aa", Seq: 2}},
 	}
 	for range 2 {
-		st, err := s.Merge(ctx, "other", "laptop", 1, b, local)
+		st, err := s.Merge(ctx, "00000000000000aa", "laptop", 1, b, local)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,14 +130,14 @@ func TestMerge(t *testing.T) {
 		got = append(got, e.Command+"/"+e.HostID+"/"+e.Host)
 	}
 	slices.Sort(got)
-	if !slices.Equal(got, []string{"echo mine//box", "echo remote/other/laptop"}) {
+	if !slices.Equal(got, []string{"echo mine//box", "echo remote/00000000000000aa/laptop"}) {
 		t.Errorf("after merging twice: %q", got)
 	}
 	if n, _ := s.SyncQueued(ctx, 0); n != 0 {
 		t.Errorf("merging queued %d rows for upload", n)
 	}
 	// A tombstone of one of ours, from elsewhere.
-	if _, err := s.Merge(ctx, "other", "laptop", 2, &history.SyncBatch{Tombstones: []history.Key{{Session: "mine@self", Seq: 9000}}}, local); err != nil {
+	if _, err := s.Merge(ctx, "00000000000000aa", "laptop", 2, &history.SyncBatch{Tombstones: []history.Key{{Session: "mine@00000000000000bb", Seq: 9000}}}, local); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := s.List(ctx, history.Query{ThisHost: true}); len(list) != 0 {
@@ -147,8 +147,8 @@ func TestMerge(t *testing.T) {
 	if len(hosts) != 1 || hosts[0].Merged != 2 || hosts[0].Commands != 1 {
 		t.Errorf("hosts = %+v", hosts)
 	}
-	if list, _ := s.List(ctx, history.Query{Host: "other"}); len(list) != 1 {
-		t.Errorf("Query{Host: other} = %d entries", len(list))
+	if list, _ := s.List(ctx, history.Query{Host: "00000000000000aa"}); len(list) != 1 {
+		t.Errorf("Query{Host: id} = %d entries", len(list))
 	}
 	if list, _ := s.List(ctx, history.Query{Host: "laptop"}); len(list) != 1 {
 		t.Errorf("Query{Host: laptop} = %d entries", len(list))
