@@ -138,12 +138,14 @@ type SyncBatch struct {
 // Items counts the batch's rows (sessions aside).
 func (b *SyncBatch) Items() int { return len(b.Commands) + len(b.Outputs) + len(b.Tombstones) }
 
-// SyncPending reads the upload queue after the row after, up to limit rows:
+// SyncPending reads the upload queue after the row after, up to limit rows
+// or about maxBytes of commands and outputs (0: no bound), whichever
+// comes first:
 // the commands recorded here (as they are now: a command forgotten since
 // is left out, its tombstone follows), their outputs that keep pass, the
 // tombstones, and the sessions they belong to. The batch's Upto is the
 // last row read, even when what it named is gone.
-func (s *Store) SyncPending(ctx context.Context, after int64, limit int, keep func(o Output) bool) (SyncBatch, error) {
+func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxBytes int64, keep func(o Output) bool) (SyncBatch, error) {
 	b := SyncBatch{Upto: after}
 	rows, err := s.db.QueryContext(ctx, `SELECT q.id, q.kind, q.session, q.seq, q.stream,
 			c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at, c.duration_us, c.source,
@@ -157,7 +159,11 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, keep fu
 	}
 	defer rows.Close()
 	sessions := map[string]bool{}
+	var size int64
 	for rows.Next() {
+		if maxBytes > 0 && size >= maxBytes {
+			break
+		}
 		var (
 			id, seq               int64
 			kind                  int
@@ -179,6 +185,7 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, keep fu
 			if !cmd.Valid || !here {
 				continue
 			}
+			size += int64(len(cmd.String) + len(cwd.String) + 32)
 			b.Commands = append(b.Commands, Entry{Session: session, Seq: seq, Command: cmd.String, ExitCode: int(exit.Int64),
 				Pipestatus: splitInts(ps.String), Cwd: cwd.String, StartedAt: start.Int64, DurationUS: dur.Int64, Source: src.String})
 			sessions[session] = true
@@ -191,6 +198,7 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, keep fu
 			if keep != nil && !keep(o) {
 				continue
 			}
+			size += int64(len(o.Text))
 			b.Outputs = append(b.Outputs, o)
 		case syncTombstone:
 			b.Tombstones = append(b.Tombstones, Key{session, seq})

@@ -43,7 +43,7 @@ func addCmds(t *testing.T, s *history.Store, session string, cmds ...string) {
 
 func pending(t *testing.T, s *history.Store) history.SyncBatch {
 	t.Helper()
-	b, err := s.SyncPending(t.Context(), 0, 1000, nil)
+	b, err := s.SyncPending(t.Context(), 0, 1000, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

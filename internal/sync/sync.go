@@ -105,8 +105,13 @@ type Syncer struct {
 	HTTP *http.Client
 }
 
-// DefaultSegmentItems is the most rows a new segment holds.
-const DefaultSegmentItems = 25000
+// DefaultSegmentItems is the most rows a new segment holds; segmentBytes
+// about the most bytes of commands and outputs (with sync.outputs: all, a
+// few large outputs fill a segment).
+const (
+	DefaultSegmentItems       = 25000
+	segmentBytes        int64 = 16 << 20
+)
 
 // maxObject bounds what a GET reads.
 const maxObject = 1 << 30
@@ -574,7 +579,7 @@ func (p *pass) upload(heads []int64) (err error) {
 		return int64(len(o.Text)) <= p.Settings.OutputLimit
 	}
 	for {
-		b, err := p.store.SyncPending(p.ctx, 0, limit, keep)
+		b, err := p.store.SyncPending(p.ctx, 0, limit, segmentBytes, keep)
 		if err != nil {
 			return err
 		}

@@ -535,3 +535,29 @@ func TestRequestsPerPass(t *testing.T) {
 		t.Errorf("a pass with one command to upload made %v; want the heads LIST, the segment and head PUTs, the old head's DELETE", n)
 	}
 }
+
+// TestLargeOutputs: with sync.outputs: all, large outputs travel whole,
+// spread over segments of bounded size.
+func TestLargeOutputs(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	for _, h := range hs {
+		h.s.Settings.Outputs = hsync.OutputsAll
+	}
+	big := strings.Repeat("0123456789abcdef", 9<<16) // 9 MiB
+	hs[0].record(big, "make a", "make b", "make c")
+	if m := hs[0].pass(); m.UpSegments < 2 || m.UpOutputs != 3 {
+		t.Errorf("up: %s; want 3 outputs in at least 2 segments", m)
+	}
+	if m := hs[1].pass(); m.DownOutputs != 3 {
+		t.Errorf("down: %s", m)
+	}
+	s := hs[1].store()
+	defer s.Close()
+	for _, e := range hs[1].entries() {
+		o, err := s.Output(t.Context(), e.Session, e.Seq, "")
+		if err != nil || string(o.Text) != big+" of "+e.Command {
+			t.Errorf("output of %s: %d bytes, %v", e.Command, len(o.Text), err)
+		}
+	}
+}
