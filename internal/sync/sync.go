@@ -20,6 +20,7 @@ package sync
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,6 +181,7 @@ const (
 	metaLastError   = "sync_last_error"   // what the last pass failed with ("" when it completed)
 	metaLastMoved   = "sync_last_moved"   // what the last completed pass moved
 	metaCompacted   = "sync_compacted"    // own segments up to this number are compacted
+	metaKeyChecked  = "sync_key_checked"  // the id of the key last checked against the history's marker
 )
 
 // ErrNotSetUp reports an installation without a sync key.
@@ -283,6 +285,9 @@ func (s *Syncer) Pass(ctx context.Context, wait time.Duration) (Moved, error) {
 }
 
 func (p *pass) run() error {
+	if err := p.checkKey(); err != nil {
+		return err
+	}
 	if err := p.store.NoteHost(p.ctx, p.HostID, p.Label, 0); err != nil {
 		return err
 	}
@@ -354,6 +359,32 @@ func (p *pass) writeHead(seq int64, old []int64) error {
 		}
 	}
 	return nil
+}
+
+// checkKey makes sure, before anything is uploaded, that the key is the
+// history's: the first pass with a key (and any after the key file
+// changed) opens the history's marker with it.
+func (p *pass) checkKey() error {
+	id := p.key.ID()
+	want := hex.EncodeToString(id[:])
+	m, err := p.store.SyncMeta(p.ctx)
+	if err != nil {
+		return err
+	}
+	if m[metaKeyChecked] == want {
+		return nil
+	}
+	data, err := p.c.Get(p.ctx, p.Settings.Prefix+markerName, 1<<20)
+	if errors.Is(err, s3.ErrNotFound) {
+		return fmt.Errorf("there is no hookd history at %s (its marker %s is missing): check sync.url, or run `hookd sync init` there", p.Settings.URL, markerName)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := open(p.key, markerName, data); err != nil {
+		return fmt.Errorf("the history's marker: %w", err)
+	}
+	return p.store.SetSyncMeta(p.ctx, map[string]string{metaKeyChecked: want})
 }
 
 // segment is a listed segment object.

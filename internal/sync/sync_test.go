@@ -380,6 +380,14 @@ func TestWrongKey(t *testing.T) {
 	if got := other.commands(); !slices.Equal(got, []string{"echo mine"}) {
 		t.Errorf("after a wrong-key pass: %q", got)
 	}
+	for p := range srv.Files() {
+		if strings.Contains(p, other.s.HostID) {
+			t.Errorf("a pass with the wrong key uploaded %s", p)
+		}
+	}
+	// The history's own machine is not disturbed.
+	hs[0].record("", "echo two")
+	hs[0].pass()
 	st := hsync.Gather(t.Context(), &other.s.Settings, other.s.Paths, other.s.HostID, "other", other.store())
 	if !strings.Contains(st.LastError, "different key") {
 		t.Errorf("status's last error = %q", st.LastError)
