@@ -169,8 +169,17 @@ type Moved struct {
 }
 
 func (m Moved) String() string {
-	return fmt.Sprintf("up: %d commands, %d outputs, %d forgotten in %d segments; down: %d commands, %d outputs, %d forgotten from %d segments of %d other hosts",
-		m.UpCommands, m.UpOutputs, m.UpForgotten, m.UpSegments, m.DownCommands, m.DownOutputs, m.DownForgotten, m.DownSegments, m.Hosts)
+	return fmt.Sprintf("up %s, %s, %d forgotten in %s; down %s, %s, %d forgotten from %s of %s",
+		count(m.UpCommands, "command"), count(m.UpOutputs, "output"), m.UpForgotten, count(m.UpSegments, "segment"),
+		count(m.DownCommands, "command"), count(m.DownOutputs, "output"), m.DownForgotten, count(m.DownSegments, "segment"),
+		count(m.Hosts, "other host"))
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // Meta keys kept in the history.
