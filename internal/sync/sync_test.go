@@ -432,6 +432,42 @@ func TestRestoredDatabase(t *testing.T) {
 	}
 }
 
+// TestStoppedBeforeNoting: a pass that stopped after storing a segment
+// but before noting it, or writing its head (the database as it was
+// before, the head gone), finds the number taken on the next upload,
+// reads the segment back and goes on: nothing twice, nothing lost.
+func TestStoppedBeforeNoting(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	hs[0].record("", "echo a", "echo b")
+	snapshot := copyDB(t, hs[0].s.Paths.DB)
+	hs[0].pass()
+	restoreDB(t, snapshot, hs[0].s.Paths.DB)
+	c, err := s3.New(s3.Config{Endpoint: srv.Endpoint, Bucket: hs[0].s.Settings.Bucket, PathStyle: true, Creds: hs[0].s.Creds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(t.Context(), "hist/heads/", "", "")
+	if err != nil || len(l.Objects) != 1 {
+		t.Fatalf("heads: %+v, %v", l, err)
+	}
+	if err := c.Delete(t.Context(), l.Objects[0].Key); err != nil {
+		t.Fatal(err)
+	}
+	hs[0].record("", "echo c")
+	if m := hs[0].pass(); m.UpCommands != 1 || m.UpSegments != 1 {
+		t.Errorf("the pass after: %s; want only the new command, in segment 2", m)
+	}
+	hs[1].pass()
+	if got := hs[1].commands(); !slices.Equal(got, []string{"echo a", "echo b", "echo c"}) {
+		t.Errorf("host1 has %q", got)
+	}
+	l, _ = c.List(t.Context(), "hist/h/"+hs[0].s.HostID+"/", "", "")
+	if len(l.Objects) != 2 {
+		t.Errorf("host0's series: %+v; want segments 1 and 2", l.Objects)
+	}
+}
+
 // TestCompaction: a host folds its old segments; a new machine and one
 // that had merged part of them both end with everything, and a command
 // forgotten before the fold leaves the bucket.
