@@ -12,6 +12,7 @@ require (
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0
 	github.com/yuin/goldmark v1.7.13
+	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
 	mvdan.cc/sh/v3 v3.14.1
 )

@@ -20,6 +20,13 @@ type Query struct {
 	// Authors, when not nil, keeps only the commands of these authors
 	// ("" for the user's own shells, "claude-code" for that agent's).
 	Authors []string
+	// Host selects the commands of one host: its label (the hostname the
+	// shell reported) or, for commands synced from another installation,
+	// that installation's id.
+	Host string
+	// ThisHost selects the commands recorded by this installation (not
+	// synced from another).
+	ThisHost bool
 }
 
 // ErrNotFound reports a reference to a command that is not in the history.
@@ -41,6 +48,7 @@ func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 	err := sc.Scan(&e.ID, &e.Session, &e.Seq, &e.Command, &e.ExitCode, &ps, &e.Cwd, &e.StartedAt,
 		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY, &e.Author)
 	e.Pipestatus = splitInts(ps)
+	e.HostID = SessionHost(e.Session)
 	return e, err
 }
 
@@ -71,6 +79,18 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 		for _, a := range q.Authors {
 			args = append(args, a)
 		}
+	}
+	if q.Host != "" {
+		if SessionHost("x"+HostSep+q.Host) != "" {
+			where = append(where, `(s.host = ? OR c.session GLOB ?)`)
+			args = append(args, q.Host, "*"+HostSep+q.Host)
+		} else {
+			where = append(where, "s.host = ?")
+			args = append(args, q.Host)
+		}
+	}
+	if q.ThisHost {
+		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
 	}
 	words := strings.Fields(q.Text)
 	for _, w := range words {
@@ -212,6 +232,24 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	if err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
 	}
+	n, err := s.forgetRows(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
+	}
+	return n, nil
+}
+
+// forgetRows deletes the commands with the given ids inside tx, with their
+// outputs, their rows in the full-text index and what was learned from
+// them, and returns how many there were. (The schema's trigger records a
+// tombstone for each, for sync.)
+func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, error) {
 	n := 0
 	for _, id := range ids {
 		if err := s.ftsDelete(ctx, tx, id); err != nil {
@@ -237,12 +275,6 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = CAST(MIN(CAST(value AS INTEGER),
 		COALESCE((SELECT MAX(id) FROM commands), 0)) AS TEXT) WHERE key = ?`, learnMarkKey); err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("forget: %w", classify(err))
-	}
-	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
 	}
 	return n, nil
 }

@@ -40,6 +40,9 @@ type Entry struct {
 	// Author is who ran it: "" for the user's own shells, a coding
 	// agent's name ("claude-code") for an agent's (see Session.Author).
 	Author string
+	// HostID is the installation that recorded the command when it came
+	// through sync from another one; "" when it was recorded here.
+	HostID string
 }
 
 // Session describes the shell a command came from.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	hsync "github.com/hookd/hookd/internal/sync"
 	"os"
 	"time"
 
@@ -40,6 +41,15 @@ func cmdDaemon(ctx context.Context, e *env, args []string) error {
 		Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
 		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(), Log: log, Exe: exe,
 		MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
+		Sync: &hsync.Loop{Log: log, New: func() (*hsync.Syncer, error) {
+			// The configuration as it is now: sync set up after the
+			// agent started is picked up without a restart.
+			ne, err := newEnv(e.stdin, e.stdout, e.stderr)
+			if err != nil || ne.syncSettings() == nil {
+				return nil, err
+			}
+			return ne.syncer()
+		}},
 	})
 	if errors.Is(err, agent.ErrRunning) {
 		fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/hostid"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -27,6 +28,7 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	session := fs.Bool("session", false, "only commands of this shell session")
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
+	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
 	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
 	if err := parse(fs, args); err != nil {
@@ -35,6 +37,13 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(fs.Args(), " ")}
 	if fs.Changed("author") {
 		q.Authors = []string{*author}
+	}
+	if *hostName != "" {
+		if id, err := hostid.Read(e.paths.HostID); err == nil && id == *hostName {
+			q.ThisHost = true
+		} else {
+			q.Host = *hostName
+		}
 	}
 	if *n < 0 {
 		return usagef("-n must be positive")
@@ -71,7 +80,11 @@ func cmdHistory(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
+		self, _ := hostid.Get(e.paths.HostID) // host_id: this installation's, for what was recorded here
 		for _, en := range entries {
+			if en.HostID == "" {
+				en.HostID = self
+			}
 			if err := enc.Encode(en.JSON()); err != nil {
 				return err
 			}
@@ -139,6 +152,9 @@ func cmdShow(ctx context.Context, e *env, args []string) error {
 		return oerr
 	}
 	if *asJSON {
+		if en.HostID == "" {
+			en.HostID, _ = hostid.Get(e.paths.HostID)
+		}
 		m := en.JSON()
 		m["output"] = string(o.Text)
 		if !utf8.Valid(o.Text) {

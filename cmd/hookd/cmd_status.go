@@ -38,15 +38,21 @@ func cmdStatus(ctx context.Context, e *env, args []string) error {
 	r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
 		CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
 		Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
+	syncSt := e.syncStatus(ctx)
+	r.Sync = syncSt
+	syncText, syncProblem := syncLine(syncSt)
+	if syncProblem != "" {
+		r.Problems = append(r.Problems, syncProblem)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		return enc.Encode(r)
 	}
-	printStatus(e, &r)
+	printStatus(e, &r, syncText)
 	return nil
 }
 
-func printStatus(e *env, r *status.Report) {
+func printStatus(e *env, r *status.Report, syncText string) {
 	w := e.stdout
 	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
 	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
@@ -70,6 +76,7 @@ func printStatus(e *env, r *status.Report) {
 	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, status.Bytes(r.Spool.BacklogBytes))
 	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
 	fmt.Fprintf(w, "%s %s\n", label("llm"), r.LLM)
+	fmt.Fprintf(w, "%s %s\n", label("sync"), sanitize.Line(syncText))
 	session := r.Session
 	if session == "" {
 		session = "none (this shell does not load hookd)"

@@ -27,7 +27,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"init", "bash|zsh [--capture=pty|off]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
-		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--json] [QUERY…]", "list and search the history (coding agents' commands marked with their name)", cmdHistory},
+		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", "list and search the history (coding agents' commands marked with their name)", cmdHistory},
 		{"show", "[REF] [--author NAME] [--json]", "one command in full, with its output", cmdShow},
 		{"out", "[REF] [--author NAME] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},
 		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
@@ -47,6 +47,7 @@ func init() {
 		{"mcp", "[--print-config claude-code|codex|gemini|cursor]", "serve coding agents (Claude Code, Codex, Gemini CLI, Cursor) your history and outputs over MCP on stdin/stdout, read-only and redacted; --print-config prints the setup for an agent", cmdMCP},
 		{"agent-hook", "claude-code [--print-config]", "record a command Claude Code's Bash tool ran, with its output, from the hook's JSON on stdin (returns at once, exits 0); --print-config prints the hooks block for .claude/settings.json", cmdAgentHook},
 		{"record", "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", "record a command another tool (a coding agent) ran, with its output, as that tool's", cmdRecord},
+		{"sync", "[init | join | --status [--json]]", "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", cmdSync},
 		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},
 		{"version", "", "print the version", cmdVersion},
 	}

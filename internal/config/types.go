@@ -477,3 +477,46 @@ func (g *Glob) UnmarshalYAML(n ast.Node) error {
 	*g = Glob(s)
 	return nil
 }
+
+// S3URL is s3://BUCKET or s3://BUCKET/PREFIX.
+type S3URL string
+
+// UnmarshalYAML checks the form.
+func (u *S3URL) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	if s != "" {
+		p, err := url.Parse(s)
+		if err != nil || p.Scheme != "s3" || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+			return reject(n, fmt.Errorf("%q: want s3://BUCKET or s3://BUCKET/PREFIX", s))
+		}
+	}
+	*u = S3URL(s)
+	return nil
+}
+
+// SyncOutputs says which outputs travel.
+type SyncOutputs string
+
+// The sync.outputs modes.
+const (
+	SyncOutputsNone  SyncOutputs = "none"
+	SyncOutputsSmall SyncOutputs = "small"
+	SyncOutputsAll   SyncOutputs = "all"
+)
+
+// UnmarshalYAML accepts none, small or all.
+func (o *SyncOutputs) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	switch v := SyncOutputs(s); v {
+	case SyncOutputsNone, SyncOutputsSmall, SyncOutputsAll:
+		*o = v
+		return nil
+	}
+	return reject(n, fmt.Errorf("want none, small or all, not %q", s))
+}

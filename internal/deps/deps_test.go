@@ -24,7 +24,10 @@ var layers = []struct {
 	// Formats, pure libraries, the file layout and the settings: they
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
-		"internal/paths", "internal/config", "internal/redact", "internal/sanitize"}},
+		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid"}},
+	// Sync: the history's own segments to and from an S3-compatible
+	// store, run by the agent.
+	{"sync", []string{"internal/sync"}},
 	// Every command on its way into the history, and read back out.
 	{"recording", []string{"internal/recording/"}},
 	// The LLM half: providers, questions, the context the user controls.
@@ -71,6 +74,14 @@ var allowed = map[string][]string{
 	"internal/config":     {},
 	"internal/redact":     {},
 	"internal/sanitize":   {},
+	// This installation's id (the "this host" of sync and of searches).
+	"internal/hostid": {},
+
+	// sync: sealed segments through an S3-compatible bucket, on a small
+	// S3 client of its own; the real server the tests start.
+	"internal/sync":        {"history", "internal/sync/s3"},
+	"internal/sync/s3":     {},
+	"internal/sync/s3test": {},
 
 	// recording: the hooks' spools and the capturers' outbox → ingest →
 	// history, run by the agent; recall reads it back.
@@ -82,7 +93,7 @@ var allowed = map[string][]string{
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn"},
-	"internal/recording/agent":  {"internal/recording/ingest", "history"},
+	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
 	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
 	"internal/recording/agenthook": {},
@@ -128,7 +139,8 @@ var allowed = map[string][]string{
 		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest",
-		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp"},
+		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
+		"internal/hostid", "internal/sync", "internal/sync/s3"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

@@ -57,6 +57,11 @@ type Layout struct {
 	// Trust holds the records of `hookd allow` and `hookd deny` (package
 	// trust): 0700, made when first written.
 	Trust string
+	// HostID holds this installation's id (package hostid): made once,
+	// the name of its series of segments in sync, the "this host" of
+	// history scopes. SyncKey holds the sync key (0600), SyncLock is
+	// taken by a sync pass.
+	HostID, SyncKey, SyncLock string
 }
 
 // New returns the layout for d.
@@ -79,6 +84,9 @@ func New(d Dirs) Layout {
 		Pins:           filepath.Join(state, "pins"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
+		HostID:         filepath.Join(d.DataHome, "hookd", "host-id"),
+		SyncKey:        filepath.Join(d.DataHome, "hookd", "sync-key"),
+		SyncLock:       filepath.Join(state, "sync.lock"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {
 		l.Runtime = filepath.Join(d.RuntimeDir, "hookd")

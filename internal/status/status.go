@@ -54,6 +54,9 @@ type Report struct {
 	Log           string   `json:"log"`
 	LastError     string   `json:"last_error,omitempty"`
 	Problems      []string `json:"problems"`
+	// Sync is the state of sync (package sync's Status; filled in by
+	// the CLI, which builds it from the configuration).
+	Sync any `json:"sync,omitempty"`
 }
 
 // Inputs are what Gather looks at besides the files.

@@ -232,6 +232,9 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 		return "it was imported from a history file, which holds no output"
 	}
 	sess, _ := rd.Store.Session(ctx, en.Session)
+	if en.HostID != "" && (sess.Capture == "pty" || sess.Capture == "run") {
+		return "it ran on another host (" + sanitize.Line(sess.Host) + "); its output, if any, stayed there (sync.outputs and sync.output_limit say which outputs travel)"
+	}
 	switch sess.Capture {
 	case "pty", "run":
 		return "no output was captured for it (it ran in a nested shell, was interrupted by the shell's end, or the proxy could not store it)"
