@@ -21,11 +21,11 @@ import (
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/spf13/pflag"
 	"golang.org/x/sys/unix"
 )
 
-func cmdAsk(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "ask")
+func cmdAsk(fs *pflag.FlagSet) runFunc {
 	cont := fs.BoolP("continue", "c", false, "continue this shell session's last conversation")
 	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, every message) and send nothing")
 	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
@@ -42,161 +42,160 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	profile := fs.String("profile", "", "use the ask profile `NAME` of the config or the project's .hookd.yml (default: the first whose when.cwd matches here)")
 	listSkills := fs.Bool("skills", false, "list the skills (config, .hookd.yml, skill files) and what each matches, and ask nothing")
 	fs.SetInterspersed(false) // the question may hold words that look like flags
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	switch {
-	case *logList:
-		return askLog(ctx, e, s, *n, *asJSON)
-	case *show > 0:
-		return askShow(ctx, e, s, *show, *asJSON)
-	case *pin != "":
-		return askPin(ctx, e, s, *pin)
-	}
-	cwd, _ := os.Getwd()
-	cfg := e.config()
-	q, err := e.question(cwd, *profile)
-	if err != nil {
-		return exitCode{2, err.Error()}
-	}
-	if *listSkills {
-		// A skill the config got wrong is not in the list: say why.
-		for _, w := range e.configWarnings() {
-			if strings.Contains(w, ".skills[") {
-				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
-			}
-		}
-		return printSkills(e, q.Skills)
-	}
-	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	// /NAME ARGS…: the prompt file NAME, expanded, is the question (its
-	// !!ctx mentions, and the arguments', still work).
-	if q, ok, err := promptQuestion(ctx, e, fs.Args(), cwd); err != nil {
-		return err
-	} else if ok {
-		question = strings.TrimSpace(q)
-	}
-	var stdin string
-	if f, ok := e.stdin.(*os.File); ok && !isTerminal(f) {
-		b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))
-		if err != nil {
-			return fmt.Errorf("read stdin: %w", err)
-		}
-		stdin = string(b)
-	}
-	if question == "" && stdin == "" {
-		return usagef("ask a question")
-	}
-	if question == "" {
-		question = "Explain this."
-	}
-
-	if *budget <= 0 {
-		*budget = max(cfg.Ask.Budget, 256)
-	}
-	// What is wrong in the llm section decides which model answers: said
-	// here too.
-	for _, w := range e.configWarnings() {
-		if strings.Contains(w, ": llm.") {
-			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
-		}
-	}
-	lc, why, err := e.llmConfig(ctx)
-	if errors.Is(err, llm.ErrNotConfigured) {
-		return exitCode{1, "no LLM is set up for hookd ask; " + llm.Setup}
-	}
-	if err != nil {
-		return err
-	}
-	var contexts []contextcmd.Result
-	if !*noExec {
-		if contexts, err = e.runContext(ctx, q, *execs, cwd, *confirm); err != nil {
-			return exitCode{1, err.Error()}
-		}
-	}
-	src := e.askSources(s)
-	pl, err := ask.Question{Sources: src, Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
-		Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont,
-		Template: q.Template, Variables: q.Variables, Skills: q.Skills, Contexts: contexts}.Prepare(ctx)
-	var ce *template.CycleError
-	var re *ask.RefError
-	switch {
-	case errors.As(err, &re):
-		return exitCode{1, re.Error()}
-	case errors.Is(err, ask.ErrNoSessionToContinue):
-		return exitCode{1, err.Error()}
-	case errors.As(err, &ce):
-		return exitCode{1, "ask.variables: " + err.Error()}
-	case err != nil:
-		return err
-	}
-	p, req := pl.Prompt, pl.Request
-	if *verbose || *dry {
-		fmt.Fprintf(e.stderr, "hookd: %s\n", why)
-		if q.Profile != "" {
-			fmt.Fprintf(e.stderr, "hookd: profile %s\n", q.Profile)
-		}
-		for _, note := range p.Notes {
-			fmt.Fprintf(e.stderr, "hookd: %s\n", note)
-		}
-		if p.Redacted > 0 {
-			fmt.Fprintf(e.stderr, "hookd: %d secrets redacted\n", p.Redacted)
-		}
-	}
-	if *dry {
-		sent, err := llm.DryRun(ctx, lc, req)
+	return func(ctx context.Context, e *env, args []string) error {
+		s, err := e.openFlushed(ctx)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprint(e.stdout, sanitize.Text(sent.String()))
-		return err
-	}
-	prov, err := llm.New(lc, nil)
-	if err != nil {
-		return err
-	}
-	if p.Context != "" {
-		e.firstRemoteNotice(prov.Endpoint())
-	}
-	r := render.NewWriter(e.stdout, e.answerOptions(*raw))
-	// The model may look things up (history, outputs, the project's
-	// files) where its provider has tool calls; each call is shown.
-	tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
-	onCall := func(summary string) {
-		fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
-	}
-	a, err := ask.StreamTools(ctx, prov, req, r, time.Now, tb, onCall)
-	if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
-		fmt.Fprintln(e.stdout)
-	}
-	id, serr := pl.Save(s, e.session, a)
-	if *verbose {
-		fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
-			time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
-	}
-	if err != nil {
-		if a.Status == history.AskCancelled {
-			return exitCode{130, ""}
+		defer s.Close()
+		switch {
+		case *logList:
+			return askLog(ctx, e, s, *n, *asJSON)
+		case *show > 0:
+			return askShow(ctx, e, s, *show, *asJSON)
+		case *pin != "":
+			return askPin(ctx, e, s, *pin)
 		}
-		return exitCode{1, err.Error()}
-	}
-	if serr != nil {
-		fmt.Fprintf(e.stderr, "hookd: the answer was not stored: %v\n", serr)
-	}
-	// The first command of the answer is offered for the next command
-	// line (the shell's fix key, or the ?? line's own offer): never run.
-	if cfg.Ask.Offer && e.session != "" {
-		if cmds := render.Commands(a.Answer); len(cmds) > 0 {
-			offer.Write(e.paths.Offers, e.session, cmds)
-			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
+		cwd, _ := os.Getwd()
+		cfg := e.config()
+		q, err := e.question(cwd, *profile)
+		if err != nil {
+			return exitCode{2, err.Error()}
 		}
+		if *listSkills {
+			// A skill the config got wrong is not in the list: say why.
+			for _, w := range e.configWarnings() {
+				if strings.Contains(w, ".skills[") {
+					fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+				}
+			}
+			return printSkills(e, q.Skills)
+		}
+		question := strings.TrimSpace(strings.Join(args, " "))
+		// /NAME ARGS…: the prompt file NAME, expanded, is the question (its
+		// !!ctx mentions, and the arguments', still work).
+		if q, ok, err := promptQuestion(ctx, e, args, cwd); err != nil {
+			return err
+		} else if ok {
+			question = strings.TrimSpace(q)
+		}
+		var stdin string
+		if f, ok := e.stdin.(*os.File); ok && !isTerminal(f) {
+			b, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))
+			if err != nil {
+				return fmt.Errorf("read stdin: %w", err)
+			}
+			stdin = string(b)
+		}
+		if question == "" && stdin == "" {
+			return usagef("ask a question")
+		}
+		if question == "" {
+			question = "Explain this."
+		}
+
+		if *budget <= 0 {
+			*budget = max(cfg.Ask.Budget, 256)
+		}
+		// What is wrong in the llm section decides which model answers: said
+		// here too.
+		for _, w := range e.configWarnings() {
+			if strings.Contains(w, ": llm.") {
+				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+			}
+		}
+		lc, why, err := e.llmConfig(ctx)
+		if errors.Is(err, llm.ErrNotConfigured) {
+			return exitCode{1, "no LLM is set up for hookd ask; " + llm.Setup}
+		}
+		if err != nil {
+			return err
+		}
+		var contexts []contextcmd.Result
+		if !*noExec {
+			if contexts, err = e.runContext(ctx, q, *execs, cwd, *confirm); err != nil {
+				return exitCode{1, err.Error()}
+			}
+		}
+		src := e.askSources(s)
+		pl, err := ask.Question{Sources: src, Session: e.session, PinsDir: e.paths.Pins, Text: question, Stdin: stdin,
+			Budget: *budget, Env: ask.Env{Shell: filepath.Base(os.Getenv("SHELL")), OS: ask.OS(), Cwd: cwd}, Continue: *cont,
+			Template: q.Template, Variables: q.Variables, Skills: q.Skills, Contexts: contexts}.Prepare(ctx)
+		var ce *template.CycleError
+		var re *ask.RefError
+		switch {
+		case errors.As(err, &re):
+			return exitCode{1, re.Error()}
+		case errors.Is(err, ask.ErrNoSessionToContinue):
+			return exitCode{1, err.Error()}
+		case errors.As(err, &ce):
+			return exitCode{1, "ask.variables: " + err.Error()}
+		case err != nil:
+			return err
+		}
+		p, req := pl.Prompt, pl.Request
+		if *verbose || *dry {
+			fmt.Fprintf(e.stderr, "hookd: %s\n", why)
+			if q.Profile != "" {
+				fmt.Fprintf(e.stderr, "hookd: profile %s\n", q.Profile)
+			}
+			for _, note := range p.Notes {
+				fmt.Fprintf(e.stderr, "hookd: %s\n", note)
+			}
+			if p.Redacted > 0 {
+				fmt.Fprintf(e.stderr, "hookd: %d secrets redacted\n", p.Redacted)
+			}
+		}
+		if *dry {
+			sent, err := llm.DryRun(ctx, lc, req)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(e.stdout, sanitize.Text(sent.String()))
+			return err
+		}
+		prov, err := llm.New(lc, nil)
+		if err != nil {
+			return err
+		}
+		if p.Context != "" {
+			e.firstRemoteNotice(prov.Endpoint())
+		}
+		r := render.NewWriter(e.stdout, e.answerOptions(*raw))
+		// The model may look things up (history, outputs, the project's
+		// files) where its provider has tool calls; each call is shown.
+		tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
+		onCall := func(summary string) {
+			fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
+		}
+		a, err := ask.StreamTools(ctx, prov, req, r, time.Now, tb, onCall)
+		if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
+			fmt.Fprintln(e.stdout)
+		}
+		id, serr := pl.Save(s, e.session, a)
+		if *verbose {
+			fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
+				time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
+		}
+		if err != nil {
+			if a.Status == history.AskCancelled {
+				return exitCode{130, ""}
+			}
+			return exitCode{1, err.Error()}
+		}
+		if serr != nil {
+			fmt.Fprintf(e.stderr, "hookd: the answer was not stored: %v\n", serr)
+		}
+		// The first command of the answer is offered for the next command
+		// line (the shell's fix key, or the ?? line's own offer): never run.
+		if cfg.Ask.Offer && e.session != "" {
+			if cmds := render.Commands(a.Answer); len(cmds) > 0 {
+				offer.Write(e.paths.Offers, e.session, cmds)
+				offer.WriteNext(e.paths.Offers, e.session, cmds[0])
+			}
+		}
+		return nil
 	}
-	return nil
 }
 
 // firstRemoteNotice says, once, that context from the terminal goes to a

@@ -13,6 +13,7 @@ import (
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/proxy"
+	"github.com/spf13/pflag"
 )
 
 // Environment variables between the proxy and the shell hooks.
@@ -25,84 +26,82 @@ const (
 	captureEnv = "HOOKD_CAPTURE"
 )
 
-func cmdShell(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "shell")
+func cmdShell(fs *pflag.FlagSet) runFunc {
 	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL); with -- ARGV…: the program that runs ARGV (argv[0] included)")
 	login := fs.Bool("login", false, "run it as a login shell")
 	check := fs.Bool("check", false, "only check that the proxy can start here; exit 1, saying why, if not")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	// `hookd shell -- CMD ARG…` runs a command rather than a shell.
-	// With both, --shell is the program and the arguments its whole
-	// command line, argv[0] included: the shell code re-executes the
-	// shell with the command line it was started with (/proc/PID/cmdline),
-	// so that `bash --rcfile F` or a login shell's "-zsh" stay what they
-	// were.
-	var argv []string
-	path := ""
-	switch {
-	case fs.NArg() > 0 && *shell != "":
-		if *login {
-			return usagef("--login goes with --shell PATH alone (a login shell's argv[0] starts with '-')")
+	return func(ctx context.Context, e *env, args []string) error {
+		// `hookd shell -- CMD ARG…` runs a command rather than a shell.
+		// With both, --shell is the program and the arguments its whole
+		// command line, argv[0] included: the shell code re-executes the
+		// shell with the command line it was started with (/proc/PID/cmdline),
+		// so that `bash --rcfile F` or a login shell's "-zsh" stay what they
+		// were.
+		var argv []string
+		path := ""
+		switch {
+		case len(args) > 0 && *shell != "":
+			if *login {
+				return usagef("--login goes with --shell PATH alone (a login shell's argv[0] starts with '-')")
+			}
+			path, argv = *shell, args
+		case len(args) > 0:
+			argv = args
+		default:
+			argv = proxy.ShellArgv(cmp.Or(*shell, os.Getenv("SHELL")), *login)
 		}
-		path, argv = *shell, fs.Args()
-	case fs.NArg() > 0:
-		argv = fs.Args()
-	default:
-		argv = proxy.ShellArgv(cmp.Or(*shell, os.Getenv("SHELL")), *login)
-	}
-	if *check {
-		checkArgv := argv
-		if path != "" {
-			checkArgv = []string{path}
+		if *check {
+			checkArgv := argv
+			if path != "" {
+				checkArgv = []string{path}
+			}
+			if err := proxy.Check(checkArgv); err != nil {
+				e.noteCaptureProblem(err.Error())
+				return exitCode{1, "capture is not possible here: " + err.Error()}
+			}
+			e.clearCaptureProblem()
+			return nil
 		}
-		if err := proxy.Check(checkArgv); err != nil {
-			e.noteCaptureProblem(err.Error())
-			return exitCode{1, "capture is not possible here: " + err.Error()}
+
+		nonce, err := capture.NewNonce()
+		if err != nil {
+			return e.shellWithoutProxy(path, argv, err)
 		}
-		e.clearCaptureProblem()
+		cfg := e.config()
+		store := outbox.NewWriter(e.paths.Outbox)
+		collector := capture.NewCollector(int(cfg.Output.Limit), store.Add)
+		var scanner *capture.Scanner
+		status, err := proxy.Run(ctx, proxy.Options{
+			Path:   path,
+			Argv:   argv,
+			Stdin:  os.Stdin,
+			Stdout: os.Stdout,
+			Env: func(tty string) []string {
+				env := proxy.WithoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
+				return append(env, capture.NonceEnv+"="+nonce, ptyEnv+"="+tty)
+			},
+			Output: func(stdout io.Writer) io.Writer {
+				scanner = capture.NewScanner(stdout, collector, nonce)
+				return scanner
+			},
+		})
+		if scanner != nil {
+			// What the shell wrote last is on the terminal; an output left
+			// open (the shell ended mid-command) was cut short: not stored.
+			scanner.Close()
+		}
+		store.Close()
+		if errors.Is(err, proxy.ErrStart) {
+			return e.shellWithoutProxy(path, argv, err)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "hookd shell: %v\n", err)
+		}
+		if status != 0 {
+			return exitCode{status, ""}
+		}
 		return nil
 	}
-
-	nonce, err := capture.NewNonce()
-	if err != nil {
-		return e.shellWithoutProxy(path, argv, err)
-	}
-	cfg := e.config()
-	store := outbox.NewWriter(e.paths.Outbox)
-	collector := capture.NewCollector(int(cfg.Output.Limit), store.Add)
-	var scanner *capture.Scanner
-	status, err := proxy.Run(ctx, proxy.Options{
-		Path:   path,
-		Argv:   argv,
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Env: func(tty string) []string {
-			env := proxy.WithoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
-			return append(env, capture.NonceEnv+"="+nonce, ptyEnv+"="+tty)
-		},
-		Output: func(stdout io.Writer) io.Writer {
-			scanner = capture.NewScanner(stdout, collector, nonce)
-			return scanner
-		},
-	})
-	if scanner != nil {
-		// What the shell wrote last is on the terminal; an output left
-		// open (the shell ended mid-command) was cut short: not stored.
-		scanner.Close()
-	}
-	store.Close()
-	if errors.Is(err, proxy.ErrStart) {
-		return e.shellWithoutProxy(path, argv, err)
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "hookd shell: %v\n", err)
-	}
-	if status != 0 {
-		return exitCode{status, ""}
-	}
-	return nil
 }
 
 // shellWithoutProxy replaces hookd with the shell itself when the proxy

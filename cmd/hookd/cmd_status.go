@@ -13,6 +13,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/status"
+	"github.com/spf13/pflag"
 )
 
 // sameFile reports whether two paths name the same file.
@@ -22,28 +23,26 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
-func cmdStatus(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "status")
+func cmdStatus(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 0 {
+			return usagef("no arguments expected")
+		}
+		tty := os.Getenv(ptyEnv)
+		if tty != "" && !sameFile(tty, "/dev/stdin") {
+			tty = ""
+		}
+		r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
+			CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
+			Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			return enc.Encode(r)
+		}
+		printStatus(e, &r)
+		return nil
 	}
-	if fs.NArg() != 0 {
-		return usagef("no arguments expected")
-	}
-	tty := os.Getenv(ptyEnv)
-	if tty != "" && !sameFile(tty, "/dev/stdin") {
-		tty = ""
-	}
-	r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
-		CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
-		Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		return enc.Encode(r)
-	}
-	printStatus(e, &r)
-	return nil
 }
 
 func printStatus(e *env, r *status.Report) {

@@ -21,11 +21,10 @@ import (
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/recording/scrollback"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/spf13/pflag"
 )
 
-func cmdSuggest(ctx context.Context, e *env, args []string) error {
-	args, refs := recall.SplitRefs(args)
-	fs := flags(e, "suggest")
+func cmdSuggest(fs *pflag.FlagSet) runFunc {
 	command := fs.String("command", "", "analyse this command line instead of one from the history")
 	exit := fs.Int("exit", 1, "its exit status (with --command)")
 	outputFile := fs.String("output-file", "", "a file holding its output, stdout and stderr (with --command)")
@@ -40,111 +39,110 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	failed := fs.Bool("failed", false, "the last command that failed in this shell (the one fix offers fixes for), instead of a REF")
 	ai := fs.Bool("ai", false, "also ask the LLM (llm: in the config) and merge its fixes with the rules'; the rules stand alone if it fails or is slow")
 	aiTimeout := fs.Duration("ai-timeout", aifix.DefaultTimeout, "with --ai: how long to wait for the LLM")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	var shellNames []string
-	if *names {
-		b, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
-		shellNames = strings.Fields(string(b))
-	}
-	if *inline {
-		return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
-	}
-	refs = append(refs, fs.Args()...)
-	eng := e.engine(true, shellNames)
-	in := analyze.Input{Shell: *shell}
-	var store *history.Store // for the fixes learned from the history
-	if in.Shell == "" {
-		in.Shell = filepath.Base(os.Getenv("SHELL"))
-	}
-	switch {
-	case *command != "":
-		if len(refs) > 0 || *failed {
-			return usagef("give a REF, --failed or --command, not more than one")
+	return func(ctx context.Context, e *env, args []string) error {
+		var shellNames []string
+		if *names {
+			b, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+			shellNames = strings.Fields(string(b))
 		}
-		in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
-		if in.Cwd == "" {
-			in.Cwd, _ = os.Getwd()
+		if *inline {
+			return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
 		}
-		if *outputFile != "" {
-			b, err := os.ReadFile(*outputFile)
-			if err != nil {
-				return fmt.Errorf("suggest: %w", err)
-			}
-			in.Output = string(b)
-		}
-		// The history helps (what succeeded here before), but asking a
-		// question must not create a database.
-		if _, err := os.Stat(e.paths.DB); err == nil {
-			if s, err := e.openStore(ctx, time.Second, false); err == nil {
-				defer s.Close()
-				in.History = suggest.Past(ctx, s)
-				store = s
-			}
-		}
-	default:
-		ref, err := oneRef(refs)
-		if err != nil {
-			return err
-		}
-		if *outputFile != "" || *cwd != "" {
-			return usagef("--output-file and --cwd go with --command")
-		}
-		if *failed && ref != "" {
-			return usagef("give a REF or --failed, not both")
-		}
-		s, err := e.openFlushed(ctx)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		store = s
-		rd := e.reader(s)
-		var en history.Entry
-		if *failed {
-			en, err = suggest.LastFailed(ctx, rd, string(e.config().Fix.Command))
-		} else {
-			en, err = entry(ctx, rd, ref)
-		}
-		if err != nil {
-			return err
-		}
-		// Only the last command's output may still be on the screen.
-		last := ref == "" || ref == "-1"
-		if *failed {
-			r, err := rd.Store.Recent(ctx, rd.Session, 1)
-			last = err == nil && r.ID == en.ID
-		}
-		sh := in.Shell
-		var source string
-		in, source = eng.Input(ctx, rd, en, last && en.Session == e.session)
+		refs := args
+		eng := e.engine(true, shellNames)
+		in := analyze.Input{Shell: *shell}
+		var store *history.Store // for the fixes learned from the history
 		if in.Shell == "" {
-			in.Shell = sh
+			in.Shell = filepath.Base(os.Getenv("SHELL"))
 		}
-		if source != "" {
-			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
-		}
-	}
-	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
-	if *ai && in.ExitCode != 0 {
-		res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
-		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
-			// fix N runs these, as after the inline suggestions.
-			cmds := make([]string, 0, len(res.Fixes))
-			for _, f := range res.Fixes {
-				cmds = append(cmds, f.Command)
+		switch {
+		case *command != "":
+			if len(refs) > 0 || *failed {
+				return usagef("give a REF, --failed or --command, not more than one")
 			}
-			offer.Write(e.paths.Offers, e.session, cmds)
+			in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
+			if in.Cwd == "" {
+				in.Cwd, _ = os.Getwd()
+			}
+			if *outputFile != "" {
+				b, err := os.ReadFile(*outputFile)
+				if err != nil {
+					return fmt.Errorf("suggest: %w", err)
+				}
+				in.Output = string(b)
+			}
+			// The history helps (what succeeded here before), but asking a
+			// question must not create a database.
+			if _, err := os.Stat(e.paths.DB); err == nil {
+				if s, err := e.openStore(ctx, time.Second, false); err == nil {
+					defer s.Close()
+					in.History = suggest.Past(ctx, s)
+					store = s
+				}
+			}
+		default:
+			ref, err := oneRef(refs)
+			if err != nil {
+				return err
+			}
+			if *outputFile != "" || *cwd != "" {
+				return usagef("--output-file and --cwd go with --command")
+			}
+			if *failed && ref != "" {
+				return usagef("give a REF or --failed, not both")
+			}
+			s, err := e.openFlushed(ctx)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			store = s
+			rd := e.reader(s)
+			var en history.Entry
+			if *failed {
+				en, err = suggest.LastFailed(ctx, rd, string(e.config().Fix.Command))
+			} else {
+				en, err = entry(ctx, rd, ref)
+			}
+			if err != nil {
+				return err
+			}
+			// Only the last command's output may still be on the screen.
+			last := ref == "" || ref == "-1"
+			if *failed {
+				r, err := rd.Store.Recent(ctx, rd.Session, 1)
+				last = err == nil && r.ID == en.ID
+			}
+			sh := in.Shell
+			var source string
+			in, source = eng.Input(ctx, rd, en, last && en.Session == e.session)
+			if in.Shell == "" {
+				in.Shell = sh
+			}
+			if source != "" {
+				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
+			}
 		}
+		res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
+		if *ai && in.ExitCode != 0 {
+			res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
+			if len(res.Fixes) > 0 && e.session != "" && *command == "" {
+				// fix N runs these, as after the inline suggestions.
+				cmds := make([]string, 0, len(res.Fixes))
+				for _, f := range res.Fixes {
+					cmds = append(cmds, f.Command)
+				}
+				offer.Write(e.paths.Offers, e.session, cmds)
+			}
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
+			return enc.Encode(suggest.JSON(res))
+		}
+		printSuggest(e, in, res)
+		return nil
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(suggest.JSON(res))
-	}
-	printSuggest(e, in, res)
-	return nil
 }
 
 // aiAnalysis asks the LLM about the failure in and merges its answer with

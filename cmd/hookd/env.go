@@ -11,7 +11,6 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/muesli/termenv"
-	"github.com/spf13/pflag"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/config"
@@ -41,9 +40,6 @@ type env struct {
 	cfg         *config.Config
 	cfgWarnings []string
 	ingestRules *ingest.Rules
-
-	// flagSet is the last flag set flags made (for completion).
-	flagSet *pflag.FlagSet
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
