@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -127,9 +126,13 @@ func (e *env) captureMode() string {
 func (e *env) openStore(ctx context.Context, busy time.Duration, check bool) (*history.Store, error) {
 	s, aside, err := history.OpenRecover(ctx, e.paths.DB, busy, check)
 	if aside != "" {
-		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt: it was moved to %s, and what could be read of it copied into a new one (hookd status says how much)\n", aside)
+		e.sayAside(aside)
 	}
 	return s, err
+}
+
+func (e *env) sayAside(path string) {
+	fmt.Fprintf(e.stderr, "hookd: the history database was corrupt: it was moved to %s, and what could be read of it copied into a new one (hookd status says how much)\n", path)
 }
 
 // recoverStore recovers a database found damaged while it was read: quick
@@ -143,27 +146,18 @@ func (e *env) recoverStore(ctx context.Context) error {
 }
 
 // openFlushed opens the history after moving every finished command from the
-// spools into it, so that the last command typed is there. A busy database
-// is no error: what is stored is read. A database found corrupt (or moved
-// aside by another process) meanwhile is opened again, recovered.
+// spools into it, so that the last command typed is there (ingest.Flush,
+// which recovers a database found damaged meanwhile).
 func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
-	s, err := e.openStore(ctx, 3*time.Second, false)
+	s, res, err := ingest.Flush{DB: e.paths.DB, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, Rules: e.rules(),
+		Busy: 3 * time.Second, Aside: e.sayAside}.Open(ctx)
+	e.logProblems(res.Problems)
 	if err != nil {
 		return nil, err
 	}
-	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
-	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
-		s.Close()
-		e.logProblems(st.Problems)
-		if s, err = e.openStore(ctx, 3*time.Second, true); err != nil {
-			return nil, err
-		}
-		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
+	if res.Err != nil && e.debug {
+		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", res.Err)
 	}
-	if err != nil && e.debug {
-		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
-	}
-	e.logProblems(st.Problems)
 	return s, nil
 }
 
