@@ -17,7 +17,6 @@ import (
 	"github.com/hookd/hookd/internal/recording/agent"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/recall"
-	"github.com/hookd/hookd/internal/redact"
 )
 
 // env is everything a command takes from the process: streams, paths and
@@ -95,12 +94,11 @@ func (e *env) loadConfig() {
 	for _, w := range warns {
 		e.cfgWarnings = append(e.cfgWarnings, w.String())
 	}
-	red, err := redact.New(c.Redact.Patterns.Sources())
-	if err != nil {
-		e.cfgWarnings = append(e.cfgWarnings, fmt.Sprintf("%s: redact.patterns: %v; using the built-in redaction only", e.paths.Config, err))
-		red, _ = redact.New(nil)
+	rules, warns := ingest.RulesFrom(c, e.paths.Config)
+	for _, w := range warns {
+		e.cfgWarnings = append(e.cfgWarnings, w.String())
 	}
-	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red}
+	e.ingestRules = rules
 }
 
 // rules are the ingestion rules from the configuration.
