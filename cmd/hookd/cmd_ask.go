@@ -65,7 +65,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		if *listSkills {
 			// A skill the config got wrong is not in the list: say why.
 			for _, w := range e.configWarnings() {
-				if strings.Contains(w, ".skills[") {
+				if w.Under("ask.skills") || w.Under("ask.profiles.*.skills") {
 					fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
 				}
 			}
@@ -100,7 +100,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		// What is wrong in the llm section decides which model answers: said
 		// here too.
 		for _, w := range e.configWarnings() {
-			if strings.Contains(w, ": llm.") {
+			if w.Under("llm") {
 				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
 			}
 		}

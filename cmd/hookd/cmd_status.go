@@ -33,8 +33,12 @@ func cmdStatus(fs *pflag.FlagSet) runFunc {
 		if tty != "" && !sameFile(tty, "/dev/stdin") {
 			tty = ""
 		}
+		var warns []string
+		for _, w := range e.configWarnings() {
+			warns = append(warns, w.String())
+		}
 		r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
-			CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
+			CapturedTTY: tty, ConfigWarnings: warns, LLM: e.llmStatus(ctx),
 			Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)

@@ -36,7 +36,7 @@ type env struct {
 	// The configuration, read once (loadConfig): the file, what is wrong
 	// in it, and the ingestion rules it makes.
 	cfg         *config.Config
-	cfgWarnings []string
+	cfgWarnings []config.Warning
 	ingestRules *ingest.Rules
 }
 
@@ -79,8 +79,8 @@ func (e *env) config() config.Config {
 	return *e.cfg
 }
 
-// configWarnings says what is wrong in the configuration file, one line each.
-func (e *env) configWarnings() []string {
+// configWarnings says what is wrong in the configuration file.
+func (e *env) configWarnings() []config.Warning {
 	e.loadConfig()
 	return e.cfgWarnings
 }
@@ -91,14 +91,8 @@ func (e *env) loadConfig() {
 	}
 	c, warns := config.Load(e.paths.Config, e.home)
 	e.cfg = &c
-	for _, w := range warns {
-		e.cfgWarnings = append(e.cfgWarnings, w.String())
-	}
-	rules, warns := ingest.RulesFrom(c, e.paths.Config)
-	for _, w := range warns {
-		e.cfgWarnings = append(e.cfgWarnings, w.String())
-	}
-	e.ingestRules = rules
+	rules, more := ingest.RulesFrom(c, e.paths.Config)
+	e.cfgWarnings, e.ingestRules = append(warns, more...), rules
 }
 
 // rules are the ingestion rules from the configuration.
