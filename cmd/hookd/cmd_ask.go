@@ -201,17 +201,9 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 // firstRemoteNotice says, once, that context from the terminal goes to a
 // provider that is not on this machine.
 func (e *env) firstRemoteNotice(endpoint string) {
-	host, remote := ask.Remote(endpoint)
-	if !remote {
-		return
+	if host, first := ask.FirstRemote(e.paths.RemoteNotice, endpoint); first {
+		fmt.Fprintf(e.stderr, "hookd: commands and their output (secrets redacted) are sent to %s with your question. `hookd ask --dry-run` shows exactly what is sent; a local model (llm.provider: ollama) keeps it on this machine. (Said once.)\n", host)
 	}
-	mark := filepath.Join(e.paths.State, "remote-notice")
-	if _, err := os.Stat(mark); err == nil {
-		return
-	}
-	fmt.Fprintf(e.stderr, "hookd: commands and their output (secrets redacted) are sent to %s with your question. `hookd ask --dry-run` shows exactly what is sent; a local model (llm.provider: ollama) keeps it on this machine. (Said once.)\n", host)
-	os.MkdirAll(e.paths.State, 0o700)
-	os.WriteFile(mark, nil, 0o600)
 }
 
 // askPin pins a command for the session's next question and says which.
