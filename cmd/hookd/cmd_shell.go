@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/proxy"
 	"github.com/spf13/pflag"
@@ -120,12 +119,6 @@ func (e *env) shellWithoutProxy(path string, argv []string, why error) error {
 
 // noteCaptureProblem records why capture could not start, for hookd
 // status; clearCaptureProblem forgets it once capture works again.
-func (e *env) noteCaptureProblem(msg string) {
-	if os.MkdirAll(e.paths.State, 0o700) != nil {
-		return
-	}
-	line := time.Now().Format(time.RFC3339) + " " + strings.ReplaceAll(msg, "\n", " ") + "\n"
-	os.WriteFile(e.paths.CaptureProblem, []byte(line), 0o600)
-}
+func (e *env) noteCaptureProblem(msg string) { capturer.NoteProblem(e.paths.CaptureProblem, msg) }
 
-func (e *env) clearCaptureProblem() { os.Remove(e.paths.CaptureProblem) }
+func (e *env) clearCaptureProblem() { capturer.ClearProblem(e.paths.CaptureProblem) }

@@ -51,13 +51,15 @@ var allowed = map[string][]string{
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
+	// hookd shell's notes: why capture could not start.
+	"internal/recording/capturer": {},
 	// Ingestion and the agent.
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history"},
 	// What hookd status reports.
-	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
+	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 	// Reading back, and what is built on it.
-	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
+	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
 	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
 	"internal/ai/ask":           {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 	"internal/fix/aifix":        {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
@@ -74,7 +76,7 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
 		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
+		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete", "internal/recording/capturer"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},

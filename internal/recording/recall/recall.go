@@ -8,12 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -226,7 +226,7 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 		return "no output was captured for it (it ran in a nested shell, was interrupted by the shell's end, or the proxy could not store it)"
 	case "off":
 		why := "output capture was off in its shell"
-		if b, err := os.ReadFile(rd.CaptureProblem); rd.CaptureProblem != "" && err == nil && len(b) > 0 {
+		if capturer.Problem(rd.CaptureProblem) != "" {
 			why += " (hookd status says why)"
 		} else {
 			why += " (see `hookd status`; `hookd run CMD` captures one command)"
