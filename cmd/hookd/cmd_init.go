@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookd/hookd/internal/paths"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/shellinit"
 	"github.com/spf13/pflag"
 )
@@ -35,7 +36,7 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		// not again by the shell that re-executes itself under the capturing
 		// proxy (it runs its rc file a second time), nor by a shell nested in
 		// one that said it.
-		if tty := os.Getenv(ptyEnv); tty == "" || !sameFile(tty, "/dev/stdin") {
+		if tty := os.Getenv(capturer.PTYEnv); tty == "" || !sameFile(tty, "/dev/stdin") {
 			for _, w := range e.configWarnings() {
 				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
 			}

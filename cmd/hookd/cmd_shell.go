@@ -5,24 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
-	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/capturer"
-	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/proxy"
 	"github.com/spf13/pflag"
-)
-
-// Environment variables between the proxy and the shell hooks.
-const (
-	// ptyEnv names the proxy's terminal (the inner pty's slave): a shell
-	// on that terminal is under the proxy already.
-	ptyEnv = "HOOKD_PTY"
-	// captureEnv turns capture off for the shells started below; the
-	// proxy sets it when it cannot start and runs the shell directly.
-	captureEnv = "HOOKD_CAPTURE"
 )
 
 func cmdShell(fs *pflag.FlagSet) runFunc {
@@ -54,44 +41,16 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 			if path != "" {
 				checkArgv = []string{path}
 			}
-			if err := proxy.Check(checkArgv); err != nil {
-				e.noteCaptureProblem(err.Error())
+			if err := capturer.Check(checkArgv, e.paths.CaptureProblem); err != nil {
 				return exitCode{1, "capture is not possible here: " + err.Error()}
 			}
-			e.clearCaptureProblem()
 			return nil
 		}
 
-		nonce, err := capture.NewNonce()
-		if err != nil {
-			return e.shellWithoutProxy(path, argv, err)
-		}
-		cfg := e.config()
-		store := outbox.NewWriter(e.paths.Outbox)
-		collector := capture.NewCollector(int(cfg.Output.Limit), store.Add)
-		var scanner *capture.Scanner
-		status, err := proxy.Run(ctx, proxy.Options{
-			Path:   path,
-			Argv:   argv,
-			Stdin:  os.Stdin,
-			Stdout: os.Stdout,
-			Env: func(tty string) []string {
-				env := proxy.WithoutEnv(os.Environ(), capture.NonceEnv, ptyEnv)
-				return append(env, capture.NonceEnv+"="+nonce, ptyEnv+"="+tty)
-			},
-			Output: func(stdout io.Writer) io.Writer {
-				scanner = capture.NewScanner(stdout, collector, nonce)
-				return scanner
-			},
-		})
-		if scanner != nil {
-			// What the shell wrote last is on the terminal; an output left
-			// open (the shell ended mid-command) was cut short: not stored.
-			scanner.Close()
-		}
-		store.Close()
-		if errors.Is(err, proxy.ErrStart) {
-			return e.shellWithoutProxy(path, argv, err)
+		status, err := capturer.Shell{Path: path, Argv: argv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
+			Stderr: e.stderr, Limit: int(e.config().Output.Limit), Outbox: e.paths.Outbox, Problem: e.paths.CaptureProblem}.Run(ctx)
+		if errors.Is(err, capturer.ErrNoShell) {
+			return err
 		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "hookd shell: %v\n", err)
@@ -102,23 +61,3 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 		return nil
 	}
 }
-
-// shellWithoutProxy replaces hookd with the shell itself when the proxy
-// cannot run it: the user keeps a working shell, with capture off below it
-// (so that its rc file does not try again), and `hookd status` says why.
-func (e *env) shellWithoutProxy(path string, argv []string, why error) error {
-	e.noteCaptureProblem(why.Error())
-	env := append(proxy.WithoutEnv(os.Environ(), captureEnv, capture.NonceEnv, ptyEnv), captureEnv+"=off")
-	err := proxy.Exec(path, argv, env)
-	// Still here: not even the shell could start. /bin/sh is the last
-	// resort, rather than a terminal without any shell.
-	fmt.Fprintf(e.stderr, "hookd shell: %v; and %v; starting /bin/sh\n", why, err)
-	err = proxy.Exec("/bin/sh", []string{"/bin/sh", "-i"}, env)
-	return fmt.Errorf("cannot start a shell: %w", err)
-}
-
-// noteCaptureProblem records why capture could not start, for hookd
-// status; clearCaptureProblem forgets it once capture works again.
-func (e *env) noteCaptureProblem(msg string) { capturer.NoteProblem(e.paths.CaptureProblem, msg) }
-
-func (e *env) clearCaptureProblem() { capturer.ClearProblem(e.paths.CaptureProblem) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/status"
 	"github.com/spf13/pflag"
@@ -29,7 +30,7 @@ func cmdStatus(fs *pflag.FlagSet) runFunc {
 		if len(args) != 0 {
 			return usagef("no arguments expected")
 		}
-		tty := os.Getenv(ptyEnv)
+		tty := os.Getenv(capturer.PTYEnv)
 		if tty != "" && !sameFile(tty, "/dev/stdin") {
 			tty = ""
 		}

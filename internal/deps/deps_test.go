@@ -51,8 +51,8 @@ var allowed = map[string][]string{
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
-	// hookd shell's notes: why capture could not start.
-	"internal/recording/capturer": {},
+	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
+	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Ingestion and the agent.
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history"},

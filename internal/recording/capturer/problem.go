@@ -1,6 +1,3 @@
-// Package capturer is what `hookd shell` leaves for others to read: the
-// capture-problem file, which says why output capture could not start.
-// This package alone writes and reads it.
 package capturer
 
 import (
