@@ -32,7 +32,7 @@ func cmdCtx(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			c, note := ask.Block(ctx, src, en, ref == "-1")
+			c, note := ask.Block(ctx, src, en, src.Reader.Last(ctx, en))
 			if note != "" && e.debug {
 				fmt.Fprintf(e.stderr, "hookd: %s\n", note)
 			}

@@ -107,15 +107,9 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			// Only the last command's output may still be on the screen.
-			last := ref == "" || ref == "-1"
-			if *failed {
-				r, err := rd.Store.Recent(ctx, rd.Session, 1)
-				last = err == nil && r.ID == en.ID
-			}
 			sh := in.Shell
 			var source string
-			in, source = eng.Input(ctx, rd, en, last && en.Session == e.session)
+			in, source = eng.Input(ctx, rd, en, rd.Last(ctx, en))
 			if in.Shell == "" {
 				in.Shell = sh
 			}

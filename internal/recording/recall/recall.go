@@ -115,6 +115,18 @@ func (rd *Reader) Entry(ctx context.Context, ref string) (history.Entry, error) 
 	return rd.Store.Recent(ctx, rd.Session, r.Back)
 }
 
+// Last reports whether en is the last command of the reader's session:
+// the one whose output may still be on the terminal's screen (further
+// back, the screen is not to be trusted), to read back when none was
+// captured.
+func (rd *Reader) Last(ctx context.Context, en history.Entry) bool {
+	if rd.Session == "" || en.Session != rd.Session {
+		return false
+	}
+	last, err := rd.Store.Recent(ctx, rd.Session, 1)
+	return err == nil && last.ID == en.ID
+}
+
 // Recent returns up to n of the session's most recent commands, oldest
 // first.
 func (rd *Reader) Recent(ctx context.Context, n int) ([]history.Entry, error) {
