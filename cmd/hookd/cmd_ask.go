@@ -189,10 +189,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		// The first command of the answer is offered for the next command
 		// line (the shell's fix key, or the ?? line's own offer): never run.
 		if cfg.Ask.Offer && e.session != "" {
-			if cmds := render.Commands(a.Answer); len(cmds) > 0 {
-				offer.Write(e.paths.Offers, e.session, cmds)
-				offer.WriteNext(e.paths.Offers, e.session, cmds[0])
-			}
+			offer.Answer(e.paths.Offers, e.session, render.Commands(a.Answer))
 		}
 		return nil
 	}

@@ -122,11 +122,7 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
 			if len(res.Fixes) > 0 && e.session != "" && *command == "" {
 				// fix N runs these, as after the inline suggestions.
-				cmds := make([]string, 0, len(res.Fixes))
-				for _, f := range res.Fixes {
-					cmds = append(cmds, f.Command)
-				}
-				offer.Write(e.paths.Offers, e.session, cmds)
+				offer.Fixes(e.paths.Offers, e.session, res.Fixes)
 			}
 		}
 		if *asJSON {

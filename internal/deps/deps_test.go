@@ -30,7 +30,6 @@ var allowed = map[string][]string{
 	"history":                     {},
 	"analyze":                     {"capture"},
 	"internal/recording/proxy":    {},
-	"internal/fix/offer":          {},
 	"internal/ai/promptblock":     {},
 	"internal/ai/render":          {"internal/sanitize"},
 	"cmd/hookd/complete":          {"internal/sanitize"},
@@ -43,6 +42,8 @@ var allowed = map[string][]string{
 	"internal/ai/trust": {},
 	// Test servers speaking the providers' wire formats.
 	"internal/ai/llm/llmtest": {},
+	// The offer of commands for the next line, made of fixes or an answer.
+	"internal/fix/offer": {"analyze"},
 	// analyze's own helpers.
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
