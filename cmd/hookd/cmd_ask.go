@@ -21,6 +21,7 @@ import (
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 	"golang.org/x/sys/unix"
 )
@@ -166,7 +167,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		// files) where its provider has tool calls; each call is shown.
 		tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 		onCall := func(summary string) {
-			fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
+			fmt.Fprintf(e.stderr, "%s\n", e.palette.Render(style.Dim, "hookd: → "+sanitize.Line(summary)))
 		}
 		a, err := ask.StreamTools(ctx, prov, req, r, time.Now, tb, onCall)
 		if !strings.HasSuffix(a.Answer, "\n") && a.Answer != "" {
@@ -258,7 +259,7 @@ func askLog(ctx context.Context, e *env, s *history.Store, n int, asJSON bool) e
 		if r := []rune(q); len(r) > 70 {
 			q = string(r[:69]) + "…"
 		}
-		fmt.Fprintf(e.stdout, "%s  %s  %s%s  %s\n", e.out.String(fmt.Sprintf("%5d", a.ID)).Faint(), when, a.Model, status, q)
+		fmt.Fprintf(e.stdout, "%s  %s  %s%s  %s\n", e.palette.Render(style.Dim, fmt.Sprintf("%5d", a.ID)), when, a.Model, status, q)
 	}
 	return nil
 }
@@ -276,7 +277,7 @@ func askShow(ctx context.Context, e *env, s *history.Store, id int64, asJSON boo
 		enc.SetEscapeHTML(false)
 		return enc.Encode(ask.JSON(a))
 	}
-	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	fmt.Fprintf(e.stdout, "%s %s\n", label("question"), sanitize.Text(a.Question))
 	fmt.Fprintf(e.stdout, "%s %s %s, %s, %s, %d tokens in, %d out\n", label("asked"), a.Provider, a.Model,
 		time.UnixMicro(a.StartedAt).Local().Format("2006-01-02 15:04:05"), a.Status, a.InputTokens, a.OutputTokens)

@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 )
 
@@ -81,19 +82,17 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 func printEntryLine(e *env, en history.Entry) {
 	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
 	status := fmt.Sprintf("%3d", en.ExitCode)
-	st := e.out.String(status)
+	st := e.palette.Render(style.Success, status)
 	if en.ExitCode != 0 {
-		st = st.Foreground(e.out.Color("1")).Bold()
-	} else {
-		st = st.Foreground(e.out.Color("2"))
+		st = e.palette.Render(style.Danger, status)
 	}
-	id := e.out.String(fmt.Sprintf("%6d", en.ID)).Faint()
+	id := e.palette.Render(style.Dim, fmt.Sprintf("%6d", en.ID))
 	size := ""
 	if en.OutputBytes > 0 {
 		size = formatSize(en.OutputBytes)
 	}
 	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
-		e.out.String(size).Faint(), sanitize.Line(en.Command))
+		e.palette.Render(style.Dim, size), sanitize.Line(en.Command))
 }
 
 func cmdShow(fs *pflag.FlagSet) runFunc {
@@ -138,7 +137,7 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			return enc.Encode(m)
 		}
 		printEntry(e.stdout, e, en)
-		label := e.out.String(fmt.Sprintf("%-9s", "output")).Bold().String()
+		label := e.palette.Render(style.Label, fmt.Sprintf("%-9s", "output"))
 		switch {
 		case why != "":
 			fmt.Fprintf(e.stdout, "%s none: %s\n", label, why)
@@ -180,7 +179,7 @@ func formatSize(n int64) string {
 }
 
 func printEntry(w io.Writer, e *env, en history.Entry) {
-	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	cmd := en.Command
 	if e.stdoutTTY {
 		cmd = sanitize.Text(cmd)

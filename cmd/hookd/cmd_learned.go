@@ -9,6 +9,7 @@ import (
 	"github.com/hookd/hookd/internal/fix/suggest"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 )
 
@@ -84,9 +85,9 @@ func cmdLearned(fs *pflag.FlagSet) runFunc {
 			if l.Worked > 0 {
 				times += fmt.Sprintf(", worked %d× when offered", l.Worked)
 			}
-			fmt.Fprintf(e.stdout, "%5d  %s: %s   (%s)\n", l.ID, e.out.String(sanitize.Line(l.Program)).Bold(),
+			fmt.Fprintf(e.stdout, "%5d  %s: %s   (%s)\n", l.ID, e.palette.Render(style.Label, sanitize.Line(l.Program)),
 				sanitize.Line(suggest.Edit(l).Describe()), times)
-			fmt.Fprintf(e.stdout, "       %s\n", e.out.String(sanitize.Line(l.Failed)+"  →  "+sanitize.Line(l.Fixed)).Faint())
+			fmt.Fprintf(e.stdout, "       %s\n", e.palette.Render(style.Dim, sanitize.Line(l.Failed)+"  →  "+sanitize.Line(l.Fixed)))
 		}
 		return nil
 	}

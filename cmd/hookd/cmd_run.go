@@ -18,7 +18,6 @@ import (
 	"github.com/hookd/hookd/internal/recording/agent"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/recording/recorder"
-	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/spf13/pflag"
 )
 
@@ -109,19 +108,7 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	if e.config().AI == config.AIOnFailure && !r.Quiet {
 		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout, true)
 	}
-	if r.Quiet || (len(r.Fixes) == 0 && (r.RootCause == "" || r.ErrorType == analyze.Unknown)) {
-		return
-	}
-	w := e.stderr
-	fmt.Fprintf(w, "hookd: %s exited with status %d", recall.Short(text), status)
-	if r.RootCause != "" {
-		fmt.Fprintf(w, ": %s", sanitize.Line(r.RootCause))
-	}
-	fmt.Fprintln(w)
-	for i, f := range r.Fixes {
-		fmt.Fprintf(w, "  %d. %s   (%s risk) %s\n", i+1, sanitize.Line(f.Command), f.Risk, sanitize.Line(f.Explanation))
-		if note := suggest.Note(f); note != "" {
-			fmt.Fprintf(w, "     %s\n", sanitize.Line(note))
-		}
-	}
+	// On stderr, plain (the palette is stdout's).
+	lead := fmt.Sprintf("hookd: %s exited with status %d", recall.Short(text), status)
+	suggest.Printer{Lead: lead}.Print(e.stderr, r)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/status"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 )
 
@@ -52,7 +53,7 @@ func cmdStatus(fs *pflag.FlagSet) runFunc {
 
 func printStatus(e *env, r *status.Report) {
 	w := e.stdout
-	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
 	if a := r.Agent; a != nil {
 		extra := ""
@@ -62,7 +63,7 @@ func printStatus(e *env, r *status.Report) {
 		fmt.Fprintf(w, "%s running, pid %d, version %s, %d commands ingested since %s%s\n",
 			label("agent"), a.PID, a.Version, a.Ingested, a.StartedAt, extra)
 	} else {
-		fmt.Fprintf(w, "%s %s\n", label("agent"), e.out.String("not running").Foreground(e.out.Color("1")))
+		fmt.Fprintf(w, "%s %s\n", label("agent"), e.palette.Render(style.Alert, "not running"))
 	}
 	d := r.Database
 	if d.Error != "" {
@@ -85,7 +86,7 @@ func printStatus(e *env, r *status.Report) {
 		fmt.Fprintf(w, "%s %s\n", label("error"), sanitize.Line(r.LastError))
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "%s %s\n", e.out.String("!").Foreground(e.out.Color("3")).String()+strings.Repeat(" ", 8), p)
+		fmt.Fprintf(w, "%s %s\n", e.palette.Render(style.Caution, "!")+strings.Repeat(" ", 8), p)
 	}
 }
 

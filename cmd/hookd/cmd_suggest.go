@@ -21,6 +21,7 @@ import (
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/recording/scrollback"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 )
 
@@ -151,7 +152,7 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	e.firstRemoteNotice(prov.Endpoint())
 	if say {
 		// The answer may take seconds: say what is being asked meanwhile.
-		fmt.Fprintln(e.stderr, e.out.String(fmt.Sprintf("hookd: asking the LLM why %s failed (exit status %d)…", recall.Short(in.Command), in.ExitCode)).Faint())
+		fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, fmt.Sprintf("hookd: asking the LLM why %s failed (exit status %d)…", recall.Short(in.Command), in.ExitCode)))
 	}
 	out := aifix.Analyze(ctx, prov, req, res, timeout)
 	if out.Fallback != "" {
@@ -165,31 +166,7 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))
 		return
 	}
-	if r.Quiet {
-		return
-	}
-	if r.RootCause != "" {
-		fmt.Fprintln(e.stdout, sanitize.Line(r.RootCause))
-	}
-	switch r.Method {
-	case aifix.MethodAI:
-		fmt.Fprintln(e.stdout, e.out.String("  (from the LLM; risks rated again by hookd)").Faint())
-	case aifix.MethodHybrid:
-		fmt.Fprintln(e.stdout, e.out.String("  (from the rules and the LLM; risks rated again by hookd)").Faint())
-	}
-	for i, f := range r.Fixes {
-		risk := e.out.String(f.Risk)
-		switch f.Risk {
-		case analyze.RiskHigh:
-			risk = risk.Foreground(e.out.Color("1")).Bold()
-		case analyze.RiskMedium:
-			risk = risk.Foreground(e.out.Color("3"))
-		}
-		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitize.Line(f.Command)).Bold(), risk, sanitize.Line(f.Explanation))
-		if note := suggest.Note(f); note != "" {
-			fmt.Fprintf(e.stdout, "     %s\n", e.out.String(sanitize.Line(note)).Foreground(e.out.Color("3")))
-		}
-	}
+	suggest.Printer{Palette: e.palette, Asked: true}.Print(e.stdout, r)
 }
 
 // suggestInline is the failure path of the shell hooks: analyse the command
@@ -211,49 +188,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	if !ok {
 		return err
 	}
-	learn := cfg.Fix.Learn
-	width = max(width, 20)
-	line := func(text string) string {
-		text = sanitize.Line(text)
-		if r := []rune(text); len(r) > width-4 {
-			text = string(r[:width-5]) + "…"
-		}
-		return text
-	}
-	if len(r.Fixes) == 0 {
-		// A cause worth a line; "it failed" is not news.
-		if r.RootCause != "" && r.ErrorType != analyze.Unknown {
-			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(r.RootCause)).Faint())
-		}
-		return nil
-	}
-	for i, f := range r.Fixes {
-		label := "fix"
-		if i > 0 {
-			label = fmt.Sprintf("fix %d", i+1)
-		}
-		if f.Learned > 0 {
-			label += fmt.Sprintf(" · learned, worked %d×", f.Learned)
-		}
-		text := line(f.Command)
-		risk := ""
-		if f.Risk != analyze.RiskLow {
-			risk = " " + e.out.String("("+f.Risk+" risk)").Foreground(e.out.Color("3")).String()
-		}
-		if f.Incomplete {
-			risk += " " + e.out.String("(complete it first)").Foreground(e.out.Color("3")).String()
-		}
-		fmt.Fprintf(e.stdout, "  %s %s%s   %s\n", e.out.String("↳").Faint(), e.out.String(text).Bold(), risk,
-			e.out.String(label).Faint())
-		if learn && f.Explanation != "" {
-			// Learning mode: why this fix works, under it.
-			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(f.Explanation)).Faint())
-		}
-		if note := suggest.Note(f); learn && note != "" {
-			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(note)).Faint())
-		}
-	}
-	return nil
+	return suggest.Printer{Palette: e.palette, Inline: true, Width: width, Learn: cfg.Fix.Learn}.Print(e.stdout, r)
 }
 
 // engine is the failure analysis with the user's patterns; with warn, what

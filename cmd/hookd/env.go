@@ -17,6 +17,7 @@ import (
 	"github.com/hookd/hookd/internal/recording/agent"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/ui/style"
 )
 
 // env is everything a command takes from the process: streams, paths and
@@ -29,7 +30,8 @@ type env struct {
 	paths   paths.Layout
 	session string // HOOKD_SESSION: the shell session hookd runs in
 	debug   bool
-	out     *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
+	out     *termenv.Output // stdout's terminal (plain when piped or NO_COLOR)
+	palette style.Palette   // the named styles, for stdout
 	// stdoutTTY: stdout is a terminal.
 	stdoutTTY bool
 
@@ -62,6 +64,7 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 		opts = append(opts, termenv.WithProfile(termenv.Ascii))
 	}
 	e.out = termenv.NewOutput(stdout, opts...)
+	e.palette = style.New(e.out)
 	return e, nil
 }
 

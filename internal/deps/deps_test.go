@@ -40,6 +40,8 @@ var allowed = map[string][]string{
 	// Fixes learned from the user's own history: pure, on word lists.
 	"analyze/learn":     {},
 	"internal/ai/trust": {},
+	// The palette: named styles for every terminal view.
+	"internal/ui/style": {},
 	// Test servers speaking the providers' wire formats.
 	"internal/ai/llm/llmtest": {},
 	// The offer of commands for the next line, made of fixes or an answer.
@@ -61,7 +63,7 @@ var allowed = map[string][]string{
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 	// Reading back, and what is built on it.
 	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
-	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
+	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style"},
 	"internal/ai/ask":           {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 	"internal/fix/aifix":        {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 	// Context the user controls: a project's .hookd.yml, its trust, the
@@ -77,7 +79,7 @@ var allowed = map[string][]string{
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
 		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete", "internal/recording/capturer"},
+		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete", "internal/recording/capturer", "internal/ui/style"},
 	// Test helpers.
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
