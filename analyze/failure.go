@@ -389,7 +389,7 @@ func (f *Failure) has(subs ...string) bool {
 }
 
 // find returns the submatches of re's first match in the output, or nil.
-func (f *Failure) find(re *lazyRegexp) []string {
+func (f *Failure) find(re lazyRegexp) []string {
 	return re.FindStringSubmatch(f.Output)
 }
 

@@ -41,7 +41,7 @@ func (f *Failure) oneWordCorrection(cmd string) bool {
 			if word == "-"+c.Raw[j] && strings.HasPrefix(typed, "-") {
 				return true
 			}
-			if key, sc, idx := subcommandSlot(f); sc == c && j == idx && contains(subcommands[key], word) && distance(typed, word) <= 2 && distance(typed, word) < len(word)/2+1 {
+			if key, sc, idx := subcommandSlot(f); sc == c && j == idx && contains(subcommands.get()[key], word) && distance(typed, word) <= 2 && distance(typed, word) < len(word)/2+1 {
 				return true
 			}
 		}
