@@ -40,90 +40,30 @@ func riskDepth(cmd string, depth int) string {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			for _, r := range n.Redirs {
-				raise(redirRisk(r))
+				raise(redirRisk(r, cmd))
 			}
 		case *syntax.CallExpr:
-			args := make([]string, 0, len(n.Args))
-			for _, w := range n.Args {
-				args = append(args, riskWord(w))
-			}
-			raise(callRisk(args, depth))
-			if runsDownload(n) {
+			ws, _ := callWords(n, cmd)
+			raise(callRisk(values(ws), depth))
+			if runsDownload(n, cmd) {
 				raise(RiskHigh)
 			}
 		case *syntax.Assign:
 			if n.Name != nil {
 				value := ""
 				if n.Value != nil {
-					value = riskWord(n.Value)
+					value = evalWord(n.Value, cmd).value
 				}
 				raise(assignRisk(n.Name.Value, value))
 			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				raise(pipeRisk(n))
+				raise(pipeRisk(n, cmd))
 			}
 		}
 		return true
 	})
 	return risk
-}
-
-// riskWord returns a word's literal value, or a marker for an expansion,
-// keeping $HOME recognisable.
-func riskWord(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				switch q := q.(type) {
-				case *syntax.Lit:
-					b.WriteString(dqUnescape(q.Value))
-				case *syntax.ParamExp:
-					b.WriteString("$" + q.Param.Value)
-				case *syntax.CmdSubst:
-					b.WriteString(cmdSubstMark)
-				default:
-					b.WriteString("$?")
-				}
-			}
-		case *syntax.ParamExp:
-			if p.Param != nil {
-				b.WriteString("$" + p.Param.Value)
-			}
-		case *syntax.CmdSubst:
-			b.WriteString(cmdSubstMark)
-		case *syntax.ProcSubst:
-			b.WriteString(procSubstMark)
-		default:
-			b.WriteString("$?")
-		}
-	}
-	return b.String()
-}
-
-// dqUnescape removes the backslashes that quote a character inside double
-// quotes.
-func dqUnescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // MaxRisk returns the higher of two risk levels.
@@ -146,7 +86,7 @@ func MaxRisk(a, b string) string {
 	return a
 }
 
-func redirRisk(r *syntax.Redirect) string {
+func redirRisk(r *syntax.Redirect, src string) string {
 	switch r.Op {
 	case syntax.RdrOut, syntax.RdrAll, syntax.RdrClob, syntax.RdrAllClob:
 	default:
@@ -155,7 +95,7 @@ func redirRisk(r *syntax.Redirect) string {
 	if r.Word == nil {
 		return RiskLow
 	}
-	target := riskWord(r.Word)
+	target := evalWord(r.Word, src).value
 	switch {
 	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty":
 		return RiskLow
@@ -165,7 +105,8 @@ func redirRisk(r *syntax.Redirect) string {
 	return RiskMedium
 }
 
-// wholeTarget reports whether an argument names / or all of $HOME.
+// wholeTarget reports whether an argument names / or all of the home
+// directory (~, $HOME: a word's value writes it ~).
 func wholeTarget(a string) bool {
 	if a == "" {
 		return false
@@ -187,13 +128,28 @@ func isSystemPath(p string) bool {
 	return false
 }
 
+// callRisk rates a simple command, given the values of its words: its
+// wrappers (sudo and exec are medium, env's assignments are rated as
+// such), then its program.
 func callRisk(args []string, depth int) string {
 	if len(args) == 0 {
 		return RiskLow
 	}
+	u := unwrap(args)
 	risk := RiskLow
-	name := filepath.Base(args[0])
-	rest := args[1:]
+	if u.privileged || u.replaces {
+		risk = RiskMedium
+	}
+	for _, a := range u.assigns {
+		k, v, _ := strings.Cut(a, "=")
+		risk = MaxRisk(risk, assignRisk(k, v))
+	}
+	return MaxRisk(risk, programRisk(filepath.Base(args[u.prog]), args[u.prog+1:], depth))
+}
+
+// programRisk rates what a program does with its words.
+func programRisk(name string, rest []string, depth int) string {
+	risk := RiskLow
 	destructive := func(r string) string {
 		for _, a := range rest {
 			if strings.HasPrefix(a, "-") {
@@ -206,31 +162,8 @@ func callRisk(args []string, depth int) string {
 		return r
 	}
 	switch name {
-	case "sudo", "doas", "su", "pkexec":
-		risk = RiskMedium
-		if n := 1 + optionWords(rest, "ugpChDrtUT"); n < len(args) && name != "su" {
-			risk = MaxRisk(risk, callRisk(args[n:], depth))
-		}
-		return risk
-	case "exec":
-		// exec replaces the shell itself with the command.
-		for i := 1; i < len(args); i++ {
-			if !strings.HasPrefix(args[i], "-") {
-				return MaxRisk(RiskMedium, callRisk(args[i:], depth))
-			}
-		}
+	case "sudo", "doas", "su", "pkexec", "exec":
 		return RiskMedium
-	case "env", "nohup", "time", "nice", "command", "xargs", "timeout", "stdbuf", "watch":
-		for i := 1; i < len(args); i++ {
-			if name == "env" && strings.Contains(args[i], "=") && !strings.HasPrefix(args[i], "-") {
-				k, v, _ := strings.Cut(args[i], "=")
-				risk = MaxRisk(risk, assignRisk(k, v))
-			}
-			if !strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") && (name != "timeout" || i > 1 && !isNumberish(args[i])) {
-				return MaxRisk(risk, callRisk(args[i:], depth))
-			}
-		}
-		return risk
 	case "rm":
 		if hasFlag(rest, "r", "recursive") || hasFlag(rest, "R", "") || hasFlag(rest, "f", "force") {
 			risk = RiskMedium
@@ -337,10 +270,6 @@ func callRisk(args []string, depth int) string {
 		return RiskHigh
 	}
 	return risk
-}
-
-func isNumberish(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789.smhd") == ""
 }
 
 func gitRisk(args []string, depth int) string {

@@ -132,7 +132,10 @@ func lineShape(cmd, shell string) shape {
 			}
 			sp := stmtSpan{start: int(n.Pos().Offset()), end: int(n.End().Offset())}
 			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				sp.name = filepath.Base(riskWord(ce.Args[0]))
+				if ws, ok := callWords(ce, cmd); ok && len(ws) > 0 {
+					args := values(ws)
+					sp.name = filepath.Base(args[unwrap(args).prog])
+				}
 			}
 			sh.stmts = append(sh.stmts, sp)
 		}
