@@ -11,6 +11,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/project"
 	"github.com/hookd/hookd/internal/ai/skill"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 )
 
 // question reads what shapes a question asked in cwd (project.ForQuestion);
@@ -72,8 +73,8 @@ func printSkills(e *env, skills []skill.Skill) error {
 		if desc == "" {
 			desc, _, _ = strings.Cut(strings.TrimSpace(s.Prepend), "\n")
 		}
-		fmt.Fprintf(e.stdout, "%s  /%s/  %s\n    %s\n", e.out.String(sanitize.Line(s.Name)).Bold(), sanitize.Line(strings.TrimPrefix(s.Pattern.String(), "(?i)")),
-			e.out.String(sanitize.Line(s.Source)).Faint(), sanitize.Line(desc))
+		fmt.Fprintf(e.stdout, "%s  /%s/  %s\n    %s\n", e.palette.Render(style.Label, sanitize.Line(s.Name)), sanitize.Line(strings.TrimPrefix(s.Pattern.String(), "(?i)")),
+			e.palette.Render(style.Dim, sanitize.Line(s.Source)), sanitize.Line(desc))
 	}
 	return nil
 }

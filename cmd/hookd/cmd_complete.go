@@ -10,7 +10,6 @@ import (
 	"github.com/hookd/hookd/cmd/hookd/complete"
 	"github.com/hookd/hookd/internal/ai/project"
 	"github.com/hookd/hookd/internal/config"
-	"github.com/spf13/pflag"
 )
 
 // completeCommand is the hidden subcommand the shell code's completion
@@ -18,7 +17,7 @@ import (
 const completeCommand = "__complete"
 
 // cmdComplete completes a hookd command line: subcommands from the command
-// table, each command's flags from its own flag set (commandFlags),
+// table, each command's flags from the flags it declares (command.define),
 // prompt-file names from promptfile, profiles from the config and the
 // project's .hookd.yml. Nothing is written, nothing is run.
 func cmdComplete(ctx context.Context, e *env, args []string) error {
@@ -44,7 +43,7 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 	if i < 0 {
 		return nil
 	}
-	fs := commandFlags(ctx, e, commands[i])
+	fs, _ := commands[i].define(io.Discard) // the flags, declared with the command: nothing runs
 	sp := complete.Locate(words[1:], cur, fs)
 	var cands []complete.Candidate
 	add := func(values ...string) {
@@ -92,20 +91,6 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return complete.Write(e.stdout, sp.Prefix+sp.Cur, cands)
-}
-
-// commandFlags returns c's flag set, as c itself defines it: c runs with
-// --help (every command parses its flags before it does anything) and its
-// output is discarded.
-func commandFlags(ctx context.Context, e *env, c command) *pflag.FlagSet {
-	probe := *e
-	probe.stdout, probe.stderr = io.Discard, io.Discard
-	probe.flagSet = nil
-	c.run(ctx, &probe, []string{"--help"})
-	if probe.flagSet == nil {
-		return pflag.NewFlagSet(c.name, pflag.ContinueOnError)
-	}
-	return probe.flagSet
 }
 
 // promptNames are the prompt files that resolve here, with their

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spf13/pflag"
 	"os"
 	"strings"
 	"time"
@@ -19,83 +20,81 @@ import (
 	"github.com/hookd/hookd/internal/sync/s3"
 )
 
-func cmdSync(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "sync")
+func cmdSync(fs *pflag.FlagSet) runFunc {
 	showStatus := fs.Bool("status", false, "say what sync is doing (as hookd status does), without syncing")
 	asJSON := fs.Bool("json", false, "with --status: print one JSON object")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *showStatus {
-		if fs.NArg() != 0 {
-			return usagef("--status takes no arguments")
+	return func(ctx context.Context, e *env, args []string) error {
+		if *showStatus {
+			if len(args) != 0 {
+				return usagef("--status takes no arguments")
+			}
+			st := e.syncStatus(ctx)
+			if *asJSON {
+				return json.NewEncoder(e.stdout).Encode(st)
+			}
+			printSyncStatus(e, st)
+			return nil
 		}
-		st := e.syncStatus(ctx)
 		if *asJSON {
-			return json.NewEncoder(e.stdout).Encode(st)
+			return usagef("--json goes with --status")
 		}
-		printSyncStatus(e, st)
-		return nil
-	}
-	if *asJSON {
-		return usagef("--json goes with --status")
-	}
-	verb := ""
-	if fs.NArg() > 0 {
-		verb = fs.Arg(0)
-	}
-	if fs.NArg() > 1 || verb != "" && verb != "init" && verb != "join" {
-		return usagef("want init, join, or nothing (one pass now)")
-	}
-	s, err := e.syncer()
-	if err != nil {
-		return err
-	}
-	switch verb {
-	case "init":
-		key, err := s.Init(ctx)
+		verb := ""
+		if len(args) > 0 {
+			verb = args[0]
+		}
+		if len(args) > 1 || verb != "" && verb != "init" && verb != "join" {
+			return usagef("want init, join, or nothing (one pass now)")
+		}
+		s, err := e.syncer()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
-		fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
-		fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")
-		fmt.Fprintln(e.stdout, "needs it, and nothing else can decrypt the history. It is not shown again.")
-		fmt.Fprintln(e.stdout, key.Phrase())
-		return nil
-	case "join":
-		phrase, err := readPhrase(e)
+		switch verb {
+		case "init":
+			key, err := s.Init(ctx)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
+			fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
+			fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")
+			fmt.Fprintln(e.stdout, "needs it, and nothing else can decrypt the history. It is not shown again.")
+			fmt.Fprintln(e.stdout, key.Phrase())
+			return nil
+		case "join":
+			phrase, err := readPhrase(e)
+			if err != nil {
+				return err
+			}
+			key, err := hsync.ParsePhrase(phrase)
+			if err != nil {
+				return exitCode{1, err.Error() + ": nothing was changed"}
+			}
+			if err := s.Join(ctx, key); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "sync: joined the history at %s (this host: %s, id %s); the agent syncs in the background, `hookd sync` does it now\n",
+				s.Settings.URL, s.Label, s.HostID)
+			return nil
+		}
+		// One pass now: what the shells wrote is ingested first, so that it
+		// goes up in this pass.
+		if st, err := e.openFlushed(ctx); err == nil {
+			st.Close()
+		}
+		m, err := s.Pass(ctx, 5*time.Minute)
+		if errors.Is(err, hsync.ErrBusy) {
+			return exitCode{1, "another sync pass is still running (the agent's?): try again in a moment"}
+		}
 		if err != nil {
 			return err
 		}
-		key, err := hsync.ParsePhrase(phrase)
-		if err != nil {
-			return exitCode{1, err.Error() + ": nothing was changed"}
+		fmt.Fprintf(e.stdout, "synced with %s: %s\n", s.Settings.URL, m)
+		if m.Compacted > 0 {
+			fmt.Fprintf(e.stdout, "compacted %d of this host's old segments\n", m.Compacted)
 		}
-		if err := s.Join(ctx, key); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "sync: joined the history at %s (this host: %s, id %s); the agent syncs in the background, `hookd sync` does it now\n",
-			s.Settings.URL, s.Label, s.HostID)
 		return nil
 	}
-	// One pass now: what the shells wrote is ingested first, so that it
-	// goes up in this pass.
-	if st, err := e.openFlushed(ctx); err == nil {
-		st.Close()
-	}
-	m, err := s.Pass(ctx, 5*time.Minute)
-	if errors.Is(err, hsync.ErrBusy) {
-		return exitCode{1, "another sync pass is still running (the agent's?): try again in a moment"}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "synced with %s: %s\n", s.Settings.URL, m)
-	if m.Compacted > 0 {
-		fmt.Fprintf(e.stdout, "compacted %d of this host's old segments\n", m.Compacted)
-	}
-	return nil
 }
 
 // readPhrase reads the recovery phrase: from standard input when it is not

@@ -380,3 +380,25 @@ func TestAskPasted(t *testing.T) {
 		}
 	})
 }
+
+// TestRemoteNoticeOnce: the first time context goes to a provider off
+// this machine, hookd says so, once: not on the next question, and not
+// at all for a local one. (0.0.0.0 reaches the fake server here but is
+// not a loopback address, so it counts as remote.)
+func TestRemoteNoticeOnce(t *testing.T) {
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: []string{`{"root_cause":"x","fixes":[]}`}})
+	h := newHome(t)
+	local := llmEnv(fake)
+	remote := append(llmEnv(fake), "HOOKD_LLM_BASE_URL="+strings.Replace(fake.URL, "127.0.0.1", "0.0.0.0", 1))
+	for i, c := range []struct {
+		env  []string
+		said bool
+	}{{local, false}, {remote, true}, {remote, false}} {
+		_, errOut, _ := hookdRun(h, c.env, "suggest", "--ai", "--command", "false", "--exit", "1")
+		if said := strings.Contains(errOut, "(Said once.)"); said != c.said || len(fake.Requests()) != i+1 {
+			t.Errorf("question %d: notice said %v, want %v; %d requests reached the server:\n%s", i+1, said, c.said, len(fake.Requests()), errOut)
+		}
+	}
+}

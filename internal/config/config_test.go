@@ -406,3 +406,28 @@ func TestLoadPatterns(t *testing.T) {
 		})
 	}
 }
+
+func TestWarningUnder(t *testing.T) {
+	for _, c := range []struct {
+		key, under string
+		want       bool
+	}{
+		{"llm.provider", "llm", true},
+		{"llm", "llm", true},
+		{"llmx", "llm", false},
+		{"ask.llm.provider", "llm", false},
+		{"", "llm", false},
+		{"ask.skills[0]", "ask.skills", true},
+		{"ask.skills[0].pattern", "ask.skills", true},
+		{"ask.skillset", "ask.skills", false},
+		{"ask.profiles.work.skills[1]", "ask.skills", false},
+		{"ask.profiles.work.skills[1]", "ask.profiles.*.skills", true},
+		{"ask.profiles.my.team.skills[0].pattern", "ask.profiles.*.skills", true},
+		{"ask.profiles.work.template", "ask.profiles.*.skills", false},
+		{"ask.profiles.skills", "ask.profiles.*.skills", false},
+	} {
+		if got := (Warning{Key: c.key}).Under(c.under); got != c.want {
+			t.Errorf("Warning{Key: %q}.Under(%q) = %v; want %v", c.key, c.under, got, c.want)
+		}
+	}
+}

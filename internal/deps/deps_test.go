@@ -24,7 +24,7 @@ var layers = []struct {
 	// Formats, pure libraries, the file layout and the settings: they
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
-		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid"}},
+		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -74,6 +74,8 @@ var allowed = map[string][]string{
 	"internal/config":     {},
 	"internal/redact":     {},
 	"internal/sanitize":   {},
+	// The palette: named styles for every terminal view.
+	"internal/ui/style": {},
 	// This installation's id (the "this host" of sync and of searches).
 	"internal/hostid": {},
 
@@ -92,9 +94,11 @@ var allowed = map[string][]string{
 	"internal/recording/scrollback": {"capture"},
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
-		"internal/redact", "internal/recording/histfile", "analyze/learn"},
+		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
-	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
+	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
+	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
+	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
 	"internal/recording/agenthook": {},
 
@@ -115,13 +119,13 @@ var allowed = map[string][]string{
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
 	// fix
-	"internal/fix/offer":   {},
-	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
+	"internal/fix/offer":   {"analyze"},
+	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style"},
 	"internal/fix/aifix":   {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
 	// apps
 	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize"},
-	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
+	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing
 	"internal/shelltest": {},
@@ -140,7 +144,7 @@ var allowed = map[string][]string{
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
-		"internal/hostid", "internal/sync", "internal/sync/s3"},
+		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

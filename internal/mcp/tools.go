@@ -452,7 +452,7 @@ func (t *tools) context(ctx context.Context, _ *sdk.CallToolRequest, in ContextI
 			out.IDs = append(out.IDs, en.ID)
 		}
 		// Not the caller's terminal: no output is read back from it.
-		block, ns, _ := ask.ContextBlock(ctx, ask.Sources{Reader: rd, Redactor: t.o.Redactor}, es, 0, budget)
+		block, ns, _ := ask.ContextBlock(ctx, ask.Sources{Reader: rd, Redactor: t.o.Redactor}, es, budget)
 		out.Block = t.clean(block)
 		notes = append(notes, ns...)
 		return nil

@@ -43,9 +43,10 @@ type Layout struct {
 	// (one file per shell session), Outbox (captured outputs on their way
 	// to the agent), Offers (commands offered for the next command line,
 	// one file per session), PIDFile (the agent's "pid version"), Log
-	// (the agent's log) and CaptureProblem (why output capture could not
-	// start, for hookd status).
-	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem string
+	// (the agent's log), CaptureProblem (why output capture could not
+	// start, for hookd status) and RemoteNotice (there once the notice
+	// that context leaves the machine was given).
+	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem, RemoteNotice string
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
@@ -81,6 +82,7 @@ func New(d Dirs) Layout {
 		PIDFile:        filepath.Join(state, "agent.pid"),
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
+		RemoteNotice:   filepath.Join(state, "remote-notice"),
 		Pins:           filepath.Join(state, "pins"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),

@@ -8,12 +8,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
 )
@@ -100,10 +100,7 @@ func (r *Report) capture(in Inputs) {
 	if l, err := outbox.Scan(in.Paths.Outbox); err == nil {
 		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
-	problem := ""
-	if b, err := os.ReadFile(in.Paths.CaptureProblem); err == nil {
-		problem = strings.TrimSpace(string(b))
-	}
+	problem := capturer.Problem(in.Paths.CaptureProblem)
 	switch {
 	case in.CapturedTTY != "":
 		r.CaptureActive = true

@@ -299,15 +299,14 @@ func sortByID(es []history.Entry, cs []promptblock.Command) {
 
 // ContextBlock is the context block of recorded commands, as `hookd ctx`
 // prints it and hookd's MCP server gives it (command_context): each
-// command's facts and output (Block; the command whose id is last is the
-// caller's last command, which may be read back from the terminal; 0 for
-// none), fenced with
-// one boundary, within budget tokens, redacted. The notes say where
-// outputs came from and what was cut; debug notes are Block's.
-func ContextBlock(ctx context.Context, src Sources, es []history.Entry, last int64, budget int) (text string, notes, debug []string) {
+// command's facts and output (Block; the last command of its shell may be
+// read back from the terminal, recall.Reader.Last), fenced with one
+// boundary, within budget tokens, redacted. The notes say where outputs
+// came from and what was cut; debug notes are Block's.
+func ContextBlock(ctx context.Context, src Sources, es []history.Entry, budget int) (text string, notes, debug []string) {
 	cmds := make([]promptblock.Command, 0, len(es))
 	for _, en := range es {
-		c, note := Block(ctx, src, en, last != 0 && en.ID == last)
+		c, note := Block(ctx, src, en, src.Reader.Last(ctx, en))
 		if note != "" {
 			debug = append(debug, note)
 		}

@@ -28,8 +28,8 @@ import (
 
 // Methods of a merged analysis (the JSON contract's method values).
 const (
-	MethodAI     = "ai"
-	MethodHybrid = "hybrid"
+	MethodAI     = analyze.MethodAI
+	MethodHybrid = analyze.MethodHybrid
 )
 
 // DefaultTimeout bounds the question: past it, the rules' analysis stands.

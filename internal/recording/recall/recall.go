@@ -8,12 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -124,6 +124,18 @@ func (rd *Reader) Entry(ctx context.Context, ref string) (history.Entry, error) 
 		return history.Entry{}, fmt.Errorf("REF %s needs a shell with hookd loaded (%w); give an id instead (hookd history lists them)", r, ErrNoSession)
 	}
 	return rd.Store.Recent(ctx, rd.Session, r.Back)
+}
+
+// Last reports whether en is the last command of the reader's session:
+// the one whose output may still be on the terminal's screen (further
+// back, the screen is not to be trusted), to read back when none was
+// captured.
+func (rd *Reader) Last(ctx context.Context, en history.Entry) bool {
+	if rd.Session == "" || en.Session != rd.Session {
+		return false
+	}
+	last, err := rd.Store.Recent(ctx, rd.Session, 1)
+	return err == nil && last.ID == en.ID
 }
 
 // Recent returns up to n of the session's most recent commands, oldest
@@ -242,7 +254,7 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 		return "its agent gave no output with it (hookd record without --output-file)"
 	case "off":
 		why := "output capture was off in its shell"
-		if b, err := os.ReadFile(rd.CaptureProblem); rd.CaptureProblem != "" && err == nil && len(b) > 0 {
+		if capturer.Problem(rd.CaptureProblem) != "" {
 			why += " (hookd status says why)"
 		} else {
 			why += " (see `hookd status`; `hookd run CMD` captures one command)"

@@ -95,6 +95,27 @@ func TestEntryAndRecent(t *testing.T) {
 	}
 }
 
+// TestLast: the last command is the session's most recent one, however
+// it was named; another session's is not, nor one outside a session.
+func TestLast(t *testing.T) {
+	rd, es := newReader(t)
+	ctx := t.Context()
+	for i, want := range []bool{false, false, true} {
+		if got := rd.Last(ctx, es[i]); got != want {
+			t.Errorf("Last(%q) = %v; want %v", es[i].Command, got, want)
+		}
+	}
+	other := *rd
+	other.Session = "another"
+	if other.Last(ctx, es[2]) {
+		t.Errorf("Last of another session's last command = true; want false")
+	}
+	other.Session = ""
+	if other.Last(ctx, es[2]) {
+		t.Errorf("Last outside a session = true; want false")
+	}
+}
+
 func TestOutput(t *testing.T) {
 	rd, es := newReader(t)
 	ctx := t.Context()
