@@ -4,9 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -85,4 +88,42 @@ func exitStatus(err error) int {
 		return ee.ExitCode()
 	}
 	return -1
+}
+
+// TestLinkedProjectFile (issue 20, item 2): a .hookd.yml that is a link to
+// an allowed file does not make its context commands run in the
+// attacker's directory; hookd says why the file is not used.
+func TestLinkedProjectFile(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		h := newHome(t)
+		home, _ := filepath.EvalSymlinks(h.Dir)
+		proj, evil := filepath.Join(home, "proj"), filepath.Join(home, "evil")
+		for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(evil, ".git")} {
+			os.MkdirAll(d, 0o700)
+		}
+		file := filepath.Join(proj, ".hookd.yml")
+		os.WriteFile(file, []byte("ask:\n  context_commands:\n    - {name: Tool, command: ./tool.sh}\n"), 0o600)
+		os.WriteFile(filepath.Join(proj, "tool.sh"), []byte("#!/bin/sh\necho proj-tool\n"), 0o700)
+		pwned := filepath.Join(home, "pwned")
+		os.WriteFile(filepath.Join(evil, "tool.sh"), []byte("#!/bin/sh\ntouch "+pwned+"\necho evil-tool\n"), 0o700)
+		os.Symlink(file, filepath.Join(evil, ".hookd.yml"))
+		hookd(t, h, "allow", file)
+
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Run("cd " + evil + " && hookd ask --dry-run hello; echo done-$((6*7))")
+		s.WaitForPlain(regexp.MustCompile(`done-42`), 20*time.Second)
+		if _, err := os.Stat(pwned); err == nil {
+			t.Fatal("the attacker's tool.sh ran")
+		}
+		if out := s.Plain(); !strings.Contains(out, "a symbolic link to "+file+", outside its own directory") || strings.Contains(out, "evil-tool") {
+			t.Errorf("no reason given, or the tool's output was sent:\n%s", out)
+		}
+		// In the project itself the allowed file still runs.
+		s.Run("cd " + proj + " && hookd ask --dry-run hello; echo done-$((6*8))")
+		s.WaitForPlain(regexp.MustCompile(`done-48`), 20*time.Second)
+		if !strings.Contains(s.Plain(), "proj-tool") {
+			t.Errorf("the allowed file's command did not run in its project:\n%s", s.Plain())
+		}
+	})
 }
