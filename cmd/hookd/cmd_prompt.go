@@ -29,7 +29,11 @@ func cmdCommands(ctx context.Context, e *env, args []string) error {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	cwd, _ := os.Getwd()
-	files := e.promptOptions(cwd).Places.List()
+	places := e.promptOptions(cwd).Places
+	files := places.List()
+	for _, i := range places.Ignored {
+		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(i.Warning().String()))
+	}
 	switch {
 	case *names:
 		for _, f := range files {

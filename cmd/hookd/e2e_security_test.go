@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,6 +125,104 @@ func TestLinkedProjectFile(t *testing.T) {
 		s.WaitForPlain(regexp.MustCompile(`done-48`), 20*time.Second)
 		if !strings.Contains(s.Plain(), "proj-tool") {
 			t.Errorf("the allowed file's command did not run in its project:\n%s", s.Plain())
+		}
+	})
+}
+
+// TestProjectFilesStayInProject (issue 20, items 4, 5 and 6): a project's
+// prompt files cannot bring a file from outside the project into a
+// question: not through git diff's implicit --no-index, not as a link;
+// project files and folders in a directory anyone may write to, or owned
+// by another user, or above a directory outside both a repository and
+// home, shape nothing, and hookd says which it ignored. In real bash and
+// zsh, through ?? at the prompt.
+func TestProjectFilesStayInProject(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Answered."}})
+		h := newHome(t)
+		home, _ := filepath.EvalSymlinks(h.Dir)
+		secret := filepath.Join(home, ".netrc")
+		os.WriteFile(secret, []byte("machine example.com password hunter2-netrc\n"), 0o600)
+		proj := filepath.Join(home, "proj")
+		cmds := filepath.Join(proj, ".hookd", "commands")
+		for _, d := range []string{filepath.Join(proj, ".git"), cmds, filepath.Join(proj, ".claude", "commands")} {
+			os.MkdirAll(d, 0o700)
+		}
+		os.WriteFile(filepath.Join(cmds, "diffleak.md"), []byte("Review:\n!`git diff "+secret+" /dev/null | cat`\n"), 0o600)
+		os.Symlink(secret, filepath.Join(cmds, "leak.md"))
+		os.Symlink(secret, filepath.Join(proj, ".claude", "commands", "x.md"))
+
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Run("cd " + proj)
+		s.Run("?? /diffleak")
+		s.WaitForPlain(regexp.MustCompile(`(?s)outside the project.*Answered\.`), 20*time.Second)
+		if user := userMessage(t, fake); strings.Contains(user, "hunter2") {
+			t.Fatalf("git diff sent a file from outside the project:\n%s", user)
+		}
+		for i, name := range []string{"leak", "x"} {
+			s.Run("hookd ask /" + name + "; echo done-" + strconv.Itoa(i) + "-$((6*7))")
+			s.WaitForPlain(regexp.MustCompile(`done-`+strconv.Itoa(i)+`-42`), 20*time.Second)
+		}
+		if n := len(fake.Requests()); n != 1 {
+			t.Errorf("%d requests; the linked prompt files must not be asked", n)
+		}
+		if out := s.Plain(); strings.Count(out, "outside its project") < 2 || strings.Contains(out, "hunter2") {
+			t.Errorf("the links were not refused with a reason:\n%s", out)
+		}
+
+		// A folder anyone may write to, under home: its prompt file and
+		// its .hookd.yml are ignored, said once each; the user's own
+		// review.md is the one used.
+		shared := filepath.Join(home, "shared")
+		os.MkdirAll(filepath.Join(shared, "x"), 0o700)
+		os.MkdirAll(filepath.Join(shared, ".hookd", "commands"), 0o700)
+		os.WriteFile(filepath.Join(shared, ".hookd", "commands", "review.md"), []byte("planted review\n"), 0o600)
+		os.WriteFile(filepath.Join(shared, ".hookd.yml"), []byte("ask:\n  template: planted system prompt\n"), 0o600)
+		os.Chmod(shared, 0o1777)
+		os.MkdirAll(filepath.Join(home, ".config", "hookd", "commands"), 0o700)
+		os.WriteFile(filepath.Join(home, ".config", "hookd", "commands", "review.md"), []byte("my own review\n"), 0o600)
+		s.Run("cd " + filepath.Join(shared, "x") + " && hookd expand review; echo done-$((6*8))")
+		s.WaitForPlain(regexp.MustCompile(`done-48`), 20*time.Second)
+		out := s.Plain()
+		if !strings.Contains(out, "my own review") || strings.Contains(out, "planted review") ||
+			!strings.Contains(out, filepath.Join(shared, ".hookd")+": in "+shared+", which any user may write to; ignored") {
+			t.Errorf("the planted prompt file shadowed the user's, or no warning:\n%s", out)
+		}
+		s.Run("?? hello there")
+		s.WaitForPlain(regexp.MustCompile(`(?s)hello there.*Answered\.`), 20*time.Second)
+		if sys := fake.Last().System; strings.Contains(sys, "planted") {
+			t.Errorf("the planted .hookd.yml set the system prompt:\n%s", sys)
+		}
+		if !strings.Contains(s.Plain(), filepath.Join(shared, ".hookd.yml")+": in "+shared+", which any user may write to; ignored") {
+			t.Errorf("no warning about the ignored .hookd.yml:\n%s", s.Plain())
+		}
+
+		// Outside home and any repository (/tmp/x): nothing above the
+		// working directory is looked at.
+		tmp := t.TempDir()
+		os.MkdirAll(filepath.Join(tmp, "x"), 0o700)
+		os.MkdirAll(filepath.Join(tmp, ".hookd", "commands"), 0o700)
+		os.WriteFile(filepath.Join(tmp, ".hookd", "commands", "review.md"), []byte("planted above\n"), 0o600)
+		s.Run("cd " + filepath.Join(tmp, "x") + " && hookd expand review; echo done-$((6*9))")
+		s.WaitForPlain(regexp.MustCompile(`done-54`), 20*time.Second)
+		if out := s.Plain(); strings.Contains(out, "planted above") {
+			t.Errorf("a prompt file above a directory outside home and any repository was used:\n%s", out)
+		}
+
+		// A project folder another user owns (as git's safe.directory).
+		if os.Geteuid() == 0 {
+			other := filepath.Join(home, "other")
+			os.MkdirAll(filepath.Join(other, ".git"), 0o755)
+			os.MkdirAll(filepath.Join(other, ".hookd", "commands"), 0o755)
+			os.WriteFile(filepath.Join(other, ".hookd", "commands", "review.md"), []byte("another's review\n"), 0o644)
+			os.Lchown(filepath.Join(other, ".hookd"), 65534, 65534)
+			s.Run("cd " + other + " && hookd expand review; echo done-$((7*9))")
+			s.WaitForPlain(regexp.MustCompile(`done-63`), 20*time.Second)
+			if out := s.Plain(); strings.Contains(out, "another's review") || !strings.Contains(out, "owned by uid 65534, not by you; ignored") {
+				t.Errorf("another user's folder was used, or silently:\n%s", out)
+			}
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/ai/frontmatter"
+	"github.com/hookd/hookd/internal/ai/project"
 )
 
 // Limits.
@@ -150,9 +150,15 @@ func ExpandFile(ctx context.Context, path string, args []string, o Options) Resu
 		now = o.Now
 	}
 	x := &expander{o: o, args: args, exp: &Expansions{Files: []FileRef{}, Bash: []BashRef{}}}
+	for _, i := range o.Places.Ignored {
+		x.warnings = append(x.warnings, i.Warning().String())
+	}
+	if why := o.Places.Refuse(path); why != "" {
+		return Result{Error: &Error{Code: CodeInvalid, Message: why}, Warnings: x.warnings}
+	}
 	data, err := readPrompt(path)
 	if err != nil {
-		return Result{Error: &Error{Code: CodeInvalid, Message: err.Error()}}
+		return Result{Error: &Error{Code: CodeInvalid, Message: err.Error()}, Warnings: x.warnings}
 	}
 	doc, ferr := frontmatter.Parse(data)
 	if ferr != nil {
@@ -523,13 +529,10 @@ func readPrompt(path string) ([]byte, error) {
 	return data, nil
 }
 
+// readCapped reads at most n bytes of the regular file at path; anything
+// else (a FIFO, a device) is refused without blocking.
 func readCapped(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
+	return project.ReadRegular(path, n)
 }
 
 // binary: a NUL byte, or text that is not UTF-8.
