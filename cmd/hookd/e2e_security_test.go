@@ -226,3 +226,54 @@ func TestProjectFilesStayInProject(t *testing.T) {
 		}
 	})
 }
+
+// TestProviderKeyNeverLeaves (issue 20, item 7): the provider's key, and
+// any provider key variable's value, is neither inherited by the commands
+// hookd starts nor sent or stored when a command prints it bare.
+func TestProviderKeyNeverLeaves(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		const key, other = "hk-live-0123456789abcdefXYZ", "orv-ABCDEFGH0123456789"
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey(key)
+		fake.SetReply(llmtest.Reply{Text: []string{"Answered."}})
+		h := newHome(t)
+		env := []string{"HOOKD_LLM_PROVIDER=openai", "HOOKD_LLM_BASE_URL=" + fake.URL, "HOOKD_LLM_API_KEY=" + key,
+			"HOOKD_LLM_MODEL=test-model", "OPENROUTER_API_KEY=" + other, "HOOKD_CAPTURE=pty"}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: env})
+		s.Run(`hookd ask --exec 'printenv HOOKD_LLM_API_KEY; echo "or=$OPENROUTER_API_KEY."' 'what did it print'`)
+		s.WaitForPlain(regexp.MustCompile(`(?s)what did it print.*Answered\.`), 20*time.Second)
+		user := userMessage(t, fake)
+		if strings.Contains(user, key) || strings.Contains(user, other) || !strings.Contains(user, "or=.") {
+			t.Errorf("a context command saw a key, or it was sent:\n%s", user)
+		}
+		// Printed bare in the user's own shell and recorded: redacted in
+		// the stored row and in what is sent.
+		s.Run(`printf 'k1=%s k2=%s\n' "$HOOKD_LLM_API_KEY" "$OPENROUTER_API_KEY"`)
+		s.Run("hookd ask 'and this !!ctx'")
+		s.WaitForPlain(regexp.MustCompile(`(?s)and this.*Answered\.`), 20*time.Second)
+		user = userMessage(t, fake)
+		if strings.Contains(user, key) || strings.Contains(user, other) || !strings.Contains(user, "k1=[REDACTED] k2=[REDACTED]") {
+			t.Errorf("the key was sent:\n%s", user)
+		}
+		var printed int64
+		for _, e := range entries(t, h) {
+			if strings.HasPrefix(e.Command, "printf 'k1=") {
+				printed = e.ID
+			}
+		}
+		out, _, err := hookdRun(h, env, "show", strconv.FormatInt(printed, 10), "--json")
+		if err != nil || strings.Contains(out, key) || strings.Contains(out, other) || !strings.Contains(out, "k1=[REDACTED]") {
+			t.Errorf("the key was stored: %v\n%s", err, out)
+		}
+		asks, _, _ := hookdRun(h, env, "ask", "--log", "--json")
+		if strings.Contains(asks, key) || strings.Contains(asks, other) {
+			t.Errorf("the key was stored with a question:\n%s", asks)
+		}
+		// A chain's run steps do not inherit it either.
+		file := writeChain(t, t.TempDir(), "steps:\n  - run: echo \"k=${HOOKD_LLM_API_KEY:-none} o=${OPENROUTER_API_KEY:-none}\"\n")
+		out, errOut, err := hookdRun(h, env, "chain", file)
+		if err != nil || out != "k=none o=none\n" {
+			t.Errorf("chain: %v %q %s", err, out, errOut)
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
@@ -41,6 +42,10 @@ type env struct {
 	cfg         *config.Config
 	cfgWarnings []string
 	ingestRules *ingest.Rules
+	// commandEnv is the environment of the commands hookd starts for a
+	// question or a chain: this process's without the API keys
+	// (llm.Scrub), whose values the redactor replaces wherever they show.
+	commandEnv []string
 
 	// flagSet is the last flag set flags made (for completion).
 	flagSet *pflag.FlagSet
@@ -105,6 +110,9 @@ func (e *env) loadConfig() {
 		e.cfgWarnings = append(e.cfgWarnings, fmt.Sprintf("%s: redact.patterns: %v; using the built-in redaction only", e.paths.Config, err))
 		red, _ = redact.New(nil)
 	}
+	var keys []string
+	e.commandEnv, keys = llm.Scrub(os.Environ(), string(c.LLM.APIKeyEnv))
+	red = red.WithLiterals(keys...)
 	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red}
 }
 

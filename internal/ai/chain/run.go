@@ -32,7 +32,10 @@ type Options struct {
 	Record func(recorder.Command)
 	// History is the output of a recorded command (REF: an id or -N),
 	// for ${hist.REF.output}.
-	History            func(ctx context.Context, ref string) (string, error)
+	History func(ctx context.Context, ref string) (string, error)
+	// Env is the run steps' environment (nil: this process's); ask and
+	// expand steps, hookd itself, get this process's.
+	Env                []string
 	Signals            <-chan os.Signal
 	TerminalInterrupts bool
 }
@@ -307,8 +310,12 @@ func runStep(ctx context.Context, c *Chain, s *Step, opt Options, lookup func(Re
 			}
 		}
 	}
-	if env != nil {
-		x.Env = append(os.Environ(), env...)
+	base := os.Environ()
+	if opt.Env != nil && s.Action == ActRun {
+		base = opt.Env
+	}
+	if env != nil || s.Action == ActRun && opt.Env != nil {
+		x.Env = append(base[:len(base):len(base)], env...)
 	}
 	switch s.Action {
 	case ActRun:

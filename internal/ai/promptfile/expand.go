@@ -110,6 +110,8 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Env is the commands' environment (nil: this process's).
+	Env []string
 }
 
 // Question expands the prompt file a question starts with: words[0]
@@ -329,7 +331,7 @@ func (x *expander) bash(cmd string) (string, bool) {
 		r.Error = err.Error()
 		return "", false
 	}
-	out, err := Run(cmd, x.o.Places.Root, x.o.Timeout)
+	out, err := Run(cmd, x.o.Places.Root, x.o.Env, x.o.Timeout)
 	if err != nil {
 		r.Error = err.Error()
 		if out != "" {
@@ -341,16 +343,19 @@ func (x *expander) bash(cmd string) (string, bool) {
 	return out, true
 }
 
-// Run runs an allowed command line with sh in dir, stdin empty, for at
-// most timeout (the whole process group is killed then), and returns its
+// Run runs an allowed command line with sh in dir, in env (nil: this
+// process's environment), stdin empty, for at most timeout (the whole process group is killed then), and returns its
 // output (stdout and stderr together, at most MaxOutput bytes, without a
 // final newline).
-func Run(line, dir string, timeout time.Duration) (string, error) {
+func Run(line, dir string, env []string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	c.Dir = dir
-	c.Env = append(os.Environ(), "GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	if env == nil {
+		env = os.Environ()
+	}
+	c.Env = append(env[:len(env):len(env)], "GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	c.WaitDelay = time.Second

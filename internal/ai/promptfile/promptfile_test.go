@@ -267,11 +267,11 @@ func TestBinaryAndHuge(t *testing.T) {
 func TestTimeoutAndCap(t *testing.T) {
 	root := t.TempDir()
 	start := time.Now()
-	_, err := Run("sleep 10", root, 200*time.Millisecond)
+	_, err := Run("sleep 10", root, nil, 200*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > 3*time.Second {
 		t.Fatalf("err %v after %s", err, time.Since(start))
 	}
-	out, err := Run("seq 1 100000", root, 5*time.Second)
+	out, err := Run("seq 1 100000", root, nil, 5*time.Second)
 	if err != nil || len(out) > MaxOutput+200 || !strings.Contains(out, "cut: output is capped") {
 		t.Fatalf("err %v, %d bytes", err, len(out))
 	}
