@@ -232,6 +232,9 @@ func New(cfg Config, hc *http.Client) (Provider, error) {
 	if hc == nil {
 		hc = NewHTTPClient(cfg.connectTimeout())
 	}
+	c := *hc
+	c.CheckRedirect = sameHost(hc.CheckRedirect)
+	hc = &c
 	switch cfg.Provider {
 	case OpenAI:
 		return newOpenAI(cfg, hc)
