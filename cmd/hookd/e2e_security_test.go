@@ -277,3 +277,41 @@ func TestProviderKeyNeverLeaves(t *testing.T) {
 		}
 	})
 }
+
+// TestMalformedToolCall (issue 20, item 10): a model's tool call whose
+// arguments are not JSON, holding a clipboard write (OSC 52) and a title
+// sequence, neither reaches the terminal raw nor ends the question: the
+// model gets a tool error and answers.
+func TestMalformedToolCall(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		bad := "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned-title\x07 not json"
+		fake.Push(llmtest.Step{Reply: &llmtest.Reply{Calls: []llmtest.Call{{Name: "read_file", Arguments: bad}}}},
+			llmtest.Step{Reply: &llmtest.Reply{Text: []string{"Recovered after the error."}}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Run("hookd ask 'read the makefile'; echo done-$((6*7))")
+		s.WaitForPlain(regexp.MustCompile(`done-42`), 20*time.Second)
+		raw := s.Output()
+		if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\x1b]0;pwned") {
+			t.Errorf("a model's escape sequence reached the terminal:\n%q", raw)
+		}
+		if !strings.Contains(s.Plain(), "Recovered after the error.") {
+			t.Errorf("the question ended at the malformed call:\n%s", s.Plain())
+		}
+		reqs := fake.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%d requests; want 2", len(reqs))
+		}
+		var tool string
+		for _, m := range reqs[1].Messages {
+			if m.Role == "tool" {
+				tool = m.Content
+			}
+		}
+		if !strings.Contains(tool, "arguments were not a JSON object") {
+			t.Errorf("the model was not told: %q", tool)
+		}
+	})
+}
