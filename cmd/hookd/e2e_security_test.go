@@ -7,11 +7,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
+	"github.com/hookd/hookd/shellinit"
 )
 
 // TestChainValueNeverCode (issue 20, item 1): the issue's chain, which
@@ -314,4 +316,120 @@ func TestMalformedToolCall(t *testing.T) {
 			t.Errorf("the model was not told: %q", tool)
 		}
 	})
+}
+
+// TestFIFOPromptFile (issue 20, item 11): a FIFO in .hookd/commands hangs
+// neither hookd commands nor Tab completion after hookd ask /, in real
+// bash and zsh.
+func TestFIFOPromptFile(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		dir := promptProject(t, h)
+		if err := syscall.Mkfifo(filepath.Join(dir, ".hookd", "commands", "trap.md"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellinit.Quote(dir) + "\n" + initLine(shell)
+		if shell == "zsh" {
+			rc += "autoload -Uz compinit && compinit -u -D\n"
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
+		s.Run("hookd commands; echo done-$((6*7))")
+		s.WaitForPlain(regexp.MustCompile(`(?s)/review.*trap.md: not a regular file.*done-42`), 20*time.Second)
+		s.Editing()
+		s.Type("hookd ask /rev\t")
+		s.WaitForPlain(regexp.MustCompile(`hookd ask /review $`), 20*time.Second)
+	})
+}
+
+// TestSignalsEndHookd (issue 20, item 11): whatever hookd is blocked on
+// (here: reading a pipe that never ends), a SIGTERM ends it within a
+// second, and so does a second Ctrl-C.
+func TestSignalsEndHookd(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sigs []syscall.Signal
+		code int
+	}{
+		{"SIGTERM", []syscall.Signal{syscall.SIGTERM}, 128 + 15},
+		{"two Ctrl-C", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}, 128 + 2},
+		{"Ctrl-C then SIGTERM", []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}, 128 + 15},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHome(t)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			cmd := exec.Command(hookdBin, "ask", "what is this")
+			cmd.Env, cmd.Dir, cmd.Stdin = append(h.Env, "HOOKD_LLM_PROVIDER=command", "HOOKD_LLM_COMMAND=cat"), h.Dir, r
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Wait until hookd is blocked reading its stdin.
+			deadline := time.Now().Add(20 * time.Second)
+			for !readingStdin(cmd.Process.Pid) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("hookd never read its stdin")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			for _, sig := range tc.sigs {
+				// A signal sent while the same one is pending is lost, as
+				// a second Ctrl-C never is: wait until it is taken.
+				cmd.Process.Signal(sig)
+				for pending(cmd.Process.Pid, sig) {
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
+			start := time.Now()
+			select {
+			case err := <-done:
+				if code := exitStatus(err); code != tc.code {
+					t.Errorf("exit %d; want %d", code, tc.code)
+				}
+				t.Logf("ended %v after the signal", time.Since(start).Round(time.Millisecond))
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("hookd did not end after the signals")
+			}
+		})
+	}
+}
+
+// readingStdin reports whether a thread of process pid is in a read(2)
+// of its standard input (/proc/PID/task/TID/syscall: "0 0x0 …").
+func readingStdin(pid int) bool {
+	tasks, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", task.Name(), "syscall"))
+		if err == nil && strings.HasPrefix(string(b), "0 0x0 ") {
+			return true
+		}
+	}
+	return false
+}
+
+// pending reports whether sig is pending for process pid (SigPnd or
+// ShdPnd in /proc/PID/status).
+func pending(pid int, sig syscall.Signal) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		if k != "SigPnd" && k != "ShdPnd" {
+			continue
+		}
+		mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		if err == nil && mask&(1<<(uint(sig)-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -331,3 +331,14 @@ func Allow(path string, store trust.Store) (Project, []config.Warning, error) {
 	a, warns := config.ParseProject(path, data)
 	return Project{Path: path, Ask: a, State: trust.Allowed}, warns, nil
 }
+
+// ReadAsk reads the ask section of the project file at path (a regular
+// file only, opened without blocking), its trust unchecked: for what runs
+// nothing, such as completing profile names.
+func ReadAsk(path string) (config.Ask, []config.Warning) {
+	data, err := ReadRegular(path, maxProjectFile)
+	if err != nil {
+		return config.Ask{}, []config.Warning{{File: path, Msg: err.Error(), Then: "ignoring the file"}}
+	}
+	return config.ParseProject(path, data)
+}
