@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -432,4 +433,103 @@ func pending(pid int, sig syscall.Signal) bool {
 		}
 	}
 	return false
+}
+
+// mountTmpfs mounts a small tmpfs (0700) at dir for the test, or skips
+// the test where mounting is not allowed (not root).
+func mountTmpfs(t *testing.T, dir, size string) {
+	t.Helper()
+	os.MkdirAll(dir, 0o700)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" && os.Geteuid() == 0 {
+			t.Fatalf("mount tmpfs: %v %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+}
+
+// TestHistoryWhenStorageFails (issue 20, item 13): a history on a
+// read-only file system, and then on a full disk, is still read by
+// hookd history, which says that recording is stopped, why, and that
+// nothing is lost; once writable again, what waited is stored. In real
+// bash and zsh.
+func TestHistoryWhenStorageFails(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		data := h.Path(".local", "share", "hookd")
+		mountTmpfs(t, data, "512k")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("echo one-$((6*7))")
+		s.Run("hookd history")
+		s.WaitForPlain(regexp.MustCompile(`echo one-\$\(\(6\*7\)\)`), 20*time.Second)
+
+		h.StopAgent() // it holds the database open for writing
+		if out, err := exec.Command("mount", "-o", "remount,ro", data).CombinedOutput(); err != nil {
+			t.Fatalf("remount ro: %v %s", err, out)
+		}
+		s.Run("echo two-$((6*7))")
+		s.Run("hookd history; echo listed-$((6*8))")
+		s.WaitForPlain(regexp.MustCompile(`(?s)recording is stopped: \S*history.db cannot be written \(read-only file system\); new commands wait in the spool and nothing is lost.*listed-48`), 20*time.Second)
+		if !strings.Contains(s.Plain()[strings.LastIndex(s.Plain(), "hookd history; echo listed"):], "echo one-") {
+			t.Errorf("hookd history did not list what is stored:\n%s", s.Plain())
+		}
+		exec.Command("mount", "-o", "remount,rw", data).Run()
+
+		// Full: a file takes all the room left.
+		fill, _ := os.Create(filepath.Join(data, "fill"))
+		buf := make([]byte, 4096)
+		for {
+			if _, err := fill.Write(buf); err != nil {
+				break
+			}
+		}
+		fill.Close()
+		s.Run("echo three-$((6*7))")
+		s.Run("hookd history; echo listed-$((6*9))")
+		s.WaitForPlain(regexp.MustCompile(`(?s)recording is paused: the disk holding \S*history.db is full \([^)]*no space left on device\); commands wait in the spool and nothing is lost.*listed-54`), 20*time.Second)
+		if !strings.Contains(s.Plain()[strings.LastIndex(s.Plain(), "hookd history; echo listed-$((6*9))"):], "echo one-") {
+			t.Errorf("hookd history did not list what is stored:\n%s", s.Plain())
+		}
+		os.Remove(filepath.Join(data, "fill"))
+		got := commandsOf(entries(t, h))
+		for _, want := range []string{"echo one-$((6*7))", "echo two-$((6*7))", "echo three-$((6*7))"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("%q was lost: %q", want, got)
+			}
+		}
+	})
+}
+
+// TestStatusRuntimeTaken (issue 20, item 13): when another user owns the
+// runtime directory under /tmp, hookd status says why the agent is down;
+// the shell works on.
+func TestStatusRuntimeTaken(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a directory to another user needs root")
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		tmp := t.TempDir()
+		taken := filepath.Join(tmp, "hookd-"+strconv.Itoa(os.Getuid()))
+		os.Mkdir(taken, 0o777)
+		if err := os.Chown(taken, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: []string{"XDG_RUNTIME_DIR=", "TMPDIR=" + tmp}})
+		s.Run("echo still-$((6*7)); hookd status")
+		s.WaitForPlain(regexp.MustCompile(`(?s)still-42.*the agent cannot run: its runtime directory `+regexp.QuoteMeta(taken)+` belongs to \S+ \(uid 65534\), another user.*set XDG_RUNTIME_DIR`), 20*time.Second)
+	})
+}
+
+// TestInvisibleShownEscaped (issue 20, item 13): a command holding a
+// Hangul filler and a variation selector is listed with them escaped.
+func TestInvisibleShownEscaped(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		s.Run("echo a\u3164b\ufe0fc >/dev/null")
+		s.Run("hookd history")
+		s.WaitForPlain(regexp.MustCompile(`echo a\\u3164b\\ufe0fc`), 20*time.Second)
+	})
 }

@@ -163,6 +163,11 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ro := s.ReadOnly(); ro != nil {
+		// Read what is stored; what waits stays in the spool.
+		fmt.Fprintf(e.stderr, "hookd: %s\n", ro)
+		return s, nil
+	}
 	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
 	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
 		s.Close()
@@ -172,7 +177,9 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 		}
 		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
 	}
-	if err != nil && e.debug {
+	if history.IsDiskFull(err) {
+		fmt.Fprintf(e.stderr, "hookd: %s\n", &history.DiskFullError{Path: e.paths.DB, Err: err})
+	} else if err != nil && e.debug {
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
 	}
 	e.logProblems(st.Problems)
