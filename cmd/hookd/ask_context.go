@@ -38,7 +38,8 @@ func (e *env) runContext(ctx context.Context, q project.Question, execs []string
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL")}
+	e.loadConfig()
+	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL"), Env: e.commandEnv}
 	if confirm {
 		opt.Confirm = confirmOnTTY()
 	}

@@ -28,14 +28,17 @@ func cmdAllow(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := store.Allow(file); err != nil {
-			return err
-		}
 		if filepath.Base(file) != config.ProjectFile {
+			if err := store.Allow(file); err != nil {
+				return err
+			}
 			fmt.Fprintf(e.stdout, "allowed %s\n", sanitize.Line(file))
 			return nil
 		}
-		p, warns := project.Load(file, store)
+		p, warns, err := project.Allow(file, store)
+		if err != nil {
+			return err
+		}
 		for _, w := range warns {
 			fmt.Fprintf(e.stderr, "hookd: %s\n", sanitize.Line(w.String()))
 		}

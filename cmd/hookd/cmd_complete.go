@@ -9,7 +9,6 @@ import (
 
 	"github.com/hookd/hookd/cmd/hookd/complete"
 	"github.com/hookd/hookd/internal/ai/project"
-	"github.com/hookd/hookd/internal/config"
 )
 
 // completeCommand is the hidden subcommand the shell code's completion
@@ -115,7 +114,7 @@ func profileNames(e *env) []string {
 	}
 	cwd, _ := os.Getwd()
 	if path, ok := project.Find(cwd); ok {
-		a, _ := config.LoadProject(path)
+		a, _ := project.ReadAsk(path)
 		for n := range a.Profiles {
 			names = append(names, n)
 		}

@@ -16,7 +16,7 @@ import (
 // built-in allowlist and the user's own prompt_files.allow.
 func (e *env) promptOptions(cwd string) promptfile.Options {
 	return promptfile.Options{Places: promptfile.PlacesFor(cwd, e.paths.Commands, e.home), Cwd: cwd,
-		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}}
+		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}, Env: e.commandEnv}
 }
 
 func cmdCommands(fs *pflag.FlagSet) runFunc {
@@ -27,7 +27,11 @@ func cmdCommands(fs *pflag.FlagSet) runFunc {
 			return usagef("unexpected argument %q", args[0])
 		}
 		cwd, _ := os.Getwd()
-		files := e.promptOptions(cwd).Places.List()
+		places := e.promptOptions(cwd).Places
+		files := places.List()
+		for _, i := range places.Ignored {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(i.Warning().String()))
+		}
 		switch {
 		case *names:
 			for _, f := range files {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
@@ -40,6 +42,10 @@ type env struct {
 	cfg         *config.Config
 	cfgWarnings []config.Warning
 	ingestRules *ingest.Rules
+	// commandEnv is the environment of the commands hookd starts for a
+	// question or a chain: this process's without the API keys
+	// (llm.Scrub).
+	commandEnv []string
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -95,6 +101,12 @@ func (e *env) loadConfig() {
 	c, warns := config.Load(e.paths.Config, e.home)
 	e.cfg = &c
 	rules, more := ingest.RulesFrom(c, e.paths.Config)
+	// The commands hookd starts for a question or a chain get this
+	// process's environment without the provider keys, whose values the
+	// redactor replaces wherever they show.
+	var keys []string
+	e.commandEnv, keys = llm.Scrub(os.Environ(), string(c.LLM.APIKeyEnv))
+	rules.Redactor = rules.Redactor.WithLiterals(keys...)
 	e.cfgWarnings, e.ingestRules = append(warns, more...), rules
 }
 
@@ -150,7 +162,13 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.Err != nil && e.debug {
+	var full *history.DiskFullError
+	switch {
+	case res.ReadOnly != nil:
+		fmt.Fprintf(e.stderr, "hookd: %s\n", res.ReadOnly)
+	case errors.As(res.Err, &full):
+		fmt.Fprintf(e.stderr, "hookd: %s\n", full)
+	case res.Err != nil && e.debug:
 		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", res.Err)
 	}
 	return s, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/spf13/pflag"
 )
 
@@ -135,17 +136,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.Is(err, pflag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "hookd %s: %s\nusage: hookd %s %s\n", c.name, ue.msg, c.name, c.args)
+			fmt.Fprintf(stderr, "hookd %s: %s\nusage: hookd %s %s\n", c.name, sanitize.Text(ue.msg), c.name, c.args)
 			return 2
 		default:
 			var ec exitCode
 			if errors.As(err, &ec) {
 				if ec.msg != "" {
-					fmt.Fprintf(stderr, "hookd: %s\n", ec.msg)
+					fmt.Fprintf(stderr, "hookd: %s\n", sanitize.Text(ec.msg))
 				}
 				return ec.code
 			}
-			fmt.Fprintf(stderr, "hookd: %v\n", err)
+			fmt.Fprintf(stderr, "hookd: %s\n", sanitize.Text(err.Error()))
 			return 1
 		}
 	}

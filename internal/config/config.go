@@ -74,7 +74,7 @@ type Sync struct {
 type PromptFiles struct {
 	// Allow extends the built-in allowlist of the commands a prompt
 	// file's !`cmd` may run: each pattern is a command's words, where *
-	// matches anything (make -n*). Only the user's config.yaml sets it; a
+	// matches anything (wc -l *). Only the user's config.yaml sets it; a
 	// project's .hookd.yml never can.
 	Allow []string `yaml:"allow"`
 }
@@ -205,7 +205,7 @@ output:
 #   interval: 5m        # the agent syncs this often, and soon after a burst of commands
 # prompt_files:         # hookd expand NAME, hookd ask /NAME (only this file sets it)
 #   allow:              # more commands a prompt file may run (* matches anything)
-#     - 'make -n*'
+#     - 'wc -l *'     # never make, npm run…: they run the project's own code
 `
 
 // Load reads the file at path, once: the caller keeps what it returns for

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -120,6 +121,31 @@ func Private(dir string) error {
 		}
 	}
 	return nil
+}
+
+// Taken says why dir, a private directory of the user's (Private), cannot
+// be used: it exists and is not a directory of the user's own, as when
+// another user created the fallback runtime directory under /tmp first;
+// "" when it is the user's, or is not there yet.
+func Taken(dir string) string {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Sprintf("%s is a symbolic link, not a directory of yours: hookd refuses to use it", dir)
+	case !fi.IsDir():
+		return fmt.Sprintf("%s is not a directory: hookd refuses to use it", dir)
+	case ok && int(st.Uid) != os.Getuid():
+		owner := "uid " + strconv.Itoa(int(st.Uid))
+		if u, err := user.LookupId(strconv.Itoa(int(st.Uid))); err == nil {
+			owner = u.Username + " (" + owner + ")"
+		}
+		return fmt.Sprintf("%s belongs to %s, another user, who could listen on hookd's socket there: hookd refuses to use it", dir, owner)
+	}
+	return ""
 }
 
 // Tighten sets each of dirs that exists to 0700 when it is open to others

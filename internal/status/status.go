@@ -124,6 +124,10 @@ func (r *Report) agent(ctx context.Context, in Inputs) {
 	st, err := agent.Call(cctx, agent.SocketPath(in.Paths.Runtime), agent.Request{Op: "status"})
 	cancel()
 	if err != nil {
+		if why := paths.Taken(in.Paths.Runtime); why != "" {
+			r.problem("the agent cannot run: its runtime directory " + why + "; commands wait in the spool. Remove that directory (ask its owner, or root), or set XDG_RUNTIME_DIR to a directory of yours")
+			return
+		}
 		r.problem("the agent is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
 		return
 	}
@@ -145,6 +149,10 @@ func (r *Report) database(ctx context.Context, in Inputs) map[string]history.Spo
 		return offsets
 	}
 	defer s.Close()
+	if ro := s.ReadOnly(); ro != nil {
+		r.Database.Error = ro.Error()
+		r.problem(ro.Error())
+	}
 	ds, err := s.Stats(ctx)
 	if err != nil {
 		r.Database.Error = err.Error()

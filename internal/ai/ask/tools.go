@@ -64,8 +64,11 @@ func (tb *Toolbox) Call(ctx context.Context, c llm.ToolCall) (result, summary st
 		Ref    string `json:"ref"`
 		Path   string `json:"path"`
 	}
+	if c.Invalid != "" {
+		return "error: " + c.Invalid + "; call " + c.Name + " again with a JSON object matching its parameters", c.Name + "(?): " + c.Invalid
+	}
 	if err := json.Unmarshal(c.Arguments, &args); err != nil && len(c.Arguments) > 0 {
-		return "error: the arguments are not a JSON object: " + err.Error(), c.Name + "(?)"
+		return "error: " + llm.InvalidArguments + " (" + err.Error() + ")", c.Name + "(?): " + llm.InvalidArguments
 	}
 	var err error
 	switch c.Name {

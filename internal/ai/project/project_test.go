@@ -44,7 +44,11 @@ func TestFind(t *testing.T) {
 	// A directory named .hookd.yml is not a project file.
 	os.MkdirAll(p("home", "plain", "x", ".hookd.yml"), 0o755)
 	os.MkdirAll(p("elsewhere", "y"), 0o755)
-	mkfile(t, p(".hookd.yml"), "") // above home, outside: reached from outside home only
+	// Above home, outside any repository: never reached. Outside both, the
+	// search is the working directory alone (issue 20: a file planted in
+	// /tmp shaped questions asked in /tmp/x).
+	mkfile(t, p(".hookd.yml"), "")
+	mkfile(t, p("elsewhere", "z", ".hookd.yml"), "")
 	for _, c := range []struct {
 		cwd, want string
 	}{
@@ -55,7 +59,8 @@ func TestFind(t *testing.T) {
 		{p("home", "wt", "sub", "a"), p("home", "wt", "sub", ".hookd.yml")},
 		{p("home", "plain", "x"), p("home", ".hookd.yml")},
 		{p("home"), p("home", ".hookd.yml")},
-		{p("elsewhere", "y"), p(".hookd.yml")},
+		{p("elsewhere", "y"), ""},
+		{p("elsewhere", "z"), p("elsewhere", "z", ".hookd.yml")},
 	} {
 		got, ok := Find(c.cwd)
 		if got != c.want || ok != (c.want != "") {

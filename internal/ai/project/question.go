@@ -38,7 +38,11 @@ func ForQuestion(user config.Ask, cwd, profile string, pl Places) (Question, []c
 	var q Question
 	var warns []config.Warning
 	var proj *Project
-	if path, ok := Find(cwd); ok {
+	path, ignored := Lookup(cwd, "")
+	for _, i := range ignored {
+		warns = append(warns, i.Warning())
+	}
+	if path != "" {
 		p, w := Load(path, trust.Store{Dir: pl.Trust})
 		warns = append(warns, w...)
 		proj = &p
@@ -99,13 +103,30 @@ func Target(cwd, home, arg, verb string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", arg, errors.Unwrap(err))
 		}
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		if verb == "deny" {
+			return p, nil
+		}
+		if !IsRegular(p) {
 			return "", fmt.Errorf("%s is not a file", arg)
+		}
+		if why := Unsafe(p); why != "" {
+			return "", fmt.Errorf("%s: %s: not allowed", p, why)
+		}
+		if why := Outside(p); why != "" && filepath.Base(p) == config.ProjectFile {
+			return "", fmt.Errorf("%s: %s: not allowed", p, why)
 		}
 		return p, nil
 	}
-	if p, ok := Find(cwd); ok {
+	p, ignored := Lookup(cwd, home)
+	if p != "" {
 		return trust.Resolve(p)
+	}
+	if len(ignored) > 0 && verb != "deny" {
+		i := ignored[0]
+		return "", fmt.Errorf("%s: %s: not allowed", i.Path, i.Why)
+	}
+	if len(ignored) > 0 {
+		return trust.Resolve(ignored[0].Path)
 	}
 	dirs := Dirs(cwd, home)
 	where := cwd

@@ -267,11 +267,11 @@ func TestBinaryAndHuge(t *testing.T) {
 func TestTimeoutAndCap(t *testing.T) {
 	root := t.TempDir()
 	start := time.Now()
-	_, err := Run("sleep 10", root, 200*time.Millisecond)
+	_, err := Run("sleep 10", root, nil, 200*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > 3*time.Second {
 		t.Fatalf("err %v after %s", err, time.Since(start))
 	}
-	out, err := Run("seq 1 100000", root, 5*time.Second)
+	out, err := Run("seq 1 100000", root, nil, 5*time.Second)
 	if err != nil || len(out) > MaxOutput+200 || !strings.Contains(out, "cut: output is capped") {
 		t.Fatalf("err %v, %d bytes", err, len(out))
 	}
@@ -285,10 +285,10 @@ func TestTimeoutAndCap(t *testing.T) {
 func TestAllowlist(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "f.txt"), []byte("x"), 0o644)
-	a := Allowlist{Extra: []string{"make -n*"}}
+	a := Allowlist{Extra: []string{"wc -l*"}}
 	for _, ok := range []string{"git status", "git diff HEAD~1", "git log --oneline -5", "git branch -a", "git remote -v",
 		"ls -la", "ls", "cat f.txt", "cat ./f.txt", "echo 'hi there'", `echo "a b"`, "pwd", "date", "date +%Y",
-		"git status && git log -1", "echo a | cat", "make -n all"} {
+		"git status && git log -1", "echo a | cat", "wc -l f.txt"} {
 		if err := a.Check(ok, root); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
@@ -296,7 +296,7 @@ func TestAllowlist(t *testing.T) {
 	for _, no := range []string{"rm -rf /", "cat /etc/passwd", "cat ../x", "ls /", "echo $(rm x)", "echo `id`", "echo $HOME",
 		"echo x > f.txt", "cat < /etc/passwd", "git status; rm x", "git status && curl x", "echo a | sh", "git branch -D main",
 		"git branch new", "git remote add x y", "git diff --output=x", "git diff --no-index /etc/passwd f.txt", "git -c a=b status",
-		"FOO=1 echo", "echo *", "cat ~/x", "sleep 1 &", "(echo a)", "{ echo a; }", "date -s 2020-01-01", "make all", "pwd x",
+		"FOO=1 echo", "echo *", "cat ~/x", "sleep 1 &", "(echo a)", "{ echo a; }", "date -s 2020-01-01", "make -n all", "pwd x",
 		"echo a\\ b", "git status |& cat", "! echo", "if true; then echo; fi"} {
 		if err := a.Check(no, root); err == nil || !strings.Contains(err.Error(), "not allowed") {
 			t.Errorf("%s: allowed (%v)", no, err)

@@ -27,8 +27,13 @@ type Flushed struct {
 	// one line each, for the agent's log.
 	Problems []string
 	// Err is why the last pass failed, if it did: the history is read as
-	// it is (a busy database is no reason not to read it).
+	// it is (a busy database is no reason not to read it). A full disk is
+	// a *history.DiskFullError, which says that nothing was lost.
 	Err error
+	// ReadOnly, when the history could be opened only for reading, is
+	// why (Store.ReadOnly): what waits stays in the spools, and no pass
+	// ran.
+	ReadOnly error
 }
 
 // Open opens the history and runs the pass. A database found corrupt
@@ -42,6 +47,10 @@ func (f Flush) Open(ctx context.Context) (*history.Store, Flushed, error) {
 		return nil, Flushed{}, err
 	}
 	var res Flushed
+	if ro := s.ReadOnly(); ro != nil {
+		res.ReadOnly = ro
+		return s, res, nil
+	}
 	st, err := Pass(ctx, s, f.SpoolDir, f.OutboxDir, f.Rules, time.Now())
 	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ErrReplaced) {
 		s.Close()
@@ -52,6 +61,9 @@ func (f Flush) Open(ctx context.Context) (*history.Store, Flushed, error) {
 		st, err = Pass(ctx, s, f.SpoolDir, f.OutboxDir, f.Rules, time.Now())
 	}
 	res.Problems = append(res.Problems, st.Problems...)
+	if history.IsDiskFull(err) {
+		err = &history.DiskFullError{Path: f.DB, Err: err}
+	}
 	res.Err = err
 	return s, res, nil
 }
