@@ -207,7 +207,10 @@ func TestAskCtrlC(t *testing.T) {
 		for i := 0; i < 100; i++ {
 			chunks = append(chunks, fmt.Sprintf("word%d ", i))
 		}
-		fake.SetReply(llmtest.Reply{Text: chunks, Interval: 100 * time.Millisecond})
+		fake.SetReply(llmtest.Reply{Text: chunks})
+		// The answer stops coming after three words and would never end:
+		// only Ctrl-C brings the prompt back.
+		fake.Push(llmtest.Step{StallAfter: 3})
 		h := newHome(t)
 		rc := "PS1='[st=$?] $ '\nPROMPT='[st=%?] %# '\n" + initLine(shell)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc, Env: llmEnv(fake)})
@@ -216,7 +219,7 @@ func TestAskCtrlC(t *testing.T) {
 		sent := time.Now()
 		s.Type("\x03")
 		s.WaitForPlain(regexp.MustCompile(`\[st=130\] [$%#] $`), 5*time.Second)
-		if took := time.Since(sent); took > 2*time.Second {
+		if took := time.Since(sent); took > shelltest.Scale(5*time.Second) {
 			t.Errorf("Ctrl-C took %v to stop the answer", took)
 		}
 		s.Sync()
@@ -262,12 +265,17 @@ func TestAskOfferNotMixedWithTypeAhead(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		fake := llmtest.NewOpenAI(t)
 		fake.SetKey("test-key")
-		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n", "```sh\n", "touch offered-file\n", "```\n"}, Interval: 300 * time.Millisecond})
+		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n", "```sh\n", "touch offered-file\n", "```\n"}})
+		// The rest of the answer comes once the keys are typed (their
+		// echo is on the screen: the terminal has them).
+		release := make(chan struct{})
+		fake.Push(llmtest.Step{HoldAfter: 1, Release: release})
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
 		s.Type("?? make the file\r")
 		s.WaitForPlain(regexp.MustCompile(`Run:`), 10*time.Second)
-		s.Type("echo typed-ahead\r")
+		s.TypeWait("echo typed-ahead\r", regexp.MustCompile(`echo typed-ahead`), 10*time.Second)
+		close(release)
 		s.WaitForPlain(regexp.MustCompile(`\ntyped-ahead\n`), 10*time.Second)
 		s.Sync()
 		if _, err := os.Stat(h.Path("offered-file")); err == nil {

@@ -111,8 +111,10 @@ func TestAIKey(t *testing.T) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 		s.Run("printf 'echo \"error: no greeting given\" >&2; exit 3\\n' > greet.sh")
-		s.Run("sh ./greet.sh")
-		s.Run("echo in-between")
+		// Nothing typed ahead while these run: under capture, the echo of
+		// keys typed early lands in the output (between its lines).
+		s.RunAlone("sh ./greet.sh")
+		s.RunAlone("echo in-between")
 		s.WaitForPlain(regexp.MustCompile(`\nin-between\n`), 5*time.Second)
 		s.Editing()
 		s.Type("\x18l")
@@ -121,8 +123,8 @@ func TestAIKey(t *testing.T) {
 			t.Errorf("the model did not get the last failure (and only it):\n%s", user)
 		}
 		s.Editing()
-		s.Type("\x18f")
-		time.Sleep(300 * time.Millisecond)
+		// The fix on the line, then Enter.
+		s.TypeWait("\x18f", regexp.MustCompile(`echo ai-fixed`), 10*time.Second)
 		s.Type("\r")
 		s.WaitForPlain(regexp.MustCompile(`\nai-fixed\n`), 5*time.Second)
 		s.Sync()

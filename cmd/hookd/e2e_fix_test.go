@@ -82,8 +82,8 @@ func TestFixOptions(t *testing.T) {
 		s.Run("ech key-works")
 		// Ctrl-X f: the fix on the command line; Enter runs it.
 		s.Editing()
-		s.Type("\x18f")
-		time.Sleep(300 * time.Millisecond)
+		// The fix on the line, then Enter.
+		s.TypeWait("\x18f", regexp.MustCompile(`echo key-works`), 10*time.Second)
 		s.Type("\r")
 		s.WaitForPlain(regexp.MustCompile(`\nkey-works\n`), 5*time.Second)
 		s.Sync()

@@ -367,6 +367,16 @@ func (s *Shell) Type(keys string) {
 	}
 }
 
+// TypeWait types keys and waits until the plain output they bring matches
+// re (a key binding's effect on the command line, say, before Enter), and
+// returns the match and its submatches.
+func (s *Shell) TypeWait(keys string, re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	m := s.Mark()
+	s.Type(keys)
+	return s.WaitPlainSince(m, re, timeout)
+}
+
 // Run types line and Enter, then waits until the shell is back at a prompt.
 func (s *Shell) Run(line string) {
 	s.t.Helper()
@@ -463,6 +473,41 @@ func (s *Shell) Wait(timeout time.Duration) int {
 	return 0
 }
 
+// WaitForeground waits until a process below the shell whose command line
+// is exactly argv runs in the foreground of its terminal, and returns its
+// pid: from then on a key the terminal turns into a signal (Ctrl-C, Ctrl-Z)
+// reaches it, and not the shell about to start it.
+func (s *Shell) WaitForeground(argv ...string) int {
+	s.t.Helper()
+	want := strings.Join(argv, "\x00") + "\x00"
+	var pid int
+	Eventually(s.t, 20*time.Second, func() bool {
+		for _, p := range Descendants(s.cmd.Process.Pid) {
+			cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
+			if err != nil || string(cmdline) != want {
+				continue
+			}
+			if f := statFields(p); len(f) > 5 && f[2] == f[5] && f[0] != "Z" { // pgrp == tpgid
+				pid = p
+				return true
+			}
+		}
+		return false
+	}, func() string { return fmt.Sprintf("%s: no %q in the foreground; output:\n%s", s.Name, argv, tail(s.Plain())) })
+	return pid
+}
+
+// statFields returns the fields of /proc/pid/stat after the command name:
+// the state, ppid, pgrp, session, tty_nr, tpgid, …
+func statFields(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil
+	}
+	st := string(b)
+	return strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+}
+
 // Resize sets the terminal's size, as a terminal window being resized
 // does: the kernel signals the terminal's foreground process group.
 func (s *Shell) Resize(cols, rows int) {
@@ -494,15 +539,15 @@ func (s *Shell) Close() {
 	s.pty.Close()
 }
 
+// Alive reports whether pid is a process that has not ended. A zombie has
+// ended (its parent, maybe a container's init that never reaps, has yet to
+// collect it), though signalling it still succeeds.
+func Alive(pid int) bool { return running(pid) }
+
 // running reports whether pid is a process that has not ended (a zombie
 // has: its parent, maybe a container's init, has yet to reap it).
 func running(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	st := string(b)
-	f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+	f := statFields(pid)
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
@@ -516,12 +561,7 @@ func Descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		st := string(b)
-		f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+		f := statFields(p)
 		if len(f) < 2 {
 			continue
 		}
