@@ -493,7 +493,9 @@ func (s *Shell) WaitForeground(argv ...string) int {
 			}
 		}
 		return false
-	}, func() string { return fmt.Sprintf("%s: no %q in the foreground; output:\n%s", s.Name, argv, tail(s.Plain())) })
+	}, func() string {
+		return fmt.Sprintf("%s: no %q in the foreground; output:\n%s", s.Name, argv, tail(s.Plain()))
+	})
 	return pid
 }
 

@@ -676,7 +676,9 @@ func TestReadRealTmux(t *testing.T) {
 		t.Helper()
 		shelltest.Eventually(t, 30*time.Second, func() bool {
 			return strings.Contains("\n"+tmux("capture-pane", "-p", "-t", pane), "\n"+lines+"\n")
-		}, func() string { return fmt.Sprintf("%q never showed:\n%s", lines, tmux("capture-pane", "-p", "-t", pane)) })
+		}, func() string {
+			return fmt.Sprintf("%q never showed:\n%s", lines, tmux("capture-pane", "-p", "-t", pane))
+		})
 	}
 	waitFor("me@box\n>")
 	tmux("send-keys", "-t", pane, "seq 30; echo done", "Enter")
