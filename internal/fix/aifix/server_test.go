@@ -31,7 +31,7 @@ var servers = []struct {
 }
 
 func provider(t *testing.T, base, name string) llm.Provider {
-	p, err := llm.New(llm.Config{Provider: name, Model: "m", BaseURL: base, APIKey: "sk-test-0123456789", Timeout: 5 * time.Second, RetryWait: time.Millisecond}, nil)
+	p, err := llm.New(llm.Config{Provider: name, Model: "m", BaseURL: base, APIKey: "sk-test-0123456789", Timeout: shelltest.Scale(30 * time.Second), RetryWait: time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
