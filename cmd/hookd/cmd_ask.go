@@ -27,7 +27,7 @@ import (
 func cmdAsk(ctx context.Context, e *env, args []string) error {
 	fs := flags(e, "ask")
 	cont := fs.BoolP("continue", "c", false, "continue this shell session's last conversation")
-	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, every message) and send nothing")
+	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, headers, and the request body: every message, the tools offered) and send nothing")
 	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
 	verbose := fs.BoolP("verbose", "v", false, "say what was brought in and cut, and the time to the first token and in all")
 	budget := fs.Int("budget", 0, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
@@ -148,8 +148,12 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "hookd: %d secrets redacted\n", p.Redacted)
 		}
 	}
+	// The model may look things up (history, outputs, the project's
+	// files) where its provider has tool calls; each call is shown.
+	tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 	if *dry {
-		sent, err := llm.DryRun(ctx, lc, req)
+		// Exactly the first request: the tools offered included.
+		sent, err := llm.DryRun(ctx, lc, tb.Offer(req))
 		if err != nil {
 			return err
 		}
@@ -164,9 +168,6 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		e.firstRemoteNotice(prov.Endpoint())
 	}
 	r := render.NewWriter(e.stdout, e.answerOptions(*raw))
-	// The model may look things up (history, outputs, the project's
-	// files) where its provider has tool calls; each call is shown.
-	tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 	onCall := func(summary string) {
 		fmt.Fprintf(e.stderr, "%s\n", e.out.String("hookd: → "+sanitize.Line(summary)).Faint())
 	}
