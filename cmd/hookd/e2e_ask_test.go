@@ -87,6 +87,34 @@ func TestAskWithLastCommand(t *testing.T) {
 	})
 }
 
+// TestAskLogOrder: hookd ask --log lists the last N questions oldest first,
+// the newest next to the prompt as in hookd history, and says so in its
+// help; --json lists them newest first.
+func TestAskLogOrder(t *testing.T) {
+	h := newHome(t)
+	fake := llmtest.NewOpenAI(t)
+	for _, q := range []string{"first question", "second question", "third question"} {
+		if _, errOut, err := hookdRun(h, llmEnv(fake), "ask", q); err != nil {
+			t.Fatalf("hookd ask %q: %v\n%s", q, err, errOut)
+		}
+	}
+	log := hookd(t, h, "ask", "--log")
+	if a, b, c := strings.Index(log, "first question"), strings.Index(log, "second question"), strings.Index(log, "third question"); a < 0 || !(a < b && b < c) {
+		t.Errorf("hookd ask --log is not oldest first:\n%s", log)
+	}
+	if log := hookd(t, h, "ask", "--log", "-n", "2"); strings.Contains(log, "first") || !strings.HasSuffix(strings.TrimSpace(log), "third question") {
+		t.Errorf("hookd ask --log -n 2 is not the last two, the newest last:\n%s", log)
+	}
+	lines := strings.Split(strings.TrimSpace(hookd(t, h, "ask", "--log", "--json")), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "third question") || !strings.Contains(lines[2], "first question") {
+		t.Errorf("hookd ask --log --json is not newest first:\n%s", strings.Join(lines, "\n"))
+	}
+	help, _, _ := hookdRun(h, nil, "ask", "--help")
+	if !strings.Contains(help, "oldest first") || strings.Contains(help, "questions, newest first") {
+		t.Errorf("hookd ask --help does not say the order --log lists in:\n%s", help)
+	}
+}
+
 // TestAskErrors: nothing set up, a wrong key, an unreachable server, a
 // mention of a command that does not exist: one clear line each, exit 1.
 func TestAskErrors(t *testing.T) {
