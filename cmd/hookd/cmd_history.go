@@ -93,8 +93,11 @@ func printEntryLine(e *env, en history.Entry) {
 	if en.OutputBytes > 0 {
 		size = formatSize(en.OutputBytes)
 	}
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
-		e.out.String(size).Faint(), sanitize.Line(en.Command))
+	// Padded before it is styled: on a terminal the style's escape
+	// sequences would count in the width.
+	size = e.out.String(fmt.Sprintf("%5s", size)).Faint().String()
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s  %s\n", id, when, formatDuration(en.DurationUS), st,
+		size, sanitize.Line(en.Command))
 }
 
 func cmdShow(ctx context.Context, e *env, args []string) error {

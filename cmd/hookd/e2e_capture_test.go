@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/shelltest"
 )
@@ -315,6 +316,56 @@ func TestCaptureFixUsesOutput(t *testing.T) {
 		s.Type("grep TODO src\r")
 		s.WaitForPlain(regexp.MustCompile(`↳ grep -r TODO src`), 10*time.Second)
 		s.Sync()
+	})
+}
+
+// TestHistorySizeColumn: on a terminal (where the column is styled), hookd
+// history's output sizes line up, and a full-screen command, whose output
+// is not kept, shows no size (nor in --json).
+func TestHistorySizeColumn(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := startCaptured(t, h, shell, "PS1='$ '\nPROMPT='%# '\n")
+		sizes := []struct{ cmd, size string }{
+			{"echo hi", "   3B"},
+			{"seq 1 3000", "  13K"},
+			{"printf '\\033[?1049hfull screen\\033[?1049l'", "     "},
+			{"true", "     "},
+		}
+		for _, c := range sizes {
+			runPrompt(t, s, c.cmd)
+		}
+		m := s.Mark()
+		runPrompt(t, s, "hookd history")
+		if raw := s.OutputSince(m); !strings.Contains(raw, "\x1b[2m") {
+			t.Fatalf("hookd history on a terminal is not styled:\n%q", raw)
+		}
+		col := -1
+		for _, line := range strings.Split(s.PlainSince(m), "\n") {
+			for _, c := range sizes {
+				i := strings.Index(line, "  "+c.cmd)
+				if i < 0 || !regexp.MustCompile(`^ *\d+  \d{4}-`).MatchString(line) {
+					continue
+				}
+				// In characters on the screen (µs is one).
+				if n := utf8.RuneCountInString(line[:i]); col < 0 {
+					col = n
+				} else if n != col {
+					t.Errorf("%q starts at column %d, not %d:\n%s", c.cmd, n, col, s.PlainSince(m))
+				}
+				if i < 5 || line[i-5:i] != c.size {
+					t.Errorf("%q: size %q; want %q", c.cmd, line[max(0, i-5):i], c.size)
+				}
+			}
+		}
+		if col < 0 {
+			t.Fatalf("no history lines:\n%s", s.PlainSince(m))
+		}
+		for _, e := range entries(t, h) {
+			if strings.Contains(e.Command, "1049h") && e.OutputBytes != 0 {
+				t.Errorf("the full-screen command's output_bytes = %d; want 0", e.OutputBytes)
+			}
+		}
 	})
 }
 
