@@ -93,3 +93,28 @@ func TestFixOptions(t *testing.T) {
 		}
 	})
 }
+
+// TestPrintableFixKeyRefused: fix.key: 12 (a key that starts with a
+// character typed as text) is warned about when the shell starts and not
+// bound: typing 12 types 12, and the default key is bound instead.
+func TestPrintableFixKeyRefused(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  key: 12\n"), 0o600)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+		s.WaitForPlain(regexp.MustCompile(`hookd: warning: .*fix\.key: key "12" starts with '1', a character typed as text.*; using \^Xf`), 10*time.Second)
+		m := s.Mark()
+		s.Run("echo 12 1 2")
+		s.WaitPlainSince(m, regexp.MustCompile(`\n12 1 2\n`), 10*time.Second)
+		m = s.Mark()
+		s.Run(map[string]string{
+			"bash": `bind -X | grep -c '"12"'; bind -X | grep -F '\C-xf'`,
+			"zsh":  "bindkey 12; bindkey '^Xf'",
+		}[shell])
+		s.WaitPlainSince(m, regexp.MustCompile(map[string]string{
+			"bash": `\n0\n"\\C-xf": "_hookd_fix_key"\n`,
+			"zsh":  `\n"12" undefined-key\n"\^Xf" _hookd_fix_widget\n`,
+		}[shell]), 10*time.Second)
+	})
+}
