@@ -62,13 +62,17 @@ func TestAskProjectContext(t *testing.T) {
 		os.Remove(marker)
 		os.WriteFile(file, []byte(yml+"  variables: {X: y}\n"), 0o600)
 		s.Run("?? and after the edit")
-		s.WaitForPlain(regexp.MustCompile(`(?s)and after the edit.*is not trusted.*Answered\.`), 10*time.Second)
+		// Said as hookd allow --list says it.
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after the edit.*\.hookd\.yml changed since it was allowed: its context commands \(Project Facts\) were not run; .hookd allow [^\n]*\.hookd\.yml. trusts what it says now.*Answered\.`), 10*time.Second)
+		m := s.Mark()
+		s.Run("hookd allow --list")
+		s.WaitPlainSince(m, regexp.MustCompile(`changed +[^\n]*\.hookd\.yml +\(changed since it was allowed: `), 10*time.Second)
 		if _, err := os.Stat(marker); err == nil {
 			t.Error("the edited file's command ran")
 		}
 		s.Run("hookd allow && hookd deny")
 		s.Run("?? and after deny")
-		s.WaitForPlain(regexp.MustCompile(`(?s)and after deny.*is not trusted.*Answered\.`), 10*time.Second)
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after deny.*\.hookd\.yml is denied: its context commands \(Project Facts\) were not run.*Answered\.`), 10*time.Second)
 		if _, err := os.Stat(marker); err == nil {
 			t.Error("the denied file's command ran")
 		}
