@@ -9,7 +9,8 @@ import (
 
 // Risk rates a command line by what it could destroy or run, parsing it
 // with a real shell parser: "high" for anything destructive aimed at / or at
-// all of the home directory, for anything piped into a shell or an
+// all of the home directory, for deleting a whole tree in the home (rm -r
+// ~/.cache), for anything piped into a shell or an
 // interpreter (curl … | sh), for downloads run through a substitution
 // (bash <(curl …)), and for configuration that makes a tool run a program
 // (git -c core.pager=…, GIT_SSH_COMMAND=…, npm's script-shell); "medium"
@@ -177,6 +178,17 @@ func wholeTarget(a string) bool {
 	return false
 }
 
+// inHome reports whether an argument names something under the home
+// directory (~/x, $HOME/x).
+func inHome(a string) bool {
+	for _, home := range []string{"~/", "$HOME/"} {
+		if rest, ok := strings.CutPrefix(a, home); ok && strings.Trim(rest, "/.") != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // isSystemPath reports a path under the directories the system lives in.
 func isSystemPath(p string) bool {
 	for _, d := range []string{"/bin", "/boot", "/etc", "/lib", "/lib64", "/sbin", "/usr", "/var", "/sys", "/proc"} {
@@ -232,8 +244,15 @@ func callRisk(args []string, depth int) string {
 		}
 		return risk
 	case "rm":
-		if hasFlag(rest, "r", "recursive") || hasFlag(rest, "R", "") || hasFlag(rest, "f", "force") {
+		recursive := hasFlag(rest, "r", "recursive") || hasFlag(rest, "R", "")
+		if recursive || hasFlag(rest, "f", "force") {
 			risk = RiskMedium
+		}
+		// A whole tree in the home (rm -rf ~/.cache): the user's files.
+		for _, a := range rest {
+			if recursive && !strings.HasPrefix(a, "-") && inHome(a) {
+				return RiskHigh
+			}
 		}
 		return destructive(risk)
 	case "rmdir", "shred", "wipefs", "truncate", "unlink":

@@ -87,13 +87,15 @@ func TestFixAI(t *testing.T) {
 		fake.SetKey("test-key")
 		fake.SetReply(llmtest.Reply{Text: []string{`{"root_cause":"the script needs the --production flag","error_type":"configuration_error","fixes":[` +
 			`{"command":"sh ./deploy.sh --production","explanation":"the flag it wants","risk":"low","confidence":0.9},` +
-			`{"command":"rm -rf ~","explanation":"start over","risk":"low","confidence":0.8}]}`}})
+			`{"command":"rm -rf ~","explanation":"start over","risk":"low","confidence":0.8},` +
+			`{"command":"rm -rf ~/.cache && sh ./deploy.sh --production","explanation":"a clean cache","risk":"low","confidence":0.7}]}`}})
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 		s.Run("printf 'echo \"error: missing --production\" >&2; exit 3\\n' > deploy.sh")
 		s.Run("sh ./deploy.sh")
 		s.Run("fix --ai")
-		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\)`), 15*time.Second)
+		// A whole tree deleted in the home is high, whatever the model said.
+		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\).*3\. rm -rf ~/\.cache && sh \./deploy\.sh --production +\(high\)`), 15*time.Second)
 		if user := userMessage(t, fake); !strings.Contains(user, "$ sh ./deploy.sh") || !strings.Contains(user, "error: missing --production") {
 			t.Errorf("the model did not get the failure:\n%s", user)
 		}
