@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run the tests and list the packages by the time each took, slowest
 # first, then the slowest tests: where the suite's time goes.
-#   bench/slowest.sh [-t N] [GO TEST ARGS...]
-# -t: how many tests to list (default 15).
+#   bench/slowest.sh [-t N] [-f FILE] [GO TEST ARGS...]
+# -t: how many tests to list (default 15); -f: summarize the `go test -json`
+# output saved in FILE instead of running the tests.
 # The arguments go to `go test -json` (default: -tags sqlite_fts5 -count=1
 # ./...), run from the repository's root. The raw JSON is kept in
 # $TMPDIR/hookd-slowest.json for a closer look. Exits with go test's status.
@@ -13,18 +14,28 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=15
-case ${1-} in
-  -t) top=${2:?-t wants a number}; shift 2 ;;
-  -h | --help) sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
-esac
-(($#)) || set -- -tags sqlite_fts5 -count=1 ./...
 raw=${TMPDIR:-/tmp}/hookd-slowest.json
-cd "$here/.."
-start=$EPOCHREALTIME
-go test -json "$@" >"$raw"
-status=$?
-end=$EPOCHREALTIME
-us=$((${end//[.,]/} - ${start//[.,]/}))
+from=
+while (($#)); do
+  case $1 in
+    -t) top=${2:?-t wants a number}; shift 2 ;;
+    -f) from=${2:?-f wants a file}; shift 2 ;;
+    -h | --help) sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) break ;;
+  esac
+done
+if [[ -n $from ]]; then
+  raw=$from status=0 us=0
+  grep -q '"Action":"fail"' "$raw" && status=1
+else
+  (($#)) || set -- -tags sqlite_fts5 -count=1 ./...
+  cd "$here/.." || exit
+  start=$EPOCHREALTIME
+  go test -json "$@" >"$raw"
+  status=$?
+  end=$EPOCHREALTIME
+  us=$((${end//[.,]/} - ${start//[.,]/}))
+fi
 
 # test2json writes each event's fields in a fixed order (Time, Action,
 # Package, Test, Elapsed, Output): enough for awk, no JSON tool needed.
@@ -45,7 +56,9 @@ function field(name,   re, v) {
   if (test == "") {
     if (el == "") next
     ptime[pkg] = el; pres[pkg] = action
-  } else if (test !~ /\//) {
+  } else {
+    # Subtests too: the time of a parent leaves out its parallel subtests
+    # (the bash and zsh runs of forEachShell).
     n++; ttime[n] = el; tname[n] = pkg " " test; tres[n] = action
   }
 }
@@ -57,7 +70,7 @@ END {
     if (ptime[order[j]] + 0 > ptime[order[i]] + 0) { t = order[i]; order[i] = order[j]; order[j] = t }
   for (i = 1; i <= m; i++) printf "%-40s %9.1f  %s\n", order[i], ptime[order[i]], pres[order[i]]
   printf "%-40s %9s\n", "(wall time of go test)", wall
-  printf "\n%-60s %9s  %s\n", "slowest tests (top level)", "seconds", "result"
+  printf "\n%-60s %9s  %s\n", "slowest tests and subtests", "seconds", "result"
   for (i = 1; i <= n; i++) idx[i] = i
   for (i = 1; i <= n && i <= top; i++) {
     for (j = i + 1; j <= n; j++)
