@@ -430,7 +430,8 @@ func (s *Shell) after(m Mark, re *regexp.Regexp) Mark {
 
 // Sync waits until the shell has read and run everything typed so far. The
 // marker command starts with a space (never recorded) and prints a token
-// that its own echo cannot contain.
+// that its own echo cannot contain. The prompt after the marker may still
+// be on its way when Sync returns: WaitPrompts or Editing wait for it.
 func (s *Shell) Sync() {
 	s.t.Helper()
 	s.sync++
