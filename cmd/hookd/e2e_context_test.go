@@ -93,7 +93,7 @@ func TestFixAI(t *testing.T) {
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 		s.Run("printf 'echo \"error: missing --production\" >&2; exit 3\\n' > deploy.sh")
 		s.Run("sh ./deploy.sh")
-		s.Run("fix --ai")
+		s.RunAlone("fix --ai")
 		// A whole tree deleted in the home is high, whatever the model said.
 		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\).*3\. rm -rf ~/\.cache && sh \./deploy\.sh --production +\(high\)`), 15*time.Second)
 		if user := userMessage(t, fake); !strings.Contains(user, "$ sh ./deploy.sh") || !strings.Contains(user, "error: missing --production") {
@@ -145,7 +145,9 @@ func TestAIKey(t *testing.T) {
 			"zsh":  "bindkey -M emacs '^Xl' beep\n",
 		}[shell] + initLine(shell)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
-		s.Run(map[string]string{
+		// Alone: the echo of keys typed while it runs would land between
+		// the lines its pattern spans.
+		s.RunAlone(map[string]string{
 			"bash": `bind -m emacs -s | grep -F '\C-xl'; bind -m emacs -X | grep -c _hookd_ai_key; bind -m vi-insert -X | grep -c _hookd_ai_key`,
 			"zsh":  "bindkey -M emacs '^Xl'; bindkey -M viins '^Xl'",
 		}[shell])

@@ -108,7 +108,7 @@ func TestPrintableFixKeyRefused(t *testing.T) {
 		s.Run("echo 12 1 2")
 		s.WaitPlainSince(m, regexp.MustCompile(`\n12 1 2\n`), 10*time.Second)
 		m = s.Mark()
-		s.Run(map[string]string{
+		s.RunAlone(map[string]string{ // alone: its output spans lines
 			"bash": `bind -X | grep -c '"12"'; bind -X | grep -F '\C-xf'`,
 			"zsh":  "bindkey 12; bindkey '^Xf'",
 		}[shell])
