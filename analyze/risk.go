@@ -10,7 +10,8 @@ import (
 
 // Risk rates a command line by what it could destroy or run, parsing it
 // with a real shell parser: "high" for anything destructive aimed at / or at
-// all of the home directory, for anything piped into a shell or an
+// all of the home directory, for deleting a whole tree in the home (rm -r
+// ~/.cache), for anything piped into a shell or an
 // interpreter (curl … | sh), for downloads run through a substitution
 // (bash <(curl …)), and for configuration that makes a tool run a program
 // (git -c core.pager=…, GIT_SSH_COMMAND=…, npm's script-shell); "medium"
@@ -115,6 +116,17 @@ func wholeTarget(a string) bool {
 	switch strings.TrimRight(a, "/") {
 	case "", "/*", "~", "~/*", "$HOME", "$HOME/*":
 		return true
+	}
+	return false
+}
+
+// inHome reports whether an argument names something under the home
+// directory (~/x, $HOME/x).
+func inHome(a string) bool {
+	for _, home := range []string{"~/", "$HOME/"} {
+		if rest, ok := strings.CutPrefix(a, home); ok && strings.Trim(rest, "/.") != "" {
+			return true
+		}
 	}
 	return false
 }
@@ -245,8 +257,15 @@ func destructive(risk string) riskRule {
 
 func rmRisk(name string, args []string, depth int) string {
 	risk := RiskLow
-	if hasFlag(args, "r", "recursive") || hasFlag(args, "R", "") || hasFlag(args, "f", "force") {
+	recursive := hasFlag(args, "r", "recursive") || hasFlag(args, "R", "")
+	if recursive || hasFlag(args, "f", "force") {
 		risk = RiskMedium
+	}
+	// A whole tree in the home (rm -rf ~/.cache): the user's files.
+	for _, a := range args {
+		if recursive && !strings.HasPrefix(a, "-") && inHome(a) {
+			return RiskHigh
+		}
 	}
 	return destructive(risk)(name, args, depth)
 }

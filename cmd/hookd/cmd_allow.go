@@ -110,7 +110,7 @@ func listTrust(e *env, store trust.Store) error {
 		case en.Missing:
 			note = "  (the file is gone)"
 		case en.State == trust.Changed:
-			note = "  (edited since it was allowed: hookd allow it again to trust what it says now)"
+			note = "  (changed since it was allowed: hookd allow it again to trust what it says now)"
 		}
 		fmt.Fprintf(e.stdout, "%-8s %s%s\n", en.State, sanitize.Line(en.Path), note)
 	}

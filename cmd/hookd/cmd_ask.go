@@ -28,13 +28,13 @@ import (
 
 func cmdAsk(fs *pflag.FlagSet) runFunc {
 	cont := fs.BoolP("continue", "c", false, "continue this shell session's last conversation")
-	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, every message) and send nothing")
+	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, headers, and the request body: every message, the tools offered) and send nothing")
 	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
 	verbose := fs.BoolP("verbose", "v", false, "say what was brought in and cut, and the time to the first token and in all")
 	budget := fs.Int("budget", 0, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
 	pin := fs.String("pin", "", "pin the command `REF` (-1: the last) for this session's next question, and say which (what a `!!ctx` line does)")
-	logList := fs.Bool("log", false, "list past questions, newest first")
-	n := fs.IntP("limit", "n", 20, "with --log: at most `N` questions")
+	logList := fs.Bool("log", false, "list past questions, oldest first so that the newest is next to the prompt, as hookd history does (--json: newest first)")
+	n := fs.IntP("limit", "n", 20, "with --log: the last `N` questions")
 	show := fs.Int64("show", 0, "print question `ID` in full: the question, the context sent and the answer")
 	asJSON := fs.Bool("json", false, "with --log or --show: JSON (Lines, for --log)")
 	execs := fs.StringArray("exec", nil, "run `CMD` before asking and send its output, in a block of its own (repeatable; after the config's context commands)")
@@ -147,8 +147,12 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 				fmt.Fprintf(e.stderr, "hookd: %d secrets redacted\n", p.Redacted)
 			}
 		}
+		// The model may look things up (history, outputs, the project's
+		// files) where its provider has tool calls; each call is shown.
+		tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 		if *dry {
-			sent, err := llm.DryRun(ctx, lc, req)
+			// Exactly the first request: the tools offered included.
+			sent, err := llm.DryRun(ctx, lc, tb.Offer(req))
 			if err != nil {
 				return err
 			}
@@ -163,9 +167,6 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 			e.firstRemoteNotice(prov.Endpoint())
 		}
 		r := render.NewWriter(e.stdout, e.answerOptions(*raw))
-		// The model may look things up (history, outputs, the project's
-		// files) where its provider has tool calls; each call is shown.
-		tb := &ask.Toolbox{Sources: src, Root: project.Root(cwd)}
 		onCall := func(summary string) {
 			fmt.Fprintf(e.stderr, "%s\n", e.palette.Render(style.Dim, "hookd: → "+sanitize.Line(summary)))
 		}

@@ -112,8 +112,10 @@ func printEntryLine(e *env, en history.Entry) {
 	if en.Author != "" {
 		by = e.palette.Render(style.Dim, "["+sanitize.Line(en.Author)+"]") + " "
 	}
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
-		e.palette.Render(style.Dim, size), by, sanitize.Line(en.Command))
+	// Padded before it is styled: on a terminal the style's escape
+	// sequences would count in the width.
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
+		e.palette.Render(style.Dim, fmt.Sprintf("%5s", size)), by, sanitize.Line(en.Command))
 }
 
 func cmdShow(fs *pflag.FlagSet) runFunc {

@@ -177,6 +177,17 @@ func (tb *Toolbox) read(p string) (string, error) {
 	return text, nil
 }
 
+// Offer returns req with the toolbox's tools: the request Converse sends
+// first to a provider that has tool calls (one that has none ignores them,
+// and llm.DryRun says so). hookd ask --dry-run shows this request, so that
+// what it prints is exactly what is sent.
+func (tb *Toolbox) Offer(req llm.Request) llm.Request {
+	if tb != nil {
+		req.Tools = tb.Tools()
+	}
+	return req
+}
+
 // Converse asks prov, answering the model's tool calls with tb until it
 // answers in text or the calls run out; onCall is told of each call as it
 // is answered. Without a toolbox, or with a provider that has no tool
@@ -190,7 +201,7 @@ func Converse(ctx context.Context, prov llm.Provider, req llm.Request, tb *Toolb
 	if limit <= 0 {
 		limit = DefaultMaxToolCalls
 	}
-	req.Tools = tb.Tools()
+	req = tb.Offer(req)
 	req.Messages = append([]llm.Message{}, req.Messages...)
 	var usage llm.Usage
 	calls := 0

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 var readFile = llm.Tool{Name: "read_file", Description: "Read a file",
@@ -294,7 +295,7 @@ func TestSupports(t *testing.T) {
 // TestCommandSchema: the command is asked, in its prompt, for JSON
 // matching the schema; tools are ignored.
 func TestCommandSchema(t *testing.T) {
-	p, err := llm.New(llm.Config{Provider: llm.Command, Command: "cat", Timeout: 5 * time.Second}, nil)
+	p, err := llm.New(llm.Config{Provider: llm.Command, Command: "cat", Timeout: shelltest.Scale(30 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,6 +206,8 @@ type Settings struct {
 	// Untrusted is the path of the project file when it is not trusted
 	// (never allowed, changed since, or denied); "" otherwise.
 	Untrusted string
+	// UntrustedState says which of those it is.
+	UntrustedState trust.State
 }
 
 // layer is one file's ask section with the chosen profile applied.
@@ -313,7 +315,7 @@ func Select(user config.Ask, proj *Project, cwd, profile string) (Settings, erro
 		s.Commands = append(s.Commands, p.commands...)
 	} else {
 		s.Skipped = p.commands
-		s.Untrusted = proj.Path
+		s.Untrusted, s.UntrustedState = proj.Path, proj.State
 	}
 	return s, nil
 }

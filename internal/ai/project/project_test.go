@@ -233,3 +233,26 @@ func TestLoad(t *testing.T) {
 		t.Errorf("after Allow: %+v", p)
 	}
 }
+
+// TestSkippedNote: the note for an untrusted file's commands says why as
+// hookd allow --list does: not trusted, changed since it was allowed, or
+// denied.
+func TestSkippedNote(t *testing.T) {
+	skipped := []Command{{ContextCommand: config.ContextCommand{Name: "Facts", Command: "make facts"}, Source: "/p/.hookd.yml"}}
+	for _, tt := range []struct {
+		state trust.State
+		want  string
+	}{
+		{trust.Untrusted, "/p/.hookd.yml is not trusted: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` lets them run"},
+		{trust.Changed, "/p/.hookd.yml changed since it was allowed: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` trusts what it says now"},
+		{trust.Denied, "/p/.hookd.yml is denied: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` lets them run"},
+	} {
+		q := Question{Settings: Settings{Skipped: skipped, Untrusted: "/p/.hookd.yml", UntrustedState: tt.state}}
+		if got := q.SkippedNote(); got != tt.want {
+			t.Errorf("%v: %q\nwant %q", tt.state, got, tt.want)
+		}
+	}
+	if got := (Question{}).SkippedNote(); got != "" {
+		t.Errorf("nothing skipped: %q", got)
+	}
+}

@@ -87,8 +87,16 @@ func (q Question) SkippedNote() string {
 	for _, c := range q.Skipped {
 		names = append(names, contextcmd.SpecOf(c.ContextCommand, c.Source).Label())
 	}
-	return fmt.Sprintf("%s is not trusted: its context commands (%s) were not run; `hookd allow %s` lets them run",
-		q.Untrusted, strings.Join(names, ", "), q.Untrusted)
+	// Said as hookd allow --list says it.
+	why, then := "is not trusted", "lets them run"
+	switch q.UntrustedState {
+	case trust.Changed:
+		why, then = "changed since it was allowed", "trusts what it says now"
+	case trust.Denied:
+		why = "is denied"
+	}
+	return fmt.Sprintf("%s %s: its context commands (%s) were not run; `hookd allow %s` %s",
+		q.Untrusted, why, strings.Join(names, ", "), q.Untrusted, then)
 }
 
 // Target is the file `hookd allow` or `hookd deny` (verb) is about: arg,

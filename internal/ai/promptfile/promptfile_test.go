@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // newProject makes a repository with files (path → content) and returns its
@@ -268,10 +270,10 @@ func TestTimeoutAndCap(t *testing.T) {
 	root := t.TempDir()
 	start := time.Now()
 	_, err := Run("sleep 10", root, nil, 200*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > 3*time.Second {
+	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > shelltest.Scale(9*time.Second) {
 		t.Fatalf("err %v after %s", err, time.Since(start))
 	}
-	out, err := Run("seq 1 100000", root, nil, 5*time.Second)
+	out, err := Run("seq 1 100000", root, nil, shelltest.Scale(30*time.Second))
 	if err != nil || len(out) > MaxOutput+200 || !strings.Contains(out, "cut: output is capped") {
 		t.Fatalf("err %v, %d bytes", err, len(out))
 	}

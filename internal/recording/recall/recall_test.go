@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 func TestParseRef(t *testing.T) {
@@ -134,10 +135,9 @@ func TestOutput(t *testing.T) {
 	}
 	// Still in the outbox, as the failure path finds it: rendered.
 	go func() {
-		time.Sleep(50 * time.Millisecond)
 		outbox.Write(rd.Outbox, outbox.Item{Session: "sess", Seq: 3, Status: 1, Size: 12, Raw: []byte("50%\r100%\x1b[0m\n")})
 	}()
-	o, err = rd.Output(ctx, es[2], "", 2*time.Second)
+	o, err = rd.Output(ctx, es[2], "", shelltest.Scale(30*time.Second))
 	if err != nil || string(o.Text) != "100%\n" {
 		t.Errorf("Output(outbox, waited) = %q, %v; want the rendered text", o.Text, err)
 	}
