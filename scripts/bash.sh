@@ -7,7 +7,36 @@
 # hookd agent moves the records into the history database. `hookd init` fills
 # in the lines marked @name@ (the binary, the state directory, the settings);
 # nothing else is generated.
+#
+# The file reads as a list of named steps, in the same order as zsh.sh, so
+# that the two can be read side by side:
+#
+#   start-up (run once by _hookd_init, then unset: none of it is left for
+#   the prompt's path)
+#     _hookd_init            guards, the values hookd init fills in, the steps:
+#     _hookd_init_capture      enter the capturing proxy (capture on)
+#     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
+#     _hookd_init_ask          the `??` and `!!ctx` keys
+#     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_complete     completion of hookd's command line
+#     _hookd_init_agent        the agent, started if it is not running
+#   the prompt's path
+#     _hookd_precmd          records the command that just finished
+#     _hookd_after           failures, capture marks, PS0 repair, a dead agent
+#   the `??` keys
+#     _hookd_arm_prefix, _hookd_arm_bang, _hookd_insert, _hookd_arm,
+#     _hookd_enter, _hookd_accept_line, _hookd_offer_line
+#   the fixes
+#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
+#   completion
+#     _hookd_complete
+#   the agent
+#     _hookd_agent           starts the agent, notes how to tell it runs
 
+# _hookd_init checks that this shell can load hookd (interactive, not
+# loaded yet, new enough), sets the values hookd init fills in, and runs the
+# start-up steps in order.
 _hookd_init() {
   [[ $- == *i* ]] || return 0
   [[ -z ${_hookd_loaded-} ]] || return 0
@@ -32,33 +61,48 @@ _hookd_init() {
   _hookd_fixdir= # @offerdir@
   _hookd_pidfile= # @pidfile@
 
-  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
-  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
-  # nested shell, `exec bash`) is already captured and prints the marks that
-  # cut the output per command; a shell on another terminal (a new tmux
-  # pane, say) re-executes itself under a proxy of its own, once, after
-  # checking that the proxy can start (if not, it goes on as it is, and
-  # `hookd status` says why). Nothing above this line runs twice in vain:
-  # the rc file does run again in the new shell.
+  _hookd_init_capture
+  _hookd_init_session
+  _hookd_init_hooks
+  _hookd_init_ask
+  _hookd_init_fix
+  _hookd_init_complete
+  _hookd_init_agent
+}
+
+# _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
+# when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+# nested shell, `exec bash`) is already captured and prints the marks that
+# cut the output per command; a shell on another terminal (a new tmux
+# pane, say) re-executes itself under a proxy of its own, once, after
+# checking that the proxy can start (if not, it goes on as it is, and
+# `hookd status` says why). Nothing above this step runs twice in vain:
+# the rc file does run again in the new shell.
+_hookd_init_capture() {
   _hookd_nonce=
-  if [[ $_hookd_capture == pty ]]; then
-    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
-      _hookd_nonce=$HOOKD_CAPTURE_NONCE
-    elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
-      # The same command line again (--rcfile, a login shell's "-bash"),
-      # read without a fork; without /proc, an interactive shell.
-      local -a _hookd_argv=()
-      builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
-      if ((${#_hookd_argv[@]} > 0)); then
-        builtin exec "$_hookd_bin" shell --shell "$BASH" -- "${_hookd_argv[@]}"
-      elif builtin shopt -q login_shell; then
-        builtin exec "$_hookd_bin" shell --login --shell "$BASH"
-      else
-        builtin exec "$_hookd_bin" shell --shell "$BASH"
-      fi
+  [[ $_hookd_capture == pty ]] || return 0
+  if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
+    _hookd_nonce=$HOOKD_CAPTURE_NONCE
+  elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
+    # The same command line again (--rcfile, a login shell's "-bash"),
+    # read without a fork; without /proc, an interactive shell.
+    local -a _hookd_argv=()
+    builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
+    if ((${#_hookd_argv[@]} > 0)); then
+      builtin exec "$_hookd_bin" shell --shell "$BASH" -- "${_hookd_argv[@]}"
+    elif builtin shopt -q login_shell; then
+      builtin exec "$_hookd_bin" shell --login --shell "$BASH"
+    else
+      builtin exec "$_hookd_bin" shell --shell "$BASH"
     fi
   fi
+  return 0
+}
 
+# _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
+# is exported for the hookd CLI, but a child shell makes its own), its
+# spool file and the header record, the clock, and the XFSZ trap.
+_hookd_init_session() {
   # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
   # seconds from SECONDS and the shell's start.
   builtin printf -v _hookd_epoch0 '%(%s)T' -1
@@ -70,8 +114,6 @@ _hookd_init() {
     _hookd_now='$((_hookd_epoch0 + SECONDS)).0'
   fi
   _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
-  # A new session for every shell: HOOKD_SESSION is exported for the hookd
-  # CLI, but a child shell makes its own.
   HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
@@ -94,7 +136,13 @@ _hookd_init() {
     builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
       "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
   ) 2>/dev/null
+  return 0
+}
 
+# _hookd_init_hooks puts the prompt hooks in place: PS0 notes a command's
+# start (and, under capture, prints the marks that start its output), and
+# _hookd_precmd runs first in PROMPT_COMMAND.
+_hookd_init_hooks() {
   # PS0 is expanded after a command line is read and before it runs, and not
   # for an empty line. There, looking up a key in an empty array sets the
   # start time, without printing anything or starting a process; precmd
@@ -130,74 +178,87 @@ _hookd_init() {
     # shellcheck disable=SC2128,SC2178
     PROMPT_COMMAND=_hookd_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
   fi
+  return 0
+}
 
-  # `fix` (or the name the config gives), unless that name is taken (an
-  # alias, a function, a command); hookd init lets only a plain word through.
+# _hookd_init_ask: `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; ''
+# turns them off) are rewritten in the line editor before the shell reads
+# the line, so that neither history expansion nor globbing sees them. Enter
+# keeps its own binding until the first character of the prefix or a `!`
+# is typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
+# _hookd_accept_line before accept-line, so that an ordinary command line
+# costs nothing more. Only where Enter is accept-line (another framework's
+# binding is left alone); this start-up check is the one process it takes.
+_hookd_init_ask() {
+  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
+  [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]] || return 0
+  # The rewritten line says `hookd` when PATH finds this binary under
+  # that name (looked up without a process), else the binary's path.
+  local _hookd_d _hookd_found=''
+  local -a _hookd_dirs
+  IFS=: builtin read -r -a _hookd_dirs <<<"${PATH-}"
+  for _hookd_d in "${_hookd_dirs[@]}"; do
+    if [[ -x ${_hookd_d:-.}/hookd && ! -d ${_hookd_d:-.}/hookd ]]; then
+      [[ ${_hookd_d:-.}/hookd -ef $_hookd_bin ]] && _hookd_found=1
+      break
+    fi
+  done
+  [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
+  local _hookd_km _hookd_k=${_hookd_prefix:0:1}
+  [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
+  for _hookd_km in emacs vi-insert vi-command; do
+    builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
+    [[ $_hookd_km == vi-command ]] && continue # (? searches there)
+    builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
+    [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
+    # Pasted text does not go through the keys: a paste arms Enter too.
+    builtin bind -m "$_hookd_km" -x '"\C-x\C-h4": _hookd_arm'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h5": bracketed-paste-begin'
+    builtin bind -m "$_hookd_km" '"\e[200~": "\C-x\C-h4\C-x\C-h5"'
+  done
+  return 0
+}
+
+# _hookd_init_fix defines `fix` (or the name the config gives), unless that
+# name is taken (an alias, a function, a command; hookd init lets only a
+# plain word through), and binds Ctrl-X f (fix.key), which puts the next
+# fix on the command line, and Ctrl-X l (fix.ai_key), which asks the LLM
+# about the last failure: in the emacs keymap, and in vi's insert keymap
+# when vi mode is on (set -o vi, or the inputrc's editing-mode), where the
+# key is free: bound to nothing, not even to a macro or a shell command.
+# (bind -p lists every function's keys: ~2 ms a keymap, at start-up only;
+# docs/benchmarks.md §1.)
+_hookd_init_fix() {
   if [[ -n $_hookd_fixcmd ]] && ! builtin type -t "$_hookd_fixcmd" >/dev/null 2>&1; then
     builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
   fi
-  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
-  # off) are rewritten in the line editor before the shell reads the line,
-  # so that neither history expansion nor globbing sees them. Enter keeps
-  # its own binding until the first character of the prefix or a `!` is
-  # typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
-  # _hookd_accept_line before accept-line, so that an ordinary command line
-  # costs nothing more. Only where Enter is accept-line (another framework's
-  # binding is left alone); this start-up check is the one process it takes.
-  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
-  if [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]]; then
-    # The rewritten line says `hookd` when PATH finds this binary under
-    # that name (looked up without a process), else the binary's path.
-    local _hookd_d _hookd_found=''
-    local -a _hookd_dirs
-    IFS=: builtin read -r -a _hookd_dirs <<<"${PATH-}"
-    for _hookd_d in "${_hookd_dirs[@]}"; do
-      if [[ -x ${_hookd_d:-.}/hookd && ! -d ${_hookd_d:-.}/hookd ]]; then
-        [[ ${_hookd_d:-.}/hookd -ef $_hookd_bin ]] && _hookd_found=1
-        break
-      fi
-    done
-    [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
-    local _hookd_km _hookd_k=${_hookd_prefix:0:1}
-    [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
-    for _hookd_km in emacs vi-insert vi-command; do
-      builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
-      [[ $_hookd_km == vi-command ]] && continue # (? searches there)
-      builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
-      [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
-      # Pasted text does not go through the keys: a paste arms Enter too.
-      builtin bind -m "$_hookd_km" -x '"\C-x\C-h4": _hookd_arm'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h5": bracketed-paste-begin'
-      builtin bind -m "$_hookd_km" '"\e[200~": "\C-x\C-h4\C-x\C-h5"'
-    done
-  fi
+  [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
+  local _hookd_bound _hookd_km _hookd_kms=emacs
+  [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
+  for _hookd_km in $_hookd_kms; do
+    _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
+    [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
+      builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
+    [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
+      builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
+  done
+  return 0
+}
 
-  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
-  # (fix.ai_key) asks the LLM about the last failure: in the emacs keymap,
-  # and in vi's insert keymap when vi mode is on (set -o vi, or the
-  # inputrc's editing-mode), where the key is free: bound to nothing, not
-  # even to a macro or a shell command. (bind -p lists every function's
-  # keys: ~2 ms a keymap, at start-up only; docs/benchmarks.md §1.)
-  if [[ -n $_hookd_fixkey$_hookd_aikey ]]; then
-    local _hookd_bound _hookd_km _hookd_kms=emacs
-    [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
-    for _hookd_km in $_hookd_kms; do
-      _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
-      [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
-        builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
-      [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
-        builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
-    done
-  fi
-
-  # Completion of hookd's command line, and of a question after the ask
-  # prefix (?? /review<Tab>), unless something else completes them.
+# _hookd_init_complete: completion of hookd's command line, and of a
+# question after the ask prefix (?? /review<Tab>), unless something else
+# completes them.
+_hookd_init_complete() {
   builtin complete -p hookd >/dev/null 2>&1 || builtin complete -F _hookd_complete hookd
   [[ -z $_hookd_prefix ]] || builtin complete -p "$_hookd_prefix" >/dev/null 2>&1 ||
     builtin complete -F _hookd_complete "$_hookd_prefix"
+  return 0
+}
 
+# _hookd_init_agent starts the agent if it is not running.
+_hookd_init_agent() {
   _hookd_agent
 }
 
@@ -472,4 +533,5 @@ _hookd_agent() {
 }
 
 _hookd_init
-builtin unset -f _hookd_init
+builtin unset -f _hookd_init _hookd_init_capture _hookd_init_session _hookd_init_hooks \
+  _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent

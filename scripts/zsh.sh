@@ -7,7 +7,37 @@
 # hookd agent moves the records into the history database. `hookd init` fills
 # in the lines marked @name@ (the binary, the state directory, the settings);
 # nothing else is generated.
+#
+# The file reads as a list of named steps, in the same order as bash.sh, so
+# that the two can be read side by side:
+#
+#   start-up (run once by _hookd_init, then unfunctioned: none of it is left
+#   for the prompt's path)
+#     _hookd_init            guards, the values hookd init fills in, the steps:
+#     _hookd_init_capture      enter the capturing proxy (capture on)
+#     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
+#     _hookd_init_ask          the `??` and `!!ctx` keys
+#     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_complete     completion of hookd's command line
+#     _hookd_init_agent        the agent, started if it is not running
+#   the prompt's path
+#     _hookd_preexec         notes a command's start (and its output's mark)
+#     _hookd_precmd          records the command that just finished
+#     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
+#   the `??` keys
+#     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
+#     _hookd_rewrite_line, _hookd_offer_line
+#   the fixes
+#     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
+#   completion
+#     _hookd_compdef, _hookd_complete
+#   the agent
+#     _hookd_agent           starts the agent, notes how to tell it runs
 
+# _hookd_init checks that this shell can load hookd (interactive, not
+# loaded yet, new enough), sets the values hookd init fills in, and runs the
+# start-up steps in order.
 _hookd_init() {
   emulate -L zsh
   [[ -o interactive ]] || return 0
@@ -34,39 +64,54 @@ _hookd_init() {
   typeset -g _hookd_fixdir= # @offerdir@
   typeset -g _hookd_pidfile= # @pidfile@
 
-  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
-  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
-  # nested shell, `exec zsh`) is already captured and prints the marks that
-  # cut the output per command; a shell on another terminal (a new tmux
-  # pane, say) re-executes itself under a proxy of its own, once, after
-  # checking that the proxy can start (if not, it goes on as it is, and
-  # `hookd status` says why). The rc file runs again in the new shell.
+  _hookd_init_capture
+  _hookd_init_session
+  _hookd_init_hooks
+  _hookd_init_ask
+  _hookd_init_fix
+  _hookd_init_complete
+  _hookd_init_agent
+}
+
+# _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
+# when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+# nested shell, `exec zsh`) is already captured and prints the marks that
+# cut the output per command; a shell on another terminal (a new tmux
+# pane, say) re-executes itself under a proxy of its own, once, after
+# checking that the proxy can start (if not, it goes on as it is, and
+# `hookd status` says why). The rc file runs again in the new shell.
+_hookd_init_capture() {
+  emulate -L zsh
   typeset -g _hookd_nonce=
-  if [[ $_hookd_capture == pty ]]; then
-    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && $TTY -ef $HOOKD_PTY ]]; then
-      _hookd_nonce=$HOOKD_CAPTURE_NONCE
+  [[ $_hookd_capture == pty ]] || return 0
+  if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && $TTY -ef $HOOKD_PTY ]]; then
+    _hookd_nonce=$HOOKD_CAPTURE_NONCE
+    return 0
+  fi
+  local zsh_path=${${:-/proc/$$/exe}:A}
+  [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
+  if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
+    command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
+    # The same command line again (a login shell's "-zsh", options),
+    # read without a fork; without /proc, an interactive shell.
+    local -a zsh_argv
+    [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
+    if (( $#zsh_argv )); then
+      exec $_hookd_bin shell --shell $zsh_path -- $zsh_argv
+    elif [[ -o login ]]; then
+      exec $_hookd_bin shell --login --shell $zsh_path
     else
-      local zsh_path=${${:-/proc/$$/exe}:A}
-      [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
-      if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
-        command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
-        # The same command line again (a login shell's "-zsh", options),
-        # read without a fork; without /proc, an interactive shell.
-        local -a zsh_argv
-        [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
-        if (( $#zsh_argv )); then
-          exec $_hookd_bin shell --shell $zsh_path -- $zsh_argv
-        elif [[ -o login ]]; then
-          exec $_hookd_bin shell --login --shell $zsh_path
-        else
-          exec $_hookd_bin shell --shell $zsh_path
-        fi
-      fi
+      exec $_hookd_bin shell --shell $zsh_path
     fi
   fi
+  return 0
+}
 
-  # A new session for every shell: HOOKD_SESSION is exported for the hookd
-  # CLI, but a child shell makes its own.
+# _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
+# is exported for the hookd CLI, but a child shell makes its own), its
+# spool file and the header record, and the XFSZ trap.
+_hookd_init_session() {
+  emulate -L zsh
   # Times are EPOCHREALTIME as it is ("seconds.nanos"); the session id
   # starts with the microseconds.
   typeset -g _hookd_t0=$EPOCHREALTIME
@@ -94,16 +139,77 @@ _hookd_init() {
     unsetopt local_traps # set inside this function, the trap must outlive it
     trap ':' XFSZ
   fi
+  return 0
+}
 
-  # `fix` (or the name the config gives), unless that name is taken (an
-  # alias, a function, a command); hookd init lets only a plain word through.
+# _hookd_init_hooks puts the prompt hooks in place: _hookd_preexec runs
+# last, _hookd_precmd first.
+_hookd_init_hooks() {
+  emulate -L zsh
+  # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
+  # hooks, that is, before the mark that ends the output, where it would be
+  # kept as part of the output. Under capture, hookd prints it itself,
+  # right after that mark (see _hookd_sp).
+  typeset -g _hookd_sp=
+  [[ -n $_hookd_nonce ]] && precmd_functions+=(_hookd_take_sp)
+
+  # preexec runs last (the mark that starts the output follows anything
+  # other hooks print), precmd first (it sees the command's status, and the
+  # mark that ends the output comes before anything other hooks print).
+  add-zsh-hook preexec _hookd_preexec
+  precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
+  return 0
+}
+
+# _hookd_init_ask: `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; ''
+# turns them off): the line is rewritten in the line editor, before the
+# shell reads it, so that neither history expansion nor globbing sees it.
+# Enter keeps its widget until the first character of the prefix or a `!`
+# is typed (_hookd_arm): only then does accept-line become
+# _hookd_accept_line, which rewrites the line and chains to whatever
+# accept-line was (another plugin's wrapper), so that an ordinary command
+# line costs nothing more.
+_hookd_init_ask() {
+  emulate -L zsh
+  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
+  [[ -n $_hookd_prefix ]] || return 0
+  [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
+  autoload -Uz add-zle-hook-widget
+  zle -N _hookd_arm
+  typeset -g _hookd_prev_paste=
+  case ${widgets[bracketed-paste]-} in
+    user:_hookd_paste) ;;
+    user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
+  esac
+  zle -N bracketed-paste _hookd_paste
+  # Only where the key is self-insert: one process asks for all four.
+  local -a arm_bound
+  arm_bound=("${(@f)$(for arm_km in emacs viins; do
+    for arm_key in ${_hookd_prefix[1]} '!'; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
+  done)}")
+  local -i arm_i=0
+  local arm_km arm_key
+  for arm_km in emacs viins; do
+    for arm_key in ${_hookd_prefix[1]} '!'; do
+      (( ++arm_i ))
+      [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
+    done
+  done
+  return 0
+}
+
+# _hookd_init_fix defines `fix` (or the name the config gives), unless that
+# name is taken (an alias, a function, a command; hookd init lets only a
+# plain word through), and binds Ctrl-X f (fix.key), which puts the next
+# fix on the command line, and Ctrl-X l (fix.ai_key), which asks the LLM
+# about the last failure: in the emacs and vi insert keymaps, where the key
+# is free.
+_hookd_init_fix() {
+  emulate -L zsh
   if [[ -n $_hookd_fixcmd ]] &&
     ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
     functions[$_hookd_fixcmd]='_hookd_fix "$@"'
   fi
-  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
-  # (fix.ai_key) asks the LLM about the last failure: in the emacs and vi
-  # insert keymaps, where the key is free.
   local km
   if [[ -n $_hookd_fixkey ]]; then
     zle -N _hookd_fix_widget
@@ -119,94 +225,22 @@ _hookd_init() {
         bindkey -M $km -- $_hookd_aikey _hookd_ai_widget
     done
   fi
-
-  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
-  # off): the line is rewritten in the line editor, before the shell reads
-  # it, so that neither history expansion nor globbing sees it. Enter keeps
-  # its widget until the first character of the prefix or a `!` is typed
-  # (_hookd_arm): only then does accept-line become _hookd_accept_line,
-  # which rewrites the line and chains to whatever accept-line was (another
-  # plugin's wrapper), so that an ordinary command line costs nothing more.
-  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
-  if [[ -n $_hookd_prefix ]]; then
-    [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
-    autoload -Uz add-zle-hook-widget
-    zle -N _hookd_arm
-    typeset -g _hookd_prev_paste=
-    case ${widgets[bracketed-paste]-} in
-      user:_hookd_paste) ;;
-      user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
-    esac
-    zle -N bracketed-paste _hookd_paste
-    # Only where the key is self-insert: one process asks for all four.
-    local -a arm_bound
-    arm_bound=("${(@f)$(for arm_km in emacs viins; do
-      for arm_key in ${_hookd_prefix[1]} '!'; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
-    done)}")
-    local -i arm_i=0
-    local arm_km arm_key
-    for arm_km in emacs viins; do
-      for arm_key in ${_hookd_prefix[1]} '!'; do
-        (( ++arm_i ))
-        [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
-      done
-    done
-  fi
-
-  # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
-  # hooks, that is, before the mark that ends the output, where it would be
-  # kept as part of the output. Under capture, hookd prints it itself,
-  # right after that mark (see _hookd_sp).
-  typeset -g _hookd_sp=
-  [[ -n $_hookd_nonce ]] && precmd_functions+=(_hookd_take_sp)
-
-  # preexec runs last (the mark that starts the output follows anything
-  # other hooks print), precmd first (it sees the command's status, and the
-  # mark that ends the output comes before anything other hooks print).
-  add-zsh-hook preexec _hookd_preexec
-  precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
-
-  # Completion of hookd's command line, and of a question after the ask
-  # prefix (?? /review<Tab>), once compinit has run: now, or else by the
-  # first prompt (an rc file often runs it after this).
-  _hookd_compdef || precmd_functions+=(_hookd_compdef)
-  _hookd_agent
-}
-
-# _hookd_compdef registers _hookd_complete with the completion system
-# (where nothing else completes hookd, or the ask prefix), then takes
-# itself out of the precmd hooks. It fails when compinit has not run.
-_hookd_compdef() {
-  (( $+functions[compdef] )) || return 1
-  precmd_functions=(${precmd_functions:#_hookd_compdef})
-  (( $+_comps[hookd] )) || compdef _hookd_complete hookd
-  [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
   return 0
 }
 
-# _hookd_complete completes the words of a hookd command line (or a
-# question after the ask prefix, as hookd ask): hookd itself says what fits
-# (subcommands, flags, prompt-file names, with descriptions), or that file
-# names do.
-_hookd_complete() {
-  local -a w out cands
-  local c
-  w=("${(@Q)words[2,CURRENT]}")
-  [[ -n $_hookd_prefix && $words[1] == "$_hookd_prefix" ]] && w=(ask "${(@)w}")
-  out=("${(@f)$(command $_hookd_bin __complete -- "${(@)w}" 2>/dev/null)}")
-  if [[ ${out[1]-} == :files ]]; then
-    _files
-    return
-  fi
-  for c in "${(@)out}"; do
-    [[ -n $c ]] || continue
-    if [[ $c == *$'\t'* ]]; then
-      cands+=("${${c%%$'\t'*}//:/\\:}:${c#*$'\t'}")
-    else
-      cands+=("${c//:/\\:}")
-    fi
-  done
-  (( $#cands )) && _describe -t hookd hookd cands
+# _hookd_init_complete: completion of hookd's command line, and of a
+# question after the ask prefix (?? /review<Tab>), once compinit has run:
+# now, or else by the first prompt (an rc file often runs it after this).
+_hookd_init_complete() {
+  emulate -L zsh
+  _hookd_compdef || precmd_functions+=(_hookd_compdef)
+  return 0
+}
+
+# _hookd_init_agent starts the agent if it is not running.
+_hookd_init_agent() {
+  emulate -L zsh
+  _hookd_agent
 }
 
 # _hookd_preexec notes the command line as typed and its start. $1 is empty
@@ -311,24 +345,6 @@ _hookd_prompt_sp() {
   REPLY="${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
 }
 
-# _hookd_accept_line is accept-line (Enter): it rewrites a `?? QUESTION`
-# line into `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or
-# run, and the line re-asks the same question when recalled), and a line
-# that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
-# REF`, then accepts the line as accept-line would.
-_hookd_accept_line() {
-  _hookd_rewrite_line
-  # accept-line is what it was again, until the next arming.
-  if [[ -n $_hookd_prev_accept ]]; then
-    zle -N accept-line $_hookd_prev_accept
-    $_hookd_prev_accept "$@"
-  else
-    zle -A .accept-line accept-line
-    zle .accept-line
-  fi
-  _hookd_armed=
-}
-
 # _hookd_arm (bound to the prefix's first character and `!`) inserts the
 # key, and makes Enter rewrite the line (_hookd_accept_line) until it is
 # accepted.
@@ -361,6 +377,27 @@ _hookd_arm_enter() {
   zle -N accept-line _hookd_accept_line
 }
 
+# _hookd_accept_line is accept-line (Enter): it rewrites a `?? QUESTION`
+# line into `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or
+# run, and the line re-asks the same question when recalled), and a line
+# that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
+# REF`, then accepts the line as accept-line would.
+_hookd_accept_line() {
+  _hookd_rewrite_line
+  # accept-line is what it was again, until the next arming.
+  if [[ -n $_hookd_prev_accept ]]; then
+    zle -N accept-line $_hookd_prev_accept
+    $_hookd_prev_accept "$@"
+  else
+    zle -A .accept-line accept-line
+    zle .accept-line
+  fi
+  _hookd_armed=
+}
+
+# _hookd_rewrite_line rewrites the line for _hookd_accept_line: a question
+# after the prefix into `hookd ask -- 'QUESTION'`, a mention alone into
+# `hookd ask --pin REF`; anything else is left as it is.
 _hookd_rewrite_line() {
   emulate -L zsh
   setopt extended_glob
@@ -453,6 +490,42 @@ _hookd_ai_widget() {
   command $_hookd_bin suggest --ai --failed </dev/null
 }
 
+# _hookd_compdef registers _hookd_complete with the completion system
+# (where nothing else completes hookd, or the ask prefix), then takes
+# itself out of the precmd hooks. It fails when compinit has not run.
+_hookd_compdef() {
+  (( $+functions[compdef] )) || return 1
+  precmd_functions=(${precmd_functions:#_hookd_compdef})
+  (( $+_comps[hookd] )) || compdef _hookd_complete hookd
+  [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
+  return 0
+}
+
+# _hookd_complete completes the words of a hookd command line (or a
+# question after the ask prefix, as hookd ask): hookd itself says what fits
+# (subcommands, flags, prompt-file names, with descriptions), or that file
+# names do.
+_hookd_complete() {
+  local -a w out cands
+  local c
+  w=("${(@Q)words[2,CURRENT]}")
+  [[ -n $_hookd_prefix && $words[1] == "$_hookd_prefix" ]] && w=(ask "${(@)w}")
+  out=("${(@f)$(command $_hookd_bin __complete -- "${(@)w}" 2>/dev/null)}")
+  if [[ ${out[1]-} == :files ]]; then
+    _files
+    return
+  fi
+  for c in "${(@)out}"; do
+    [[ -n $c ]] || continue
+    if [[ $c == *$'\t'* ]]; then
+      cands+=("${${c%%$'\t'*}//:/\\:}:${c#*$'\t'}")
+    else
+      cands+=("${c//:/\\:}")
+    fi
+  done
+  (( $#cands )) && _describe -t hookd hookd cands
+}
+
 # _hookd_agent starts the hookd agent when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs
 # (/proc/PID; where there is no /proc, "/", which always exists, so that only
@@ -475,5 +548,6 @@ _hookd_agent() {
 }
 
 _hookd_init
-unfunction _hookd_init
+unfunction _hookd_init _hookd_init_capture _hookd_init_session _hookd_init_hooks \
+  _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent
 [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp

@@ -143,8 +143,13 @@ func Script(shell string, o Options) (string, error) {
 	return strings.Join(lines, ""), nil
 }
 
-// Quote returns s as one single-quoted word that bash and zsh both read back
-// as exactly s. s must not contain a NUL byte, which no shell word can hold.
+// Quote returns s as one single-quoted word that bash, zsh and any POSIX sh
+// read back as exactly s, whatever bytes it holds. s must not contain a NUL
+// byte, which no shell word can hold. Where bash or zsh reads a word back,
+// mvdan.cc/sh/v3/syntax.Quote (LangBash) does (as package recorder does);
+// Quote is for the values filled into the scripts and for text that any
+// POSIX sh runs (a chain's run steps: dash has no $'…', which
+// syntax.Quote needs for what is not printable).
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

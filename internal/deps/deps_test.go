@@ -50,7 +50,7 @@ var allowed = map[string][]string{
 	"shellinit":                     {"scripts"},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
+	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
 	// Ingestion and the agent.
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history"},
