@@ -79,6 +79,8 @@ var allowed = map[string][]string{
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
 	"internal/deps":      {},
+	// Benchmarks' own programs.
+	"bench/startup": {},
 }
 
 func TestLayering(t *testing.T) {
