@@ -15,7 +15,9 @@
 #   the prompt's path)
 #     _hookd_init            guards, the values hookd init fills in, the steps:
 #     _hookd_init_capture      enter the capturing proxy (capture on)
+#       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#       _hookd_query             a builtin's listing, without a subshell
 #     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
@@ -33,6 +35,7 @@
 #     _hookd_complete
 #   the agent
 #     _hookd_agent           starts the agent, notes how to tell it runs
+#   _hookd_start             runs the start-up; the early line's `hookd`
 
 # _hookd_init checks that this shell can load hookd (interactive, not
 # loaded yet, new enough), sets the values hookd init fills in, and runs the
@@ -73,35 +76,48 @@ _hookd_init() {
 # _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
 # when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
 # nested shell, `exec bash`) is already captured and prints the marks that
-# cut the output per command; a shell on another terminal (a new tmux
-# pane, say) re-executes itself under a proxy of its own, once, after
-# checking that the proxy can start (if not, it goes on as it is, and
-# `hookd status` says why). Nothing above this step runs twice in vain:
-# the rc file does run again in the new shell.
+# cut the output per command. A shell on another terminal (a new tmux pane,
+# say) enters a proxy of its own: best at the early line (`eval "$(hookd
+# init bash --early)"`, the rc file's first line), which re-executes the
+# shell before the rest of the rc file runs; where the early line ran but
+# could not, this shell goes on without capture (`hookd status` says why).
+# Without the early line, here: once, after checking that the proxy can
+# start, and then the whole rc file runs again in the new shell (`hookd
+# status` suggests the early line).
 _hookd_init_capture() {
   _hookd_nonce=
   [[ $_hookd_capture == pty ]] || return 0
   if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
     _hookd_nonce=$HOOKD_CAPTURE_NONCE
-  elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
-    # The same command line again (--rcfile, a login shell's "-bash"),
-    # read without a fork; without /proc, an interactive shell.
-    local -a _hookd_argv=()
-    builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
-    if ((${#_hookd_argv[@]} > 0)); then
-      builtin exec "$_hookd_bin" shell --shell "$BASH" -- "${_hookd_argv[@]}"
-    elif builtin shopt -q login_shell; then
-      builtin exec "$_hookd_bin" shell --login --shell "$BASH"
-    else
-      builtin exec "$_hookd_bin" shell --shell "$BASH"
-    fi
+  elif [[ -z ${_hookd_early-} && -t 0 && -t 1 && -x $_hookd_bin ]] &&
+    command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
+    _hookd_proxy "$_hookd_bin" --rc-again
   fi
   return 0
 }
 
+# _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
+# with the same command line (--rcfile, a login shell's "-bash"), read
+# without a fork; without /proc, as an interactive shell. It is all that
+# the early line runs in a terminal that is not captured yet (hookd init
+# --early prints this function and a call), so it stands alone.
+_hookd_proxy() {
+  [[ $- == *i* && -t 0 && -t 1 && -x $1 ]] || return 0
+  local -a _hookd_argv=()
+  builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
+  if ((${#_hookd_argv[@]} > 0)); then
+    builtin exec "$1" shell ${2:+"$2"} --shell "$BASH" -- "${_hookd_argv[@]}"
+  elif builtin shopt -q login_shell; then
+    builtin exec "$1" shell ${2:+"$2"} --login --shell "$BASH"
+  else
+    builtin exec "$1" shell ${2:+"$2"} --shell "$BASH"
+  fi
+}
+
 # _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
 # is exported for the hookd CLI, but a child shell makes its own), its
-# spool file and the header record, the clock, and the XFSZ trap.
+# spool file and the header record, the clock, and the XFSZ trap. No
+# process is started (the spool directory is made by hookd init).
 _hookd_init_session() {
   # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
   # seconds from SECONDS and the shell's start.
@@ -122,20 +138,54 @@ _hookd_init_session() {
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   builtin declare -gA _hookd_e
+  # The user's umask, read without a process (Linux has it in
+  # /proc/PID/status), so that hookd's files are made 0600 and the umask
+  # put back; where it cannot be read, a subshell keeps umask 077 to itself.
+  _hookd_umask=
+  local _hookd_k _hookd_v
+  while IFS=$': \t' builtin read -r _hookd_k _hookd_v; do
+    [[ $_hookd_k != Umask ]] || { _hookd_umask=$_hookd_v; break; }
+  done 2>/dev/null </proc/$$/status
   # Under `ulimit -f`, a spool write past the limit would kill the shell
   # with SIGXFSZ. A trap that does nothing makes the write fail instead;
   # unlike ignoring the signal, it is not passed on to the commands you run.
   # A trap of your own is left alone.
-  [[ -n $(builtin trap -p XFSZ) ]] || builtin trap ':' XFSZ
+  _hookd_query 'builtin trap -p XFSZ'
+  [[ -n $REPLY ]] || builtin trap ':' XFSZ
 
   [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_spooldir" 2>/dev/null
-  # The session header; the subshell keeps umask 077 from leaking into this shell.
-  (
-    builtin trap '' XFSZ
+  # The session header.
+  if [[ -n $_hookd_umask ]]; then
     builtin umask 077
     builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
       "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
-  ) 2>/dev/null
+    builtin umask "$_hookd_umask"
+  else
+    (
+      builtin trap '' XFSZ
+      builtin umask 077
+      builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
+        "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
+    ) 2>/dev/null
+  fi
+  return 0
+}
+
+# _hookd_query CODE runs CODE (builtins that list something: a trap, key
+# bindings) and sets REPLY to what it printed, without the subshell of
+# $(…): through this session's offer file, made 0600 and left empty (no
+# fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
+_hookd_query() {
+  REPLY=
+  if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
+    builtin umask 077
+    builtin eval "$1" 2>/dev/null >"$_hookd_fixes"
+    builtin umask "$_hookd_umask"
+    IFS= builtin read -r -d '' REPLY 2>/dev/null <"$_hookd_fixes"
+    : 2>/dev/null >"$_hookd_fixes"
+  else
+    REPLY=$(builtin eval "$1" 2>/dev/null)
+  fi
   return 0
 }
 
@@ -188,10 +238,12 @@ _hookd_init_hooks() {
 # is typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
 # _hookd_accept_line before accept-line, so that an ordinary command line
 # costs nothing more. Only where Enter is accept-line (another framework's
-# binding is left alone); this start-up check is the one process it takes.
+# binding is left alone), checked without a process (_hookd_query).
 _hookd_init_ask() {
   _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
-  [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]] || return 0
+  [[ -n $_hookd_prefix ]] || return 0
+  _hookd_query 'builtin bind -q accept-line'
+  [[ $REPLY == *'"\C-m"'* ]] || return 0
   # The rewritten line says `hookd` when PATH finds this binary under
   # that name (looked up without a process), else the binary's path.
   local _hookd_d _hookd_found=''
@@ -228,21 +280,34 @@ _hookd_init_ask() {
 # about the last failure: in the emacs keymap, and in vi's insert keymap
 # when vi mode is on (set -o vi, or the inputrc's editing-mode), where the
 # key is free: bound to nothing, not even to a macro or a shell command.
-# (bind -p lists every function's keys: ~2 ms a keymap, at start-up only;
-# docs/benchmarks.md §1.)
+# All read without a process (_hookd_query). bind -p lists every readline
+# function's keys, which costs bash ~13 M instructions for the emacs keymap
+# (~5 ms): a key under Ctrl-X or Esc is looked up in that prefix's own
+# keymap (emacs-ctlx, emacs-meta: ~2 M); docs/benchmarks.md.
 _hookd_init_fix() {
   if [[ -n $_hookd_fixcmd ]] && ! builtin type -t "$_hookd_fixcmd" >/dev/null 2>&1; then
     builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
   fi
   [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
-  local _hookd_bound _hookd_km _hookd_kms=emacs
+  local _hookd_bound _hookd_km _hookd_kms=emacs _hookd_k _hookd_f _hookd_m _hookd_r _hookd_p _hookd_pm=
   [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
   for _hookd_km in $_hookd_kms; do
-    _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
-    [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
-      builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
-    [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
-      builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
+    # Macros and shell commands, with their whole key sequences.
+    _hookd_query "builtin bind -m $_hookd_km -s; builtin bind -m $_hookd_km -X"
+    _hookd_bound=$REPLY
+    for _hookd_k in "$_hookd_fixkey:_hookd_fix_key" "$_hookd_aikey:_hookd_ai_key"; do
+      _hookd_f=${_hookd_k##*:} _hookd_k=${_hookd_k%:*}
+      [[ -n $_hookd_k && $_hookd_bound != *"\"$_hookd_k\": "* ]] || continue
+      # Readline functions, in the keymap of the key's prefix.
+      _hookd_m=$_hookd_km _hookd_r=$_hookd_k
+      case $_hookd_km:$_hookd_k in
+        emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${_hookd_k#'\C-x'} ;;
+        emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
+      esac
+      [[ $_hookd_m == "${_hookd_pm-}" ]] || { _hookd_query "builtin bind -m $_hookd_m -p"; _hookd_pm=$_hookd_m _hookd_p=$REPLY; }
+      [[ $_hookd_p == *"\"$_hookd_r\": "* ]] ||
+        builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": $_hookd_f" 2>/dev/null
+    done
   done
   return 0
 }
@@ -514,7 +579,9 @@ _hookd_complete() {
 # _hookd_agent starts the hookd agent when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs
 # (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). It is quiet when the binary is missing, and tries at
+# a new shell checks). The agent starts in the background: neither the
+# prompt nor the first command waits for it (a subshell starts it, so that
+# your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid=
@@ -526,12 +593,41 @@ _hookd_agent() {
     _hookd_alive=
     if ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
       _hookd_tried=$SECONDS
-      command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
+      (command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1 &)
     fi
   fi
   return 0
 }
 
-_hookd_init
-builtin unset -f _hookd_init _hookd_init_capture _hookd_init_session _hookd_init_hooks \
-  _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent
+# _hookd_start runs the start-up, then takes every start-up function
+# away (itself too), so that nothing of it is left for the prompt's path.
+_hookd_start() {
+  _hookd_init
+  builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
+    _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+  [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
+  builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
+}
+
+# The early line (`eval "$(hookd init bash --early)"`, the rc file's first
+# line), where it does not re-execute the shell under the proxy (it is
+# there already, or capture is off), prints this file with _hookd_early set
+# and without the @run@ line below: everything is defined, nothing runs
+# yet. This `hookd` function then answers the usual line at the end of the
+# rc file, `eval "$(hookd init bash)"`, without starting a process: that
+# line then runs _hookd_start. Any other hookd command (or that line with
+# flags, or HOOKD_CAPTURE changed since) goes to the binary; a `hookd`
+# function or alias of your own is left alone.
+if [[ -n ${_hookd_early-} ]] && ! builtin declare -F hookd >/dev/null && [[ -z ${BASH_ALIASES[hookd]+set} ]]; then
+  _hookd_early_fn=1 _hookd_early_capture=${HOOKD_CAPTURE-unset}
+  hookd() {
+    if [[ $# == 2 && $1 == init && $2 == bash && ${HOOKD_CAPTURE-unset} == "$_hookd_early_capture" ]]; then
+      builtin printf '%s\n' _hookd_start
+    else
+      command hookd "$@"
+    fi
+  }
+fi
+
+# @run@
+_hookd_start

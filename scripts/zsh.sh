@@ -15,7 +15,9 @@
 #   for the prompt's path)
 #     _hookd_init            guards, the values hookd init fills in, the steps:
 #     _hookd_init_capture      enter the capturing proxy (capture on)
+#       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#       _hookd_query             a builtin's listing, without a subshell
 #     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
@@ -34,6 +36,7 @@
 #     _hookd_compdef, _hookd_complete
 #   the agent
 #     _hookd_agent           starts the agent, notes how to tell it runs
+#   _hookd_start             runs the start-up; the early line's `hookd`
 
 # _hookd_init checks that this shell can load hookd (interactive, not
 # loaded yet, new enough), sets the values hookd init fills in, and runs the
@@ -76,10 +79,14 @@ _hookd_init() {
 # _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
 # when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
 # nested shell, `exec zsh`) is already captured and prints the marks that
-# cut the output per command; a shell on another terminal (a new tmux
-# pane, say) re-executes itself under a proxy of its own, once, after
-# checking that the proxy can start (if not, it goes on as it is, and
-# `hookd status` says why). The rc file runs again in the new shell.
+# cut the output per command. A shell on another terminal (a new tmux pane,
+# say) enters a proxy of its own: best at the early line (`eval "$(hookd
+# init zsh --early)"`, the rc file's first line), which re-executes the
+# shell before the rest of the rc file runs; where the early line ran but
+# could not, this shell goes on without capture (`hookd status` says why).
+# Without the early line, here: once, after checking that the proxy can
+# start, and then the whole rc file runs again in the new shell (`hookd
+# status` suggests the early line).
 _hookd_init_capture() {
   emulate -L zsh
   typeset -g _hookd_nonce=
@@ -88,28 +95,42 @@ _hookd_init_capture() {
     _hookd_nonce=$HOOKD_CAPTURE_NONCE
     return 0
   fi
+  [[ -z ${_hookd_early-} ]] || return 0
   local zsh_path=${${:-/proc/$$/exe}:A}
   [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
   if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
     command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
-    # The same command line again (a login shell's "-zsh", options),
-    # read without a fork; without /proc, an interactive shell.
-    local -a zsh_argv
-    [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
-    if (( $#zsh_argv )); then
-      exec $_hookd_bin shell --shell $zsh_path -- $zsh_argv
-    elif [[ -o login ]]; then
-      exec $_hookd_bin shell --login --shell $zsh_path
-    else
-      exec $_hookd_bin shell --shell $zsh_path
-    fi
+    _hookd_proxy $_hookd_bin --rc-again
   fi
   return 0
 }
 
+# _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
+# with the same command line (a login shell's "-zsh", options), read
+# without a fork; without /proc, as an interactive shell. It is all that
+# the early line runs in a terminal that is not captured yet (hookd init
+# --early prints this function and a call), so it stands alone.
+_hookd_proxy() {
+  emulate -L zsh
+  [[ -o interactive && -t 0 && -t 1 && -x $1 ]] || return 0
+  local zsh_path=${${:-/proc/$$/exe}:A}
+  [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
+  [[ -n $zsh_path ]] || return 0
+  local -a zsh_argv
+  [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
+  if (( $#zsh_argv )); then
+    exec $1 shell $2 --shell $zsh_path -- $zsh_argv
+  elif [[ -o login ]]; then
+    exec $1 shell $2 --login --shell $zsh_path
+  else
+    exec $1 shell $2 --shell $zsh_path
+  fi
+}
+
 # _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
 # is exported for the hookd CLI, but a child shell makes its own), its
-# spool file and the header record, and the XFSZ trap.
+# spool file and the header record, and the XFSZ trap. No process is
+# started (the spool directory is made by hookd init).
 _hookd_init_session() {
   emulate -L zsh
   # Times are EPOCHREALTIME as it is ("seconds.nanos"); the session id
@@ -121,23 +142,58 @@ _hookd_init_session() {
   typeset -gi _hookd_seq=0
   typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps= _hookd_alive=
   typeset -gi _hookd_tried=-1
-
-  [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
-  # The session header; the subshell keeps umask 077 from leaking into this shell.
-  (
-    trap '' XFSZ
-    umask 077
-    print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
-      "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
-  ) 2>/dev/null
+  # The user's umask, read without a process (Linux has it in
+  # /proc/PID/status), so that hookd's files are made 0600 and the umask
+  # put back; where it cannot be read, a subshell keeps umask 077 to itself.
+  typeset -g _hookd_umask=
+  local k v
+  while IFS=$': \t' read -r k v; do
+    [[ $k != Umask ]] || { _hookd_umask=$v; break }
+  done 2>/dev/null </proc/$$/status
 
   # Under `ulimit -f`, a spool write past the limit would kill the shell
   # with SIGXFSZ. A trap that does nothing makes the write fail instead;
   # unlike ignoring the signal, it is not passed on to the commands you run.
   # A trap of your own is left alone.
-  if [[ -z $(trap 2>/dev/null) ]] || [[ $(trap) != *XFSZ* ]]; then
+  _hookd_query trap
+  if [[ $REPLY != *XFSZ* ]]; then
     unsetopt local_traps # set inside this function, the trap must outlive it
     trap ':' XFSZ
+  fi
+
+  [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
+  # The session header.
+  if [[ -n $_hookd_umask ]]; then
+    umask 077
+    print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
+      "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
+    umask $_hookd_umask
+  else
+    (
+      trap '' XFSZ
+      umask 077
+      print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
+        "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
+    ) 2>/dev/null
+  fi
+
+  return 0
+}
+
+# _hookd_query CODE runs CODE (builtins that list something: the traps, key
+# bindings) and sets REPLY to what it printed, without the subshell of
+# $(…): through this session's offer file, made 0600 and left empty (no
+# fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
+_hookd_query() {
+  typeset -g REPLY=
+  if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
+    umask 077
+    eval "$1" 2>/dev/null >$_hookd_fixes
+    umask $_hookd_umask
+    IFS= read -r -d '' REPLY 2>/dev/null <$_hookd_fixes
+    : 2>/dev/null >$_hookd_fixes
+  else
+    REPLY=$(eval "$1" 2>/dev/null)
   fi
   return 0
 }
@@ -182,13 +238,14 @@ _hookd_init_ask() {
     user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
   esac
   zle -N bracketed-paste _hookd_paste
-  # Only where the key is self-insert: one process asks for all four.
-  local -a arm_bound
-  arm_bound=("${(@f)$(for arm_km in emacs viins; do
-    for arm_key in ${_hookd_prefix[1]} '!'; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
-  done)}")
-  local -i arm_i=0
+  # Only where the key is self-insert, asked without a process.
   local arm_km arm_key
+  _hookd_query 'for arm_km in emacs viins; do
+    for arm_key in ${_hookd_prefix[1]} "!"; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
+  done'
+  local -a arm_bound
+  arm_bound=("${(@f)REPLY}")
+  local -i arm_i=0
   for arm_km in emacs viins; do
     for arm_key in ${_hookd_prefix[1]} '!'; do
       (( ++arm_i ))
@@ -210,21 +267,24 @@ _hookd_init_fix() {
     ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
     functions[$_hookd_fixcmd]='_hookd_fix "$@"'
   fi
-  local km
-  if [[ -n $_hookd_fixkey ]]; then
-    zle -N _hookd_fix_widget
+  # The four bindings, asked without a process: a line each.
+  [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
+  local km key widget
+  _hookd_query 'for key in "$_hookd_fixkey" "$_hookd_aikey"; do
     for km in emacs viins; do
-      [[ $(bindkey -M $km -- $_hookd_fixkey 2>/dev/null) == *undefined-key ]] &&
-        bindkey -M $km -- $_hookd_fixkey _hookd_fix_widget
+      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
     done
-  fi
-  if [[ -n $_hookd_aikey ]]; then
-    zle -N _hookd_ai_widget
+  done'
+  local -a bound=("${(@f)REPLY}")
+  local -i i=0
+  for key widget in "$_hookd_fixkey" _hookd_fix_widget "$_hookd_aikey" _hookd_ai_widget; do
     for km in emacs viins; do
-      [[ $(bindkey -M $km -- $_hookd_aikey 2>/dev/null) == *undefined-key ]] &&
-        bindkey -M $km -- $_hookd_aikey _hookd_ai_widget
+      (( ++i ))
+      [[ -n $key ]] || continue
+      zle -N $widget
+      [[ ${bound[i]-} == *undefined-key ]] && bindkey -M $km -- $key $widget
     done
-  fi
+  done
   return 0
 }
 
@@ -529,7 +589,9 @@ _hookd_complete() {
 # _hookd_agent starts the hookd agent when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs
 # (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). It is quiet when the binary is missing, and tries at
+# a new shell checks). The agent starts in the background: neither the
+# prompt nor the first command waits for it (a subshell starts it, so that
+# your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid= _hookd_rest
@@ -541,13 +603,44 @@ _hookd_agent() {
     _hookd_alive=
     if (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
       _hookd_tried=$SECONDS
-      command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
+      (command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1 &)
     fi
   fi
   return 0
 }
 
-_hookd_init
-unfunction _hookd_init _hookd_init_capture _hookd_init_session _hookd_init_hooks \
-  _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent
-[[ -z ${_hookd_nonce-} ]] || _hookd_take_sp
+# _hookd_start runs the start-up, then takes every start-up function
+# away (itself too), so that nothing of it is left for the prompt's path.
+# (It runs without emulate -L: _hookd_take_sp changes an option for the
+# whole shell.)
+_hookd_start() {
+  _hookd_init
+  unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
+    _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+  [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
+  unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
+  [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp
+}
+
+# The early line (`eval "$(hookd init zsh --early)"`, the rc file's first
+# line), where it does not re-execute the shell under the proxy (it is
+# there already, or capture is off), prints this file with _hookd_early set
+# and without the @run@ line below: everything is defined, nothing runs
+# yet. This `hookd` function then answers the usual line at the end of the
+# rc file, `eval "$(hookd init zsh)"`, without starting a process: that
+# line then runs _hookd_start. Any other hookd command (or that line with
+# flags, or HOOKD_CAPTURE changed since) goes to the binary; a `hookd`
+# function or alias of your own is left alone.
+if [[ -n ${_hookd_early-} ]] && (( ! $+functions[hookd] && ! $+aliases[hookd] )); then
+  typeset -g _hookd_early_fn=1 _hookd_early_capture=${HOOKD_CAPTURE-unset}
+  hookd() {
+    if [[ $# == 2 && $1 == init && $2 == zsh && ${HOOKD_CAPTURE-unset} == "$_hookd_early_capture" ]]; then
+      print -r -- _hookd_start
+    else
+      command hookd "$@"
+    fi
+  }
+fi
+
+# @run@
+_hookd_start

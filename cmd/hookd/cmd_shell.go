@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL); with -- ARGV…: the program that runs ARGV (argv[0] included)")
 	login := fs.Bool("login", false, "run it as a login shell")
 	check := fs.Bool("check", false, "only check that the proxy can start here; exit 1, saying why, if not")
+	rcAgain := fs.Bool("rc-again", false, "the shell code's re-execution from the rc file's end (the rc file runs again):\nnoted for hookd status, which suggests the early line")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -65,6 +67,9 @@ func cmdShell(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 
+	if *rcAgain {
+		e.noteRCTwice(argv)
+	}
 	nonce, err := capture.NewNonce()
 	if err != nil {
 		return e.shellWithoutProxy(path, argv, err)
@@ -130,3 +135,17 @@ func (e *env) noteCaptureProblem(msg string) {
 }
 
 func (e *env) clearCaptureProblem() { os.Remove(e.paths.CaptureProblem) }
+
+// noteRCTwice records that a shell entered the proxy from its rc file's
+// end, so that its rc file runs twice (hookd status suggests the early
+// line); hookd init --early removes the note when it enters the proxy.
+func (e *env) noteRCTwice(argv []string) {
+	if os.MkdirAll(e.paths.State, 0o700) != nil {
+		return
+	}
+	shell := ""
+	if len(argv) > 0 {
+		shell = strings.TrimPrefix(filepath.Base(argv[0]), "-")
+	}
+	os.WriteFile(e.paths.RCTwice, []byte(time.Now().Format(time.RFC3339)+" "+shell+"\n"), 0o600)
+}

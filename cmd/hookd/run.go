@@ -26,7 +26,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"init", "bash|zsh [--capture=pty|off]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
+		{"init", "bash|zsh [--capture=pty|off] [--early]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
 		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
 		{"show", "[REF] [--json]", "one command in full, with its output", cmdShow},
 		{"out", "[REF] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},

@@ -43,9 +43,11 @@ type Layout struct {
 	// (one file per shell session), Outbox (captured outputs on their way
 	// to the agent), Offers (commands offered for the next command line,
 	// one file per session), PIDFile (the agent's "pid version"), Log
-	// (the agent's log) and CaptureProblem (why output capture could not
-	// start, for hookd status).
-	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem string
+	// (the agent's log), CaptureProblem (why output capture could not
+	// start, for hookd status) and RCTwice (when a shell last entered the
+	// capturing proxy from the rc file's end, running the rc twice: hookd
+	// status suggests the early line).
+	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem, RCTwice string
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
@@ -73,6 +75,7 @@ func New(d Dirs) Layout {
 		PIDFile:        filepath.Join(state, "agent.pid"),
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
+		RCTwice:        filepath.Join(state, "rc-twice"),
 		Pins:           filepath.Join(state, "pins"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 	}

@@ -101,6 +101,16 @@ func (r *Report) capture(in Inputs) {
 	if b, err := os.ReadFile(in.Paths.CaptureProblem); err == nil {
 		problem = strings.TrimSpace(string(b))
 	}
+	// A shell that entered the proxy from its rc file's end ran the rc
+	// file twice; the early line makes it once.
+	if b, err := os.ReadFile(in.Paths.RCTwice); err == nil {
+		when, shell, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+		if shell != "bash" && shell != "zsh" {
+			shell = "bash|zsh"
+		}
+		r.problem(fmt.Sprintf("the rc file ran twice to start output capture in a new terminal (%s, %s): put "+
+			"eval \"$(hookd init %s --early)\" as its first line, keep the usual line at its end, and it runs once", shell, when, shell))
+	}
 	switch {
 	case in.CapturedTTY != "":
 		r.CaptureActive = true
