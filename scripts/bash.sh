@@ -179,10 +179,10 @@ _hookd_query() {
   REPLY=
   if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
     builtin umask 077
-    builtin eval "$1" 2>/dev/null >"$_hookd_fixes"
+    builtin eval "$1" 2>/dev/null >|"$_hookd_fixes"
     builtin umask "$_hookd_umask"
     IFS= builtin read -r -d '' REPLY 2>/dev/null <"$_hookd_fixes"
-    : 2>/dev/null >"$_hookd_fixes"
+    : 2>/dev/null >|"$_hookd_fixes"
   else
     REPLY=$(builtin eval "$1" 2>/dev/null)
   fi
@@ -449,6 +449,10 @@ _hookd_accept_line() {
     READLINE_LINE="$_hookd_ask_cmd ask -- '${_hookd_q//\'/\'\\\'\'}'"
     READLINE_POINT=${#READLINE_LINE}
     _hookd_asked=1
+    # An offer belongs to the question that made it: one left by an
+    # earlier `hookd ask` is emptied (a builtin truncation) before this
+    # question can leave its own.
+    [[ ! -e $_hookd_fixdir/$HOOKD_SESSION.next ]] || : 2>/dev/null >|"$_hookd_fixdir/$HOOKD_SESSION.next"
     # The keys after accept-line are read by the next prompt's line
     # editor: there, the first command of the answer goes on the line.
     builtin bind -m emacs -x '"\C-x\C-h3": _hookd_offer_line'
@@ -475,11 +479,11 @@ _hookd_offer_line() {
   local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
   [[ -s $_hookd_f ]] || return 0
   if builtin read -r -t 0; then
-    : >"$_hookd_f"
+    : >|"$_hookd_f"
     return 0
   fi
   IFS= builtin read -r -d '' _hookd_c <"$_hookd_f"
-  : >"$_hookd_f"
+  : >|"$_hookd_f"
   READLINE_LINE=$_hookd_c
   READLINE_POINT=${#READLINE_LINE}
 }

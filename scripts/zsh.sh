@@ -188,10 +188,10 @@ _hookd_query() {
   typeset -g REPLY=
   if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
     umask 077
-    eval "$1" 2>/dev/null >$_hookd_fixes
+    eval "$1" 2>/dev/null >|$_hookd_fixes
     umask $_hookd_umask
     IFS= read -r -d '' REPLY 2>/dev/null <$_hookd_fixes
-    : 2>/dev/null >$_hookd_fixes
+    : 2>/dev/null >|$_hookd_fixes
   else
     REPLY=$(eval "$1" 2>/dev/null)
   fi
@@ -468,6 +468,10 @@ _hookd_rewrite_line() {
     BUFFER="$_hookd_ask_cmd ask -- ${(qq)rest}"
     CURSOR=$#BUFFER
     _hookd_asked=1
+    # An offer belongs to the question that made it: one left by an
+    # earlier `hookd ask` is emptied (a builtin truncation) before this
+    # question can leave its own.
+    [[ ! -e $_hookd_fixdir/$HOOKD_SESSION.next ]] || : 2>/dev/null >|$_hookd_fixdir/$HOOKD_SESSION.next
     # At the next prompt, the first command of the answer (once).
     add-zle-hook-widget line-init _hookd_offer_line
   elif [[ $line == (#b)'!'('!'|-[0-9]##|[0-9]##)'ctx'[[:space:]]# ]]; then
@@ -493,7 +497,7 @@ _hookd_offer_line() {
     BUFFER=$(<$next)
     CURSOR=$#BUFFER
   fi
-  : >$next
+  : >|$next
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command

@@ -179,6 +179,22 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
 			time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
 	}
+	// The first command of the answer is offered for the next command
+	// line (the shell's fix key, or the ?? line's own offer): never run.
+	// An offer belongs to the question that made it: a question that
+	// offers nothing (or fails, or is cancelled) takes an earlier one away.
+	if e.session != "" {
+		var cmds []string
+		if err == nil && cfg.Ask.Offer {
+			cmds = render.Commands(a.Answer)
+		}
+		if len(cmds) > 0 {
+			offer.Write(e.paths.Offers, e.session, cmds)
+			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
+		} else {
+			offer.ClearNext(e.paths.Offers, e.session)
+		}
+	}
 	if err != nil {
 		if a.Status == history.AskCancelled {
 			return exitCode{130, ""}
@@ -187,14 +203,6 @@ func cmdAsk(ctx context.Context, e *env, args []string) error {
 	}
 	if serr != nil {
 		fmt.Fprintf(e.stderr, "hookd: the answer was not stored: %v\n", serr)
-	}
-	// The first command of the answer is offered for the next command
-	// line (the shell's fix key, or the ?? line's own offer): never run.
-	if cfg.Ask.Offer && e.session != "" {
-		if cmds := render.Commands(a.Answer); len(cmds) > 0 {
-			offer.Write(e.paths.Offers, e.session, cmds)
-			offer.WriteNext(e.paths.Offers, e.session, cmds[0])
-		}
 	}
 	return nil
 }

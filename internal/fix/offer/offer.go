@@ -111,6 +111,17 @@ func WriteNext(dir, session, cmd string) error {
 	return os.WriteFile(NextPath(dir, session), []byte(cmd), 0o600)
 }
 
+// ClearNext takes session's one-shot offer away, if there is one.
+func ClearNext(dir, session string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if err := os.Remove(NextPath(dir, session)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("offer: %w", err)
+	}
+	return nil
+}
+
 func validSession(s string) error {
 	if s == "" || s[0] == '.' || strings.ContainsAny(s, "/\x00") {
 		return fmt.Errorf("offer: bad session id %q", s)

@@ -42,3 +42,22 @@ func TestWriteReadClear(t *testing.T) {
 		t.Errorf("Write of a command with a NUL = nil; want an error")
 	}
 }
+
+func TestClearNext(t *testing.T) {
+	dir := t.TempDir()
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatalf("ClearNext with no offer: %v", err)
+	}
+	if err := WriteNext(dir, "s1", "echo hi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the offer is still there: %v", err)
+	}
+	if err := ClearNext(dir, "../x"); err == nil {
+		t.Errorf("ClearNext took a bad session id")
+	}
+}
