@@ -29,7 +29,7 @@
 #     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
 #   the `??` keys
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
-#     _hookd_rewrite_line, _hookd_offer_line
+#     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
 #   completion
@@ -496,8 +496,19 @@ _hookd_offer_line() {
   if (( PENDING == 0 )) && [[ -z $BUFFER ]]; then
     BUFFER=$(<$next)
     CURSOR=$#BUFFER
+    _hookd_highlight
   fi
   : >|$next
+}
+
+# _hookd_highlight has zsh-syntax-highlighting, where it is loaded,
+# highlight the line hookd just put there as that command. The highlighter
+# redraws after the widgets it wraps, and it wraps only those defined
+# before it: hookd's (its line comes last in .zshrc) and the line-init
+# hook are not among them. Called twice (hookd's line before the
+# highlighter), it does nothing the second time.
+_hookd_highlight() {
+  (( ! $+functions[_zsh_highlight] )) || _zsh_highlight
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
@@ -539,6 +550,7 @@ _hookd_fix_widget() {
   local -i i=${fixes[(Ie)$BUFFER]}
   BUFFER=${fixes[i % $#fixes + 1]}
   CURSOR=$#BUFFER
+  _hookd_highlight
 }
 
 # _hookd_ai_widget (bound to Ctrl-X l) asks the LLM about the last failed

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// needFile skips the test when a plugin's file is missing, or fails it
+// when the environment says plugins are required (REQUIRE_SHELLS, as CI
+// sets: .ci/run installs Debian's packages).
+func needFile(t *testing.T, path, pkg string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatalf("%s (Debian's %s) is required (REQUIRE_SHELLS is set): %v", path, pkg, err)
+		}
+		t.Skipf("%s not installed", pkg)
+	}
+}
+
+const zshHighlighter = "/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh"
+
+// underlined matches word drawn underlined, with any attribute changes
+// before it.
+func underlined(word string) *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[4m(?:\x1b\[[0-9;]*m)*` + regexp.QuoteMeta(word))
+}
+
+// TestSyntaxHighlightingOfHookdsLine: with the real zsh-syntax-highlighting,
+// what hookd puts on the command line (a fix by Ctrl-X f, the command an
+// answer to ?? offers) is highlighted as that command, not with the
+// colours of the line before, with hookd's line last in .zshrc and with it
+// before the highlighter. Builtins are drawn underlined, unknown commands
+// in standout, so that the two cannot be confused.
+func TestSyntaxHighlightingOfHookdsLine(t *testing.T) {
+	shelltest.Need(t, "zsh")
+	needFile(t, zshHighlighter, "zsh-syntax-highlighting")
+	styles := "typeset -A ZSH_HIGHLIGHT_STYLES\nZSH_HIGHLIGHT_STYLES[builtin]=underline\nZSH_HIGHLIGHT_STYLES[unknown-token]=standout\n"
+	for name, rc := range map[string]string{
+		"hookd last":   "PROMPT='%# '\nsource " + zshHighlighter + "\n" + styles + initLine("zsh"),
+		"hookd before": "PROMPT='%# '\n" + initLine("zsh") + "source " + zshHighlighter + "\n" + styles,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fake := llmtest.NewOpenAI(t)
+			fake.SetKey("test-key")
+			fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\necho offered\n```\n"}})
+			h := newHome(t)
+			s := shelltest.Start(t, h, "zsh", shelltest.Options{RC: rc, Env: llmEnv(fake)})
+			s.Type("ehco fixed-it\r")
+			s.WaitForPlain(regexp.MustCompile(`↳ echo fixed-it`), 10*time.Second)
+			s.Sync()
+			s.Editing()
+			from := len(s.Output())
+			s.Type("\x18f")
+			waitFrom(t, s, from, regexp.MustCompile(`echo(?:\x1b\[[0-9;]*m)* fixed-it`))
+			time.Sleep(500 * time.Millisecond) // the highlighter's redraw, if any
+			if out := s.Output()[from:]; !underlined("echo").MatchString(out) {
+				t.Errorf("after Ctrl-X f, the fix is not highlighted as a builtin:\n%q", out)
+			}
+			s.Type("\x15") // Ctrl-U: an empty line again
+			s.Sync()
+
+			from = len(s.Output())
+			s.Type("?? what now\r")
+			waitFrom(t, s, from, regexp.MustCompile(`(?s)Run:.*\x1b\[\?2004h.*offered`))
+			time.Sleep(500 * time.Millisecond)
+			out := s.Output()[from:]
+			tail := out[strings.LastIndex(out, "\x1b[?2004h"):]
+			if !underlined("echo").MatchString(tail) {
+				t.Errorf("the answer's offered command is not highlighted as a builtin:\n%q", tail)
+			}
+		})
+	}
+}
+
+// waitFrom waits until the output since from matches re.
+func waitFrom(t *testing.T, s *shelltest.Shell, from int, re *regexp.Regexp) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !re.MatchString(s.Output()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q; output:\n%q", re, s.Output()[from:])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
