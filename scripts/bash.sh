@@ -26,6 +26,7 @@
 #   the prompt's path
 #     _hookd_precmd          records the command that just finished
 #     _hookd_after           failures, capture marks, PS0 repair, a dead agent
+#     _hookd_first           hookd's precmd back in front, whatever was added
 #   the `??` keys
 #     _hookd_arm_prefix, _hookd_arm_bang, _hookd_insert, _hookd_arm,
 #     _hookd_enter, _hookd_accept_line, _hookd_offer_line
@@ -360,9 +361,12 @@ _hookd_precmd() {
       builtin printf '\0'
     } >>"$_hookd_spool" 2>&1
   fi
-  # PS0 as hookd last left it (one string comparison) is intact, and
-  # the agent runs (its /proc entry is there).
-  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive ]] || _hookd_after
+  # PS0 as hookd last left it (one string comparison) is intact, the
+  # agent runs (its /proc entry is there), and this function is still the
+  # first prompt command (of an array, the first element is the one meant).
+  # shellcheck disable=SC2128
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive &&
+    $PROMPT_COMMAND == _hookd_precmd* ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
@@ -376,6 +380,13 @@ _hookd_after() {
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   _hookd_ps0all=$PS0
+  # A command's end time is the first thing taken after it: when prompt
+  # code was put before _hookd_precmd since (a PROMPT_COMMAND="x;
+  # $PROMPT_COMMAND" after hookd's line, as direnv's hook does), hookd's
+  # goes back to the front, from the next prompt on (the first prompt,
+  # before any command, for what the rc file did after hookd's line).
+  # shellcheck disable=SC2128 # (an array's first element)
+  [[ $PROMPT_COMMAND == _hookd_precmd* ]] || _hookd_first
   # Under capture, the mark that ends the output: for a recorded command,
   # once the record is written (the proxy then stores the output under
   # this row); for one not recorded, that its output is not kept either.
@@ -403,6 +414,22 @@ _hookd_after() {
   fi
   [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
   return 0
+}
+
+# _hookd_first puts _hookd_precmd back at the front of PROMPT_COMMAND (a
+# string, or a bash 5.1 array), where it is the first prompt code to run.
+_hookd_first() {
+  if [[ ${PROMPT_COMMAND@a} == *a* ]]; then
+    local -a _hookd_pc=()
+    local _hookd_c
+    for _hookd_c in "${PROMPT_COMMAND[@]}"; do
+      [[ $_hookd_c == _hookd_precmd ]] || _hookd_pc+=("$_hookd_c")
+    done
+    PROMPT_COMMAND=(_hookd_precmd "${_hookd_pc[@]}")
+  else
+    # shellcheck disable=SC2128,SC2178
+    PROMPT_COMMAND=_hookd_precmd$'\n'${PROMPT_COMMAND/_hookd_precmd/}
+  fi
 }
 
 # _hookd_arm_prefix and _hookd_arm_bang insert the key typed (the first

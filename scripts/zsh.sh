@@ -26,6 +26,7 @@
 #   the prompt's path
 #     _hookd_preexec         notes a command's start (and its output's mark)
 #     _hookd_precmd          records the command that just finished
+#     _hookd_first, _hookd_end   the end time first, whatever hooks come
 #     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
 #   the `??` keys
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
@@ -213,7 +214,8 @@ _hookd_init_hooks() {
   # other hooks print), precmd first (it sees the command's status, and the
   # mark that ends the output comes before anything other hooks print).
   add-zsh-hook preexec _hookd_preexec
-  precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
+  typeset -g _hookd_t1=
+  _hookd_first
   return 0
 }
 
@@ -344,7 +346,7 @@ _hookd_precmd() {
     # The braces take stderr first: zsh reports a failing redirection (the
     # spool directory removed) on the shell's own stderr otherwise.
     {
-      print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
+      print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 ${_hookd_t1:-$EPOCHREALTIME} $_hookd_s $_hookd_ps" \
         "$_hookd_cwd" r "$_hookd_cmd" >>$_hookd_spool
     } 2>/dev/null
     # The record is written: now the mark that ends the output (the proxy
@@ -372,12 +374,43 @@ _hookd_precmd() {
     fi
     print -rn -- "$m"$'\e]133;A\a'
   fi
-  _hookd_ran=
+  _hookd_ran= _hookd_t1=
   _hookd_cwd=$PWD
   # A dead agent is started again by the next prompt (its /proc entry is
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
+  # hookd's precmd stays the first prompt code, whatever was added since.
+  [[ $precmd_functions[1] == _hookd_precmd ]] && (( ! $+functions[precmd] )) || _hookd_first
   return $_hookd_s
+}
+
+# _hookd_first keeps a command's end time the first thing taken after it:
+# zsh runs a precmd() function before precmd_functions, so a precmd() of
+# the user's (`precmd() { vcs_info }`, defined before hookd's line or
+# after it) is wrapped in one of hookd's that notes the time first, and
+# _hookd_precmd goes back to the front of precmd_functions when a hook was
+# put before it. It runs at start-up and at each prompt where the check in
+# _hookd_precmd finds something to do (once, after each such change; at
+# the first prompt, before any command, for what the rc file did after
+# hookd's line).
+_hookd_first() {
+  emulate -L zsh
+  [[ $precmd_functions[1] == _hookd_precmd ]] || precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
+  (( $+functions[precmd] )) && [[ $functions[precmd] != "${_hookd_pcwrap-}" ]] || return 0
+  # An autoloaded precmd is loaded first, so that its body is copied.
+  [[ $functions[precmd] != *'autoload -X'* ]] || autoload +X precmd 2>/dev/null
+  functions[_hookd_user_precmd]=$functions[precmd]
+  functions[precmd]='_hookd_end; _hookd_user_precmd "$@"'
+  typeset -g _hookd_pcwrap=$functions[precmd]
+}
+
+# _hookd_end (in hookd's precmd()) notes the end time before the user's
+# precmd() runs; _hookd_precmd records it. $? is kept for the user's
+# function.
+_hookd_end() {
+  local s=$?
+  typeset -g _hookd_t1=$EPOCHREALTIME
+  return s
 }
 
 # _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work

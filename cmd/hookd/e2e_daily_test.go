@@ -43,3 +43,47 @@ func TestOfferBelongsToItsQuestion(t *testing.T) {
 		}
 	})
 }
+
+// TestEndTimeBeforeOtherPromptCode: a command's end time is taken before
+// any other prompt code runs, whatever order the user's hooks were added
+// in: zsh's precmd() function (which zsh runs before precmd_functions),
+// defined before hookd's line or after it, a precmd hook put before
+// hookd's, and in bash prompt code put before hookd's in PROMPT_COMMAND.
+// Each takes a second; `true` must be recorded as far less.
+func TestEndTimeBeforeOtherPromptCode(t *testing.T) {
+	rcs := map[string]map[string]string{
+		"bash": {
+			"prepended": initLine("bash") + "PROMPT_COMMAND=\"sleep 1;$PROMPT_COMMAND\"\n",
+			"array":     "PROMPT_COMMAND=(:)\n" + initLine("bash") + "PROMPT_COMMAND=('sleep 1' \"${PROMPT_COMMAND[@]}\")\n",
+		},
+		"zsh": {
+			"precmd before": "precmd() { sleep 1 }\n" + initLine("zsh") + "slow() { sleep 1 }\nprecmd_functions=(slow $precmd_functions)\n",
+			"precmd after":  initLine("zsh") + "precmd() { local st=$?; sleep 1; print -r -- \"status=$st\" }\n",
+		},
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		for name, rc := range rcs[shell] {
+			t.Run(name, func(t *testing.T) {
+				h := newHome(t)
+				s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + rc})
+				s.Run("true")
+				s.Run("false")
+				es := entries(t, h)
+				if len(es) != 2 {
+					t.Fatalf("recorded %+v", es)
+				}
+				for _, e := range es {
+					if e.DurationMS >= 900 {
+						t.Errorf("%s recorded as %.0f ms: the prompt code's second was counted", e.Command, e.DurationMS)
+					}
+				}
+				if es[1].ExitCode != 1 {
+					t.Errorf("false recorded with status %d", es[1].ExitCode)
+				}
+				if name == "precmd after" {
+					s.WaitForPlain(regexp.MustCompile(`status=1\n`), 10*time.Second)
+				}
+			})
+		}
+	})
+}
