@@ -362,7 +362,7 @@ _hookd_precmd() {
     } >>"$_hookd_spool" 2>&1
   fi
   # PS0 as hookd last left it (one string comparison) is intact, the
-  # agent runs (its /proc entry is there), and this function is still the
+  # agent runs (its /proc/PID/exe is there), and this function is still the
   # first prompt command (of an array, the first element is the one meant).
   # shellcheck disable=SC2128
   [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive &&
@@ -608,24 +608,29 @@ _hookd_complete() {
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the
-# path that tells, at each prompt without a process, that it still runs
-# (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). The agent starts in the background: neither the
+# path that tells, at each prompt without a process, that it still runs:
+# /proc/PID/exe, which a process has while it runs and loses when it dies,
+# even before its parent reaps it (a zombie, dead but not reaped, keeps
+# /proc/PID: in a container whose PID 1 never reaps, for ever). Where
+# there is no /proc, "/", which always exists, so that only a new shell
+# checks (with kill -0). The agent starts in the background: neither the
 # prompt nor the first command waits for it (a subshell starts it, so that
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid=
+  _hookd_alive=
   { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
-  if [[ -n $_hookd_pid ]] && builtin kill -0 "$_hookd_pid" 2>/dev/null; then
+  if [[ -z $_hookd_pid ]]; then
+    :
+  elif [[ -e /proc/$$/exe ]]; then
+    [[ ! -e /proc/$_hookd_pid/exe ]] || _hookd_alive=/proc/$_hookd_pid/exe
+  elif builtin kill -0 "$_hookd_pid" 2>/dev/null; then
     _hookd_alive=/
-    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
-  else
-    _hookd_alive=
-    if ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
-      _hookd_tried=$SECONDS
-      (command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1 &)
-    fi
+  fi
+  if [[ -z $_hookd_alive ]] && ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
+    _hookd_tried=$SECONDS
+    (command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1 &)
   fi
   return 0
 }

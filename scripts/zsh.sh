@@ -376,7 +376,7 @@ _hookd_precmd() {
   fi
   _hookd_ran= _hookd_t1=
   _hookd_cwd=$PWD
-  # A dead agent is started again by the next prompt (its /proc entry is
+  # A dead agent is started again by the next prompt (its /proc/PID/exe is
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
   # hookd's precmd stays the first prompt code, whatever was added since.
@@ -636,24 +636,29 @@ _hookd_complete() {
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the
-# path that tells, at each prompt without a process, that it still runs
-# (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). The agent starts in the background: neither the
+# path that tells, at each prompt without a process, that it still runs:
+# /proc/PID/exe, which a process has while it runs and loses when it dies,
+# even before its parent reaps it (a zombie, dead but not reaped, keeps
+# /proc/PID: in a container whose PID 1 never reaps, for ever). Where
+# there is no /proc, "/", which always exists, so that only a new shell
+# checks (with kill -0). The agent starts in the background: neither the
 # prompt nor the first command waits for it (a subshell starts it, so that
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid= _hookd_rest
+  _hookd_alive=
   { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
-  if [[ -n $_hookd_pid ]] && kill -0 $_hookd_pid 2>/dev/null; then
+  if [[ -z $_hookd_pid ]]; then
+    :
+  elif [[ -e /proc/$$/exe ]]; then
+    [[ ! -e /proc/$_hookd_pid/exe ]] || _hookd_alive=/proc/$_hookd_pid/exe
+  elif kill -0 $_hookd_pid 2>/dev/null; then
     _hookd_alive=/
-    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
-  else
-    _hookd_alive=
-    if (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
-      _hookd_tried=$SECONDS
-      (command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1 &)
-    fi
+  fi
+  if [[ -z $_hookd_alive ]] && (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
+    _hookd_tried=$SECONDS
+    (command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1 &)
   fi
   return 0
 }

@@ -1,9 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
@@ -84,6 +94,109 @@ func TestEndTimeBeforeOtherPromptCode(t *testing.T) {
 					s.WaitForPlain(regexp.MustCompile(`status=1\n`), 10*time.Second)
 				}
 			})
+		}
+	})
+}
+
+// noReapEnv makes the test binary noReapInit, its child started in the
+// directory it names.
+const noReapEnv = "HOOKD_TEST_NOREAP"
+
+// noReapInit runs argv as a container's PID 1 would that never reaps: a
+// child subreaper (the processes orphaned below it, the detached agent
+// among them, become its children) that waits for argv's process alone,
+// so that any other child that dies stays a zombie.
+func noReapInit(argv []string) int {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "noreap:", err)
+		return 1
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = os.Getenv(noReapEnv)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, noReapEnv+"=") })
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		return 1
+	}
+	return 0
+}
+
+// agentInPIDFile is the pid in the agent's pid file (0 for none) and whether
+// that process runs (a zombie does not).
+func agentInPIDFile(h *shelltest.Home) (int, bool) {
+	b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
+	if err != nil {
+		return 0, false
+	}
+	pid, _ := strconv.Atoi(strings.Fields(string(b) + " 0")[0])
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if pid == 0 || err != nil {
+		return pid, false
+	}
+	state := strings.Fields(string(st[bytes.LastIndexByte(st, ')')+1:]))[0]
+	return pid, state != "Z" && state != "X"
+}
+
+// TestZombieAgent: in a container whose PID 1 never reaps, a killed agent
+// stays a zombie; it counts as dead, and the next prompt starts a new one
+// (the promise "restarted by the next prompt"), in bash and zsh.
+func TestZombieAgent(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		// The test binary reads files of its package as it starts: it
+		// starts there, and its child in the home.
+		pkg, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell),
+			Wrap: []string{"sh", "-c", `cd "$0" && exec "$@"`, pkg, os.Args[0]}, Env: []string{noReapEnv + "=" + h.Dir}})
+		var old int
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			pid, alive := agentInPIDFile(h)
+			if alive {
+				old = pid
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no agent started")
+			}
+			s.Run("true")
+			time.Sleep(100 * time.Millisecond)
+		}
+		s.Run("echo before-the-kill")
+		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		// Dead, not reaped: a zombie (its parent, the init above, never waits).
+		for i := 0; ; i++ {
+			st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", old))
+			if err != nil {
+				t.Fatalf("the killed agent was reaped: the test's init does reap (%v)", err)
+			}
+			if strings.Contains(string(st[bytes.LastIndexByte(st, ')'):]), ") Z ") {
+				break
+			}
+			if i > 2000 {
+				t.Fatalf("the agent did not die")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		deadline = time.Now().Add(20 * time.Second)
+		for {
+			s.Run("echo after-the-kill")
+			if pid, alive := agentInPIDFile(h); alive && pid != old {
+				break
+			}
+			if time.Now().After(deadline) {
+				pid, alive := agentInPIDFile(h)
+				t.Fatalf("the prompt did not start a new agent (pid file: %d, running %v; the old one, %d, is a zombie)", pid, alive, old)
+			}
+			time.Sleep(300 * time.Millisecond)
 		}
 	})
 }
