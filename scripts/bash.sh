@@ -553,9 +553,12 @@ _hookd_fix() {
       "${_hookd_fixkey:-the fix key}" >&2
     return 1
   fi
-  builtin read -r -p 'run it? [y/N] ' _hookd_a || return 1
+  builtin read -r -p 'run it? [y/N, then Enter] ' _hookd_a || return 1
   [[ $_hookd_a == [yY]* ]] || return 1
   builtin history -s -- "$_hookd_c"
+  # The fix is recorded as itself, timed from here: the wait for the
+  # answer is not part of its duration.
+  _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
   builtin eval -- "$_hookd_c"
 }
 

@@ -200,3 +200,26 @@ func TestZombieAgent(t *testing.T) {
 		}
 	})
 }
+
+// TestFixWaitNotTimed: bash's `fix` says that the answer takes Enter, and
+// the fix it runs is recorded with its own duration, without the time the
+// question waited for the answer.
+func TestFixWaitNotTimed(t *testing.T) {
+	shelltest.Need(t, "bash")
+	h := newHome(t)
+	s := shelltest.Start(t, h, "bash", shelltest.Options{RC: "PS1='$ '\n" + initLine("bash")})
+	s.Type("ech fixed-it\r")
+	s.WaitForPlain(regexp.MustCompile(`↳ echo fixed-it`), 10*time.Second)
+	s.Sync()
+	s.Type("fix\r")
+	s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	time.Sleep(1500 * time.Millisecond) // the user thinks it over
+	s.Type("y\r")
+	s.WaitForPlain(regexp.MustCompile(`\nfixed-it\n`), 10*time.Second)
+	s.Sync()
+	es := entries(t, h)
+	last := es[len(es)-1]
+	if last.Command != "echo fixed-it" || last.DurationMS >= 1000 {
+		t.Errorf("the fix was recorded as %q, %.0f ms; want echo fixed-it, without the 1.5 s wait", last.Command, last.DurationMS)
+	}
+}
