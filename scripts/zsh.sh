@@ -46,8 +46,9 @@ _hookd_init() {
   emulate -L zsh
   [[ -o interactive ]] || return 0
   (( ${+_hookd_loaded} )) && return 0
-  autoload -Uz is-at-least add-zsh-hook
-  if ! is-at-least 5.3; then
+  # (Compared here rather than with is-at-least, whose autoloading costs
+  # every start more than the rest of this check.)
+  if [[ $ZSH_VERSION != (5.<3->|<6->)(|.*) ]]; then
     print -ru2 -- "hookd: zsh $ZSH_VERSION is too old (5.3 or newer is needed); commands are not recorded in this shell"
     return 0
   fi
@@ -213,7 +214,7 @@ _hookd_init_hooks() {
   # preexec runs last (the mark that starts the output follows anything
   # other hooks print), precmd first (it sees the command's status, and the
   # mark that ends the output comes before anything other hooks print).
-  add-zsh-hook preexec _hookd_preexec
+  preexec_functions=(${preexec_functions:#_hookd_preexec} _hookd_preexec)
   typeset -g _hookd_t1=
   _hookd_first
   return 0
