@@ -241,7 +241,7 @@ _hookd_init_hooks() {
 # costs nothing more. Only where Enter is accept-line (another framework's
 # binding is left alone), checked without a process (_hookd_query).
 _hookd_init_ask() {
-  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
+  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed='' _hookd_maps=emacs
   [[ -n $_hookd_prefix ]] || return 0
   _hookd_query 'builtin bind -q accept-line'
   [[ $REPLY == *'"\C-m"'* ]] || return 0
@@ -259,7 +259,12 @@ _hookd_init_ask() {
   [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
   local _hookd_km _hookd_k=${_hookd_prefix:0:1}
   [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
-  for _hookd_km in emacs vi-insert vi-command; do
+  # vi's keymaps too when vi mode is on (set -o vi, or the inputrc's
+  # editing-mode), as for the fix keys: each binding costs bash ~0.2 M
+  # instructions at every start.
+  _hookd_maps=emacs
+  [[ ! -o vi ]] || _hookd_maps='emacs vi-insert vi-command'
+  for _hookd_km in $_hookd_maps; do
     builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
     builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
     builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
@@ -454,7 +459,7 @@ _hookd_arm() {
 # _hookd_enter binds Enter (Ctrl-M and Ctrl-J) to $1 in the emacs and vi keymaps.
 _hookd_enter() {
   local _hookd_km
-  for _hookd_km in emacs vi-insert vi-command; do
+  for _hookd_km in $_hookd_maps; do
     builtin bind -m "$_hookd_km" "\"\\C-m\": $1"
     builtin bind -m "$_hookd_km" "\"\\C-j\": $1"
   done
@@ -482,9 +487,10 @@ _hookd_accept_line() {
     [[ ! -e $_hookd_fixdir/$HOOKD_SESSION.next ]] || : 2>/dev/null >|"$_hookd_fixdir/$HOOKD_SESSION.next"
     # The keys after accept-line are read by the next prompt's line
     # editor: there, the first command of the answer goes on the line.
-    builtin bind -m emacs -x '"\C-x\C-h3": _hookd_offer_line'
-    builtin bind -m vi-insert -x '"\C-x\C-h3": _hookd_offer_line'
-    builtin bind -m vi-command -x '"\C-x\C-h3": _hookd_offer_line'
+    local _hookd_km
+    for _hookd_km in $_hookd_maps; do
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h3": _hookd_offer_line'
+    done
   elif [[ $_hookd_l =~ ^\!(\!|-[0-9]+|[0-9]+)ctx[[:space:]]*$ ]]; then
     _hookd_q=${BASH_REMATCH[1]}
     [[ $_hookd_q != '!' ]] || _hookd_q=-1
@@ -498,9 +504,10 @@ _hookd_accept_line() {
 # Enter — unless keys were typed ahead meanwhile (they would be appended to
 # it): then it waits for the fix key, as the other commands of the answer.
 _hookd_offer_line() {
-  builtin bind -m emacs '"\C-x\C-h3": ""'
-  builtin bind -m vi-insert '"\C-x\C-h3": ""'
-  builtin bind -m vi-command '"\C-x\C-h3": ""'
+  local _hookd_km
+  for _hookd_km in $_hookd_maps; do
+    builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
+  done
   [[ -n $_hookd_asked ]] || return 0
   _hookd_asked=''
   local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
