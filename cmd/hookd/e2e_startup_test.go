@@ -155,3 +155,50 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 		}
 	})
 }
+
+// TestNoProcessAtStartUp: hookd's code starts no process while a shell
+// starts (issue 22: no subshell for the key checks, the trap check, the
+// session header; the agent, running, is not waited for). The script
+// `hookd init` printed is sourced from a file, so that the only process
+// the usual line starts, hookd init itself, is not counted; strace counts
+// every fork of the shell (threads aside) up to its second prompt.
+func TestNoProcessAtStartUp(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("strace is required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("strace not installed")
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
+			t.Fatalf("start the agent: %v\n%s", err, errOut)
+		}
+		agentPID(t, h)
+		script := hookd(t, h, "init", shell)
+		file := h.Path("hookd." + shell)
+		if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		trace := h.Path("strace.out")
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\nsource " + file + "\n",
+			Wrap: []string{"strace", "-f", "-qq", "-o", trace, "-e", "trace=clone,clone3,fork,vfork"}})
+		s.Run("echo started")
+		b, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var forks []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.TrimSpace(l) != "" && !strings.Contains(l, "CLONE_THREAD") {
+				forks = append(forks, l)
+			}
+		}
+		if len(forks) > 0 {
+			t.Errorf("%d processes started while the shell started and ran a builtin:\n%s", len(forks), strings.Join(forks, "\n"))
+		}
+		if got := commandsOf(entries(t, h)); len(got) != 1 || got[0] != "echo started" {
+			t.Errorf("recorded %q", got)
+		}
+	})
+}
