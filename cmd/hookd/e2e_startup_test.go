@@ -175,7 +175,8 @@ func TestNoProcessAtStartUp(t *testing.T) {
 			t.Fatalf("start the agent: %v\n%s", err, errOut)
 		}
 		agentPID(t, h)
-		script := hookd(t, h, "init", shell)
+		// Without capture: entering the proxy is starting a process.
+		script := hookd(t, h, "init", "--capture=off", shell)
 		file := h.Path("hookd." + shell)
 		if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
 			t.Fatal(err)
