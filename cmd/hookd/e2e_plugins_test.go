@@ -59,10 +59,8 @@ func TestSyntaxHighlightingOfHookdsLine(t *testing.T) {
 			s.Editing()
 			from := len(s.Output())
 			s.Type("\x18f")
-			waitFrom(t, s, from, regexp.MustCompile(`echo(?:\x1b\[[0-9;]*m)* fixed-it`))
-			time.Sleep(500 * time.Millisecond) // the highlighter's redraw, if any
-			if out := s.Output()[from:]; !underlined("echo").MatchString(out) {
-				t.Errorf("after Ctrl-X f, the fix is not highlighted as a builtin:\n%q", out)
+			if !waitQuietly(s, from, underlined("echo")) {
+				t.Errorf("after Ctrl-X f, the fix is not highlighted as a builtin:\n%q", s.Output()[from:])
 			}
 			s.Type("\x15") // Ctrl-U: an empty line again
 			s.Sync()
@@ -70,14 +68,24 @@ func TestSyntaxHighlightingOfHookdsLine(t *testing.T) {
 			from = len(s.Output())
 			s.Type("?? what now\r")
 			waitFrom(t, s, from, regexp.MustCompile(`(?s)Run:.*\x1b\[\?2004h.*offered`))
-			time.Sleep(500 * time.Millisecond)
 			out := s.Output()[from:]
-			tail := out[strings.LastIndex(out, "\x1b[?2004h"):]
-			if !underlined("echo").MatchString(tail) {
-				t.Errorf("the answer's offered command is not highlighted as a builtin:\n%q", tail)
+			at := from + strings.LastIndex(out, "\x1b[?2004h")
+			if !waitQuietly(s, at, underlined("echo")) {
+				t.Errorf("the answer's offered command is not highlighted as a builtin:\n%q", s.Output()[at:])
 			}
 		})
 	}
+}
+
+// waitQuietly reports whether the output since from comes to match re
+// within 10 seconds (the highlighter redraws after the line is drawn).
+func waitQuietly(s *shelltest.Shell, from int, re *regexp.Regexp) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if re.MatchString(s.Output()[from:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitFrom waits until the output since from matches re.
