@@ -1,17 +1,24 @@
 # hookd shell integration for bash (4.4 or newer).
-# Load it from ~/.bashrc with:   eval "$(hookd init bash)"
+# Load it from ~/.bashrc with two lines, the first and the last:
+#   eval "$(hookd init bash --early)"   # enters the capturing proxy here
+#   …
+#   eval "$(hookd init bash)"           # the hooks, keys and completion
+# (the last line alone works too; the rc file then runs twice under capture).
 #
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the lines marked @name@ (the binary, the state directory, the settings);
-# nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings)
+# and leaves the comment lines out; nothing else is generated.
 #
 # The file reads as a list of named steps, in the same order as zsh.sh, so
-# that the two can be read side by side:
+# that the two can be read side by side. To add a piece: a start-up step of
+# its own (_hookd_init_NAME, called from _hookd_init, taken away in
+# _hookd_start), and on the prompt's path no process and no subshell (the
+# per-command cost is measured: bench/hook_overhead.sh, docs/benchmarks.md).
 #
-#   start-up (run once by _hookd_init, then unset: none of it is left for
+#   start-up (run once by _hookd_start, then unset: none of it is left for
 #   the prompt's path)
 #     _hookd_init            guards, the values hookd init fills in, the steps:
 #     _hookd_init_capture      enter the capturing proxy (capture on)
