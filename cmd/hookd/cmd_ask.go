@@ -179,6 +179,18 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 			fmt.Fprintf(e.stderr, "hookd: #%d %s %s: first token after %s, %s in all, %d tokens in, %d out\n", id, a.Provider, a.Model,
 				time.Duration(a.FirstTokenUS)*time.Microsecond, time.Duration(a.DurationUS)*time.Microsecond, a.InputTokens, a.OutputTokens)
 		}
+		// The first command of the answer is offered for the next command
+		// line (the shell's fix key, or the ?? line's own offer): never run.
+		// An offer belongs to the question that made it: a question that
+		// offers nothing (or fails, or is cancelled) takes an earlier one
+		// away.
+		if e.session != "" {
+			var cmds []string
+			if err == nil && cfg.Ask.Offer {
+				cmds = render.Commands(a.Answer)
+			}
+			offer.Answer(e.paths.Offers, e.session, cmds)
+		}
 		if err != nil {
 			if a.Status == history.AskCancelled {
 				return exitCode{130, ""}
@@ -187,11 +199,6 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		}
 		if serr != nil {
 			fmt.Fprintf(e.stderr, "hookd: the answer was not stored: %v\n", serr)
-		}
-		// The first command of the answer is offered for the next command
-		// line (the shell's fix key, or the ?? line's own offer): never run.
-		if cfg.Ask.Offer && e.session != "" {
-			offer.Answer(e.paths.Offers, e.session, render.Commands(a.Answer))
 		}
 		return nil
 	}

@@ -16,6 +16,7 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 	shell := fs.String("shell", "", "the shell to run interactively (default: $SHELL); with -- ARGV…: the program that runs ARGV (argv[0] included)")
 	login := fs.Bool("login", false, "run it as a login shell")
 	check := fs.Bool("check", false, "only check that the proxy can start here; exit 1, saying why, if not")
+	rcAgain := fs.Bool("rc-again", false, "the shell code's re-execution from the rc file's end (the rc file runs again):\nnoted for hookd status, which suggests the early line")
 	return func(ctx context.Context, e *env, args []string) error {
 		// `hookd shell -- CMD ARG…` runs a command rather than a shell.
 		// With both, --shell is the program and the arguments its whole
@@ -46,7 +47,9 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 			}
 			return nil
 		}
-
+		if *rcAgain {
+			capturer.NoteRCTwice(e.paths.RCTwice, argv)
+		}
 		status, err := capturer.Shell{Path: path, Argv: argv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
 			Stderr: e.stderr, Limit: int(e.config().Output.Limit), Outbox: e.paths.Outbox, Problem: e.paths.CaptureProblem}.Run(ctx)
 		if errors.Is(err, capturer.ErrNoShell) {

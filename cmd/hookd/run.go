@@ -39,7 +39,7 @@ type command struct {
 type runFunc func(ctx context.Context, e *env, args []string) error
 
 var commands = []command{
-	{name: "init", args: "bash|zsh [--capture=pty|off]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
+	{name: "init", args: "bash|zsh [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
 	{name: "history", args: "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
 	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
 	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output exactly, for pipes and files", flags: cmdOut},

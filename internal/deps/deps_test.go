@@ -38,7 +38,7 @@ var layers = []struct {
 	// status, the MCP server for coding agents.
 	{"apps", []string{"internal/status", "internal/mcp"}},
 	// Helpers that only tests import.
-	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps"}},
+	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps", "bench"}},
 	// The CLI: flags, output and wiring. Nothing imports it.
 	{"cli", []string{"cmd/hookd"}},
 }
@@ -92,7 +92,7 @@ var allowed = map[string][]string{
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
+	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
@@ -131,6 +131,8 @@ var allowed = map[string][]string{
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
 	"internal/deps":      {},
+	// Benchmarks' own programs.
+	"bench/startup": {},
 
 	// cli
 	"cmd/hookd/complete": {"internal/sanitize"},

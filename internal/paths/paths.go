@@ -45,9 +45,11 @@ type Layout struct {
 	// to the agent), Offers (commands offered for the next command line,
 	// one file per session), PIDFile (the agent's "pid version"), Log
 	// (the agent's log), CaptureProblem (why output capture could not
-	// start, for hookd status) and RemoteNotice (there once the notice
-	// that context leaves the machine was given).
-	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem, RemoteNotice string
+	// start, for hookd status), RemoteNotice (there once the notice
+	// that context leaves the machine was given) and RCTwice (when a shell
+	// last entered the capturing proxy from the rc file's end, running the
+	// rc twice: hookd status suggests the early line).
+	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem, RemoteNotice, RCTwice string
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
@@ -84,6 +86,7 @@ func New(d Dirs) Layout {
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
 		RemoteNotice:   filepath.Join(state, "remote-notice"),
+		RCTwice:        filepath.Join(state, "rc-twice"),
 		Pins:           filepath.Join(state, "pins"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),

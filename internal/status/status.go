@@ -101,6 +101,15 @@ func (r *Report) capture(in Inputs) {
 		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
 	problem := capturer.Problem(in.Paths.CaptureProblem)
+	// A shell that entered the proxy from its rc file's end ran the rc
+	// file twice; the early line makes it once.
+	if when, shell, ok := capturer.RCTwice(in.Paths.RCTwice); ok {
+		if shell == "" {
+			shell = "bash|zsh"
+		}
+		r.problem(fmt.Sprintf("the rc file ran twice to start output capture in a new terminal (%s, %s): put "+
+			"eval \"$(hookd init %s --early)\" as its first line, keep the usual line at its end, and it runs once", shell, when, shell))
+	}
 	switch {
 	case in.CapturedTTY != "":
 		r.CaptureActive = true

@@ -38,11 +38,14 @@ func Fixes(dir, session string, fixes []analyze.Fix) error {
 
 // Answer offers the commands an answer proposes, in its order: all of
 // them to `fix` (replacing the session's offer), and the first once as the
-// next command line (the one-shot offer). An answer that proposes none
-// leaves the offers as they are.
+// next command line (the one-shot offer). An offer belongs to the question
+// that made it: an answer that proposes none (or a question that failed or
+// was cancelled: nil) takes an earlier one-shot offer away, so that an old
+// answer's command never lands on a later line; the fixes `fix` offers
+// stay as they are.
 func Answer(dir, session string, cmds []string) error {
 	if len(cmds) == 0 {
-		return nil
+		return ClearNext(dir, session)
 	}
 	if err := write(dir, session, cmds); err != nil {
 		return err
@@ -135,6 +138,17 @@ func writeNext(dir, session, cmd string) error {
 		return fmt.Errorf("offer: %w", err)
 	}
 	return os.WriteFile(NextPath(dir, session), []byte(cmd), 0o600)
+}
+
+// ClearNext takes session's one-shot offer away, if there is one.
+func ClearNext(dir, session string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if err := os.Remove(NextPath(dir, session)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("offer: %w", err)
+	}
+	return nil
 }
 
 func validSession(s string) error {

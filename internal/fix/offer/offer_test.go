@@ -85,3 +85,33 @@ func TestFixesAndAnswer(t *testing.T) {
 		t.Errorf("Fixes(none) left %q", got)
 	}
 }
+
+// TestClearNext: the one-shot offer goes, whatever made it; an answer
+// that proposes nothing takes it away too.
+func TestClearNext(t *testing.T) {
+	dir := t.TempDir()
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatalf("ClearNext with no offer: %v", err)
+	}
+	if err := Answer(dir, "s1", []string{"echo hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the offer is still there: %v", err)
+	}
+	if err := ClearNext(dir, "../x"); err == nil {
+		t.Errorf("ClearNext took a bad session id")
+	}
+	if err := Answer(dir, "s1", []string{"echo hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Answer(dir, "s1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("an answer without commands left the earlier offer: %v", err)
+	}
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
-	"github.com/hookd/hookd/shellinit"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Command is one finished command and what it printed.
@@ -151,7 +151,13 @@ func shellWord(s string) string {
 	}) < 0 {
 		return s
 	}
-	return shellinit.Quote(s)
+	// As bash and zsh read it back; $'…' for what is not printable. An
+	// argv never holds a NUL, the one byte no word can.
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return "''"
+	}
+	return q
 }
 
 type writerFunc func([]byte) (int, error)
