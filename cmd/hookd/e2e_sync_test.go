@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	gosync "sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,7 +217,6 @@ type relayProxy struct {
 	up, down int64         // stall after this many bytes (0: never)
 	stalled  chan struct{} // closed when a stall begins
 	once     *gosync.Once
-	conns    atomic.Int64
 }
 
 func newProxy(t *testing.T, upstream string) *relayProxy {

@@ -57,11 +57,9 @@ func guard(in io.Reader, out io.Writer) io.Reader {
 	return pr
 }
 
-var errTooLong = errors.New("line too long")
-
 // readLine reads one line without its newline; a line longer than
-// maxLine is read to its end and returned as errTooLong's marker (nil
-// content is never returned for it: a placeholder that is not JSON).
+// maxLine is read to its end and returned as a placeholder that is not
+// JSON (nil content is never returned for it).
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var line []byte
 	long := false
