@@ -47,8 +47,10 @@ func oftsPending(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('ofts_stale', 'ofts_fill', 'ofts_fill_to')`); err != nil {
 		return err
 	}
+	// (Both rows or neither: the WHERE applies to the whole union.)
 	_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value)
-		SELECT 'ofts_fill', '0' UNION ALL SELECT 'ofts_fill_to', CAST((SELECT COALESCE(max(id), 0) FROM commands) AS TEXT)
+		SELECT k, v FROM (SELECT 'ofts_fill' AS k, '0' AS v
+			UNION ALL SELECT 'ofts_fill_to', CAST((SELECT COALESCE(max(id), 0) FROM commands) AS TEXT))
 		WHERE EXISTS (SELECT 1 FROM outputs WHERE stream = '' AND text IS NOT NULL AND length(text) > 0)`)
 	return err
 }
@@ -108,8 +110,9 @@ func (s *Store) FillOutputIndex(ctx context.Context, batch int) (done bool, err 
 	}
 	defer tx.Rollback()
 	var from, to int64
-	err = tx.QueryRowContext(ctx, `SELECT CAST((SELECT value FROM meta WHERE key = 'ofts_fill') AS INTEGER),
-		CAST((SELECT value FROM meta WHERE key = 'ofts_fill_to') AS INTEGER)`).Scan(&from, &to)
+	// A fill with no end (a database that an older build left so) ends.
+	err = tx.QueryRowContext(ctx, `SELECT COALESCE(CAST((SELECT value FROM meta WHERE key = 'ofts_fill') AS INTEGER), 0),
+		COALESCE(CAST((SELECT value FROM meta WHERE key = 'ofts_fill_to') AS INTEGER), 0)`).Scan(&from, &to)
 	if err != nil {
 		return false, fmt.Errorf("fill output index: %w", classify(err))
 	}
@@ -170,6 +173,24 @@ func oftsPut(ctx context.Context, tx *sql.Tx, session string, seq int64, text []
 		return nil
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO outputs_fts(rowid, text) VALUES (?, ?)`, id, text)
+	return err
+}
+
+// oftsCommandCame indexes the output stored before its command came (sync
+// merges an installation's outputs as they come, their commands maybe in a
+// later segment): the output was left out of the index then (oftsPut).
+func (t *Tx) oftsCommandCame(ctx context.Context, session string, seq int64) error {
+	if !t.fts {
+		var n int
+		if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM outputs WHERE session = ? AND seq = ? AND stream = ''
+			AND text IS NOT NULL AND length(text) > 0`, session, seq).Scan(&n); err != nil || n == 0 {
+			return err
+		}
+		return oftsStale(ctx, t.tx)
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO outputs_fts(rowid, text)
+		SELECT c.id, o.text FROM commands c JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
+		WHERE c.session = ? AND c.seq = ? AND o.text IS NOT NULL AND length(o.text) > 0`, session, seq)
 	return err
 }
 

@@ -164,3 +164,66 @@ func TestOutputQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeIndexesOutputs: an output synced in before its command (an
+// installation's segments carry outputs and commands as they were stored)
+// is found by its words once the command comes; a tombstone takes it out
+// of the search again.
+func TestMergeIndexesOutputs(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const host = "00000000000000aa"
+	sess := "r1" + HostSep + host
+	same := func(w string) string { return w }
+	out := &SyncBatch{Sessions: []Session{{ID: sess, Shell: "zsh", Host: "laptop"}},
+		Outputs: []Output{{Session: sess, Seq: 1, Text: []byte("mergeword here\n"), Bytes: 15, CreatedAt: 5}}}
+	if _, err := s.Merge(ctx, host, "laptop", 1, out, same); err != nil {
+		t.Fatal(err)
+	}
+	cmd := &SyncBatch{Commands: []Entry{{Session: sess, Seq: 1, Command: "make remote", StartedAt: 5}}}
+	if _, err := s.Merge(ctx, host, "laptop", 2, cmd, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := outputHits(t, s, "mergeword"); n != 1 {
+		t.Errorf("mergeword: %d hits after its command came; want 1 (index %v)", n, s.HasOutputIndex())
+	}
+	gen, _ := s.Generation(ctx)
+	if _, err := s.Merge(ctx, host, "laptop", 3, &SyncBatch{Tombstones: []Key{{Session: sess, Seq: 1}}}, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := outputHits(t, s, "mergeword"); n != 0 {
+		t.Errorf("mergeword: %d hits after its tombstone; want 0", n)
+	}
+	if g, _ := s.Generation(ctx); g.Forget == gen.Forget {
+		t.Error("a tombstone left the history's generation as it was: a search's cache would keep the command")
+	}
+}
+
+// TestNewHistoryUsesOutputIndex: a new history searches outputs through
+// the index at once (nothing to fill), and a fill noted without its end
+// (ofts_fill alone) ends at the agent's next pass instead of failing at
+// each.
+func TestNewHistoryUsesOutputIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.fts {
+		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+	}
+	if !s.HasOutputIndex() {
+		t.Fatal("a new history does not search outputs through the index")
+	}
+	s.db.Exec(`INSERT INTO meta (key, value) VALUES ('ofts_fill', '0')`)
+	s.ofts = false
+	done, err := s.FillOutputIndex(ctx, 10)
+	if err != nil || !done || !s.HasOutputIndex() {
+		t.Errorf("FillOutputIndex with no end = %v, %v; index used: %v", done, err, s.HasOutputIndex())
+	}
+}

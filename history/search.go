@@ -40,44 +40,24 @@ func (s *Store) Runs(ctx context.Context, after int64, fn func(Run) error) error
 	return nil
 }
 
-// SessionOrigin says where a session's commands came from: the host, and
-// who typed them (Author: "" for the user's own shells, the name of a
-// coding agent otherwise; always "" in databases without sessions.author).
-type SessionOrigin struct {
-	Host, Author string
-}
-
-// SessionOrigins returns every session's origin, by session id.
-func (s *Store) SessionOrigins(ctx context.Context) (map[string]SessionOrigin, error) {
-	author := "''"
-	if s.hasColumn(ctx, "sessions", "author") {
-		author = "author"
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, host, `+author+` FROM sessions`)
+// SessionAuthors returns the sessions of coding agents (sessions.author
+// not empty: hookd agent-hook, hookd record), with their author, by
+// session id. The user's own sessions are not listed.
+func (s *Store) SessionAuthors(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, author FROM sessions WHERE author <> ''`)
 	if err != nil {
 		return nil, fmt.Errorf("read sessions: %w", classify(err))
 	}
 	defer rows.Close()
-	m := map[string]SessionOrigin{}
+	m := map[string]string{}
 	for rows.Next() {
-		var id string
-		var o SessionOrigin
-		if err := rows.Scan(&id, &o.Host, &o.Author); err != nil {
+		var id, author string
+		if err := rows.Scan(&id, &author); err != nil {
 			return nil, fmt.Errorf("read sessions: %w", classify(err))
 		}
-		m[id] = o
+		m[id] = author
 	}
 	return m, rows.Err()
-}
-
-// HasAuthors reports whether sessions record who typed their commands
-// (sessions.author: coding agents' sessions carry their name).
-func (s *Store) HasAuthors(ctx context.Context) bool { return s.hasColumn(ctx, "sessions", "author") }
-
-func (s *Store) hasColumn(ctx context.Context, table, column string) bool {
-	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n)
-	return err == nil && n > 0
 }
 
 // Generation identifies the state of the history for a cache of it: the
@@ -120,12 +100,13 @@ type OutputSearch struct {
 	Cwd      string // started in this directory
 	CwdUnder string // started in this directory or below it
 	Since    int64  // µs
-	// Sessions, when not nil, are the only sessions searched (a host's,
-	// say).
-	Sessions []string
-	// NotSessions are sessions left out (coding agents', say).
-	NotSessions []string
-	Limit       int
+	// Authors, when not nil, keeps only the commands of these authors
+	// ("" for the user's own shells), as Query.Authors.
+	Authors []string
+	// ThisHost keeps only the commands recorded by this installation (not
+	// synced from another), as Query.ThisHost.
+	ThisHost bool
+	Limit    int
 }
 
 // HasOutputIndex reports whether outputs are searched through the full-text
@@ -217,13 +198,17 @@ func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([
 		where = append(where, "c.started_at >= ?")
 		args = append(args, q.Since)
 	}
-	if q.Sessions != nil {
-		where = append(where, "c.session IN (SELECT value FROM json_each(?))")
-		args = append(args, jsonStrings(q.Sessions))
+	if q.Authors != nil {
+		if len(q.Authors) == 0 {
+			return nil, nil
+		}
+		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
+		for _, a := range q.Authors {
+			args = append(args, a)
+		}
 	}
-	if len(q.NotSessions) > 0 {
-		where = append(where, "c.session NOT IN (SELECT value FROM json_each(?))")
-		args = append(args, jsonStrings(q.NotSessions))
+	if q.ThisHost {
+		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
 	}
 	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + order
 	if q.Limit > 0 {
@@ -246,31 +231,6 @@ func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([
 		return nil, fmt.Errorf("search outputs: %w", classify(err))
 	}
 	return out, nil
-}
-
-func jsonStrings(v []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, s := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('"')
-		for _, r := range s {
-			switch {
-			case r == '"' || r == '\\':
-				b.WriteByte('\\')
-				b.WriteRune(r)
-			case r < 0x20:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				b.WriteRune(r)
-			}
-		}
-		b.WriteByte('"')
-	}
-	b.WriteByte(']')
-	return b.String()
 }
 
 // Entries returns the entries with the given ids (those that exist).

@@ -155,7 +155,11 @@ func generate(ctx context.Context, path string, n, distinct int, total int64, se
 	for i := range dirs {
 		dirs[i] = fmt.Sprintf("/home/dev/src/%s/%s", word(r), word(r))
 	}
+	// Three hosts: this installation's sessions, and two synced in from
+	// other installations (their sessions' ids carry the installation's
+	// id, as sync names them); one session in twenty a coding agent's.
 	hosts := []string{"workstation", "laptop", "build-1"}
+	hostIDs := []string{"", "3f9a61c2d07b4e58", "b81e0c77a2946d13"}
 	const sessions = 3000
 	perOut := int(total / int64(n))
 	start := time.Now().Add(-365 * 24 * time.Hour).UnixMicro()
@@ -171,13 +175,21 @@ func generate(ctx context.Context, path string, n, distinct int, total int64, se
 		}
 		for i := lo; i < min(n, lo+batch); i++ {
 			sess := fmt.Sprintf("s%04d", i*sessions/n)
+			if id := hostIDs[i*sessions/n%len(hosts)]; id != "" {
+				sess += history.HostSep + id
+			}
+			author := ""
+			if i*sessions/n%20 == 19 {
+				author = "claude-code"
+			}
 			if sess != prev {
 				prev, seq = sess, 0
 			}
 			seq++
 			if seq == 1 || i == lo {
 				if err := tx.AddSession(ctx, history.Session{ID: sess, Shell: []string{"bash", "zsh"}[i*sessions/n%2],
-					Host: hosts[i*sessions/n%len(hosts)], User: "dev", StartedAt: start + int64(i)*step, Capture: "pty"}); err != nil {
+					Host: hosts[i*sessions/n%len(hosts)], User: "dev", StartedAt: start + int64(i)*step, Capture: "pty",
+					Author: author}); err != nil {
 					return err
 				}
 			}

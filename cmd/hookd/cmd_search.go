@@ -16,9 +16,12 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/hostid"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
 	"github.com/hookd/hookd/internal/search/ui"
+	"github.com/hookd/hookd/internal/ui/style"
+	"github.com/spf13/pflag"
 )
 
 // searchKeysHelp lists the keys of the interactive search (docs/search.md
@@ -33,8 +36,7 @@ const searchKeysHelp = `Ctrl-R at the prompt (search.key) searches every command
   Ctrl-D   forget it for good (asks first)             Esc, Ctrl-C, Ctrl-G  leave the line as it was
 `
 
-func cmdSearch(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "search")
+func cmdSearch(fs *pflag.FlagSet) runFunc {
 	n := fs.IntP("limit", "n", 0, "show at most `N` commands (default 20; the interactive search shows what fits)")
 	asJSON := fs.Bool("json", false, "print JSON Lines: the fields of hookd history --json, and count, matched, line, line_number")
 	list := fs.Bool("list", false, "print the results, even on a terminal (no interactive search)")
@@ -44,7 +46,7 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date")
 	cmdOnly := fs.Bool("command-only", false, "match the command lines only")
 	outOnly := fs.Bool("output-only", false, "match the outputs only")
-	scope := fs.String("scope", "", "where: everything, session, directory, repository or host (default: search.scope, everything)")
+	scope := fs.String("scope", "", "where: everything, session, directory, repository or host (this installation's commands; default: search.scope, everything)")
 	mode := fs.String("mode", "", "matching: fuzzy, prefix or full-text (default: search.mode, fuzzy)")
 	agents := fs.Bool("agents", false, "include coding agents' commands (left out by default)")
 	widget := fs.String("widget", "", "(for the shell code) interactive on /dev/tty for the `SHELL`'s key; prints the action and the command")
@@ -53,97 +55,114 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 	fs.MarkHidden("widget")
 	fs.MarkHidden("query")
 	fs.MarkHidden("build-cache")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *cmdOnly && *outOnly {
-		return usagef("--command-only and --output-only exclude each other")
-	}
-	if *n < 0 {
-		return usagef("-n must be positive")
-	}
-	cfg := e.config().Search
-	q := search.Query{Text: strings.Join(fs.Args(), " ")}
-	if *widget != "" {
-		q.Text = *query
-	}
-	var err error
-	if q.Scope, err = search.ParseScope(cmp.Or(*scope, cfg.Scope)); err != nil {
-		return usageError{err.Error()}
-	}
-	if q.Mode, err = search.ParseMode(cmp.Or(*mode, cfg.Mode)); err != nil {
-		return usageError{err.Error()}
-	}
-	if *session {
-		q.Scope = search.ScopeSession
-	}
-	q.Failed, q.Agents = *failed, *agents
-	switch {
-	case *cmdOnly:
-		q.In = search.InCommand
-	case *outOnly:
-		q.In = search.InOutput
-	}
-	if *cwd != "" {
-		abs, err := filepath.Abs(*cwd)
-		if err != nil {
-			return err
+	return func(ctx context.Context, e *env, args []string) error {
+		if *cmdOnly && *outOnly {
+			return usagef("--command-only and --output-only exclude each other")
 		}
-		q.Cwd = abs
-	}
-	if *since != "" {
-		t, err := history.ParseSince(*since, time.Now())
-		if err != nil {
+		if *n < 0 {
+			return usagef("-n must be positive")
+		}
+		cfg := e.config().Search
+		q := search.Query{Text: strings.Join(args, " ")}
+		if *widget != "" {
+			q.Text = *query
+		}
+		var err error
+		if q.Scope, err = search.ParseScope(cmp.Or(*scope, cfg.Scope)); err != nil {
 			return usageError{err.Error()}
 		}
-		q.Since = t.UnixMicro()
-	}
-	if q.Scope == search.ScopeSession && e.session == "" {
-		return errors.New("--scope session: HOOKD_SESSION is not set (this shell does not load hookd)")
-	}
-	here := searchHere(e)
-	interactive := *widget != "" || (!*asJSON && !*list && *n == 0 && e.stdoutTTY && isTerminalReader(e.stdin))
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	eng := search.New(s, here, e.paths.SearchCache)
-	if *buildCache {
-		if err := eng.Load(ctx); err != nil {
+		if q.Mode, err = search.ParseMode(cmp.Or(*mode, cfg.Mode)); err != nil {
+			return usageError{err.Error()}
+		}
+		if *session {
+			q.Scope = search.ScopeSession
+		}
+		q.Failed, q.Agents = *failed, *agents
+		switch {
+		case *cmdOnly:
+			q.In = search.InCommand
+		case *outOnly:
+			q.In = search.InOutput
+		}
+		if *cwd != "" {
+			abs, err := filepath.Abs(*cwd)
+			if err != nil {
+				return err
+			}
+			q.Cwd = abs
+		}
+		if *since != "" {
+			t, err := history.ParseSince(*since, time.Now())
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			q.Since = t.UnixMicro()
+		}
+		if q.Scope == search.ScopeSession && e.session == "" {
+			return errors.New("--scope session: HOOKD_SESSION is not set (this shell does not load hookd)")
+		}
+		here := searchHere(e)
+		interactive := *widget != "" || (!*asJSON && !*list && *n == 0 && e.stdoutTTY && isTerminalReader(e.stdin))
+		s, err := e.openFlushed(ctx)
+		if err != nil {
 			return err
 		}
-		return eng.SaveCache()
-	}
-	if interactive {
-		return searchInteractive(ctx, e, s, eng, q, cfg, *widget)
-	}
-	q.Limit = *n
-	if q.Limit == 0 {
-		q.Limit = 20
-	}
-	res, err := eng.Search(ctx, q)
-	if err != nil {
-		return err
-	}
-	if q.In&search.InCommand != 0 || q.In == 0 {
-		saveSearchCache(e, eng)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		for _, r := range res {
-			m := r.JSON()
-			m["count"] = r.Count
-			if r.Matched != 0 {
-				m["matched"] = r.Matched.String()
-			}
-			if r.Matched&search.InOutput != 0 {
-				m["line"] = r.Line
-				m["line_number"] = r.LineNo
-			}
-			if err := enc.Encode(m); err != nil {
+		defer s.Close()
+		eng := search.New(s, here, e.paths.SearchCache)
+		if *buildCache {
+			if err := eng.Load(ctx); err != nil {
 				return err
+			}
+			return eng.SaveCache()
+		}
+		if interactive {
+			return searchInteractive(ctx, e, s, eng, q, cfg, *widget)
+		}
+		q.Limit = *n
+		if q.Limit == 0 {
+			q.Limit = 20
+		}
+		res, err := eng.Search(ctx, q)
+		if err != nil {
+			return err
+		}
+		if q.In&search.InCommand != 0 || q.In == 0 {
+			saveSearchCache(e, eng)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
+			self, _ := hostid.Get(e.paths.HostID) // this installation's id, for what was recorded here
+			for _, r := range res {
+				if r.HostID == "" {
+					r.HostID = self
+				}
+				m := r.JSON()
+				m["count"] = r.Count
+				if r.Matched != 0 {
+					m["matched"] = r.Matched.String()
+				}
+				if r.Matched&search.InOutput != 0 {
+					m["line"] = r.Line
+					m["line_number"] = r.LineNo
+				}
+				if err := enc.Encode(m); err != nil {
+					return err
+				}
+			}
+			if len(res) == 0 {
+				return exitCode{1, ""}
+			}
+			return nil
+		}
+		for i := len(res) - 1; i >= 0; i-- {
+			r := res[i]
+			printEntryLine(e, r.Entry)
+			if r.Count > 1 {
+				fmt.Fprintf(e.stdout, "%s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s ran %d times", "", r.Count)))
+			}
+			if r.Line != "" {
+				fmt.Fprintf(e.stdout, "%s %s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s output line %d:", "", r.LineNo)), sanitize.Line(r.Line))
 			}
 		}
 		if len(res) == 0 {
@@ -151,28 +170,13 @@ func cmdSearch(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	}
-	for i := len(res) - 1; i >= 0; i-- {
-		r := res[i]
-		printEntryLine(e, r.Entry)
-		if r.Count > 1 {
-			fmt.Fprintf(e.stdout, "%s\n", e.out.String(fmt.Sprintf("%8s ran %d times", "", r.Count)).Faint())
-		}
-		if r.Line != "" {
-			fmt.Fprintf(e.stdout, "%s %s\n", e.out.String(fmt.Sprintf("%8s output line %d:", "", r.LineNo)).Faint(), sanitize.Line(r.Line))
-		}
-	}
-	if len(res) == 0 {
-		return exitCode{1, ""}
-	}
-	return nil
 }
 
-// searchHere is where the search is made from: this session, directory,
-// its git repository, this host.
+// searchHere is where the search is made from: this session, directory
+// and its git repository (the host is this installation: search.HostOf).
 func searchHere(e *env) search.Here {
 	wd, _ := os.Getwd()
-	host, _ := os.Hostname()
-	return search.Here{Session: e.session, Cwd: wd, Host: search.HostOf(host), Now: time.Now(),
+	return search.Here{Session: e.session, Cwd: wd, Now: time.Now(),
 		Repo: search.RepoOf(wd, func(p string) bool { _, err := os.Stat(p); return err == nil })}
 }
 

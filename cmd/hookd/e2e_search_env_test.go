@@ -14,17 +14,6 @@ import (
 // The search alongside what a shell already has: search.enter: run, vi
 // mode, fzf's Ctrl-R, zsh's plugins, NO_COLOR.
 
-// needFile skips (or, in CI, fails) a test whose plugin is not installed.
-func needFile(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatalf("%s is required (REQUIRE_SHELLS is set): %v", path, err)
-		}
-		t.Skipf("%s not installed", path)
-	}
-}
-
 func writeConfig(t *testing.T, h *shelltest.Home, yaml string) {
 	t.Helper()
 	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
@@ -43,8 +32,7 @@ func TestSearchEnterRuns(t *testing.T) {
 		s.Run("echo runword_$((6*7))")
 		s.Editing()
 		openSearch(s)
-		s.Type("runword")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo runword_`), 20*time.Second)
+		typeQuery(s, "runword", `echo runword_`)
 		s.Type("\r")
 		// Printed a second time: Enter ran it.
 		s.WaitFor(regexp.MustCompile(`(?s)runword_42.*runword_42`), 20*time.Second)
@@ -66,8 +54,7 @@ func TestSearchViMode(t *testing.T) {
 		s.Run("echo viword1")
 		s.Editing()
 		openSearch(s)
-		s.Type("viword")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo viword1`), 20*time.Second)
+		typeQuery(s, "viword", `echo viword1`)
 		s.Type("\t")
 		waitLine(s, "echo viword1")
 		s.Type("\r")
@@ -90,16 +77,16 @@ var showCtrlR = map[string]string{
 // leaves it alone; search.replace: true takes it.
 func TestSearchLeavesFzfKey(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
-		needFile(t, fzfBindings[shell])
+		needFile(t, fzfBindings[shell], "fzf")
 		for _, replace := range []bool{false, true} {
 			h := newHome(t)
 			if replace {
 				writeConfig(t, h, "search:\n  replace: true\n")
 			}
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + "source " + fzfBindings[shell] + "\n" + initLine(shell)})
-			from := len(s.Output())
+			from := s.Mark()
 			s.Run(showCtrlR[shell])
-			got := s.Output()[from:]
+			got := s.OutputSince(from)
 			fzf := strings.Contains(got, "fzf")
 			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
 			if replace && (fzf || !hookd) {
@@ -108,6 +95,7 @@ func TestSearchLeavesFzfKey(t *testing.T) {
 			if !replace && (!fzf || hookd) {
 				t.Errorf("Ctrl-R was taken from fzf without search.replace: %q", got)
 			}
+			agentPID(t, h)
 		}
 	})
 }
@@ -118,26 +106,19 @@ func TestSearchLeavesFzfKey(t *testing.T) {
 func TestSearchZshPlugins(t *testing.T) {
 	shelltest.Need(t, "zsh")
 	const zsh, auto = "/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh", "/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh"
-	needFile(t, zsh)
-	needFile(t, auto)
+	needFile(t, zsh, "zsh-syntax-highlighting")
+	needFile(t, auto, "zsh-autosuggestions")
 	h, s := searchShell(t, "zsh", 200, 40, "source "+auto+"\nsource "+zsh+"\n")
 	_ = h
 	s.Run("echo plugword7")
 	s.Editing()
 	openSearch(s)
-	s.Type("plugword")
-	s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo plugword7`), 20*time.Second)
-	from := len(s.Output())
+	typeQuery(s, "plugword", `echo plugword7`)
+	from := s.Mark()
 	s.Type("\t")
 	waitLine(s, "echo plugword7")
 	// zsh-syntax-highlighting colours a known command (echo: green).
-	deadline := time.Now().Add(10 * time.Second)
-	for !regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m[^\x1b]*echo`).MatchString(s.Output()[from:]) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the line the search put there is not highlighted; output since:\n%q", s.Output()[from:])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	s.WaitSince(from, regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m[^\x1b]*echo`), 10*time.Second)
 	s.Type("\r")
 	s.Sync()
 	if got := lastEntry(t, h).Command; got != "echo plugword7" {
@@ -172,14 +153,13 @@ func TestSearchNoColor(t *testing.T) {
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell), Env: env})
 			s.Run("false colourword")
 			s.Editing()
-			from := len(s.Output())
+			from := s.Mark()
 			openSearch(s)
-			s.Type("colourword")
-			s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*false colourword`), 20*time.Second)
+			typeQuery(s, "colourword", `false colourword`)
 			s.WaitForScreen(regexp.MustCompile(`✗ 1`), 20*time.Second)
 			s.Type(esc)
 			waitLine(s, "")
-			c := colours(s.Output()[from:])
+			c := colours(s.OutputSince(from))
 			if noColor && len(c) > 0 {
 				t.Errorf("NO_COLOR: the search printed colours %q", c)
 			}
@@ -199,20 +179,19 @@ func TestSearchFullScreen(t *testing.T) {
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell), Cols: 100, Rows: 30})
 		s.Run("echo fullword1")
 		s.Editing()
-		before := s.Screen()
-		from := len(s.Output())
+		before := s.WaitForScreen(regexp.MustCompile(`(?m)^P>$`), 20*time.Second) // the prompt drawn
+		from := s.Mark()
 		openSearch(s)
-		s.Type("fullword")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo fullword1`), 20*time.Second)
+		typeQuery(s, "fullword", `echo fullword1`)
 		s.Type(esc)
 		waitLine(s, "")
-		raw := s.Output()[from:]
+		raw := s.OutputSince(from)
 		if !strings.Contains(raw, "\x1b[?1049h") || !strings.Contains(raw, "\x1b[?1049l") {
 			t.Errorf("full screen: the alternate screen was not used: %q", raw)
 		}
 		trim := func(sc string) string { return strings.TrimRight(sc, "\n ") }
 		if after := s.Screen(); trim(after) != trim(before) {
-			t.Errorf("the screen was not given back as it was:\nbefore:\n%s\nafter:\n%s", before, after)
+			t.Errorf("the screen was not given back as it was:\nbefore:\n%q\nafter:\n%q", before, after)
 		}
 	})
 }
@@ -231,13 +210,14 @@ func TestSearchUpArrow(t *testing.T) {
 				writeConfig(t, h, "search:\n  up_key: '^[[A'\n")
 			}
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell)})
-			from := len(s.Output())
+			from := s.Mark()
 			s.Run(show[shell])
-			got := s.Output()[from:]
+			got := s.OutputSince(from)
 			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
 			if hookd != asked {
 				t.Errorf("search.up_key set: %v; the Up arrow is hookd's: %v (%q)", asked, hookd, got)
 			}
+			agentPID(t, h)
 		}
 	})
 }
@@ -254,18 +234,9 @@ func TestSearchPager(t *testing.T) {
 		waitSearchable(t, h, "pagerword")
 		s.Editing()
 		openSearch(s)
-		s.Type("pagerword")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*pagerword`), 20*time.Second)
+		typeQuery(s, "pagerword", `pagerword`)
 		s.Type("\x0f")
-		deadline := time.Now().Add(20 * time.Second)
-		var got []byte
-		for {
-			got, _ = os.ReadFile(paged)
-			if strings.Contains(string(got), "line2") || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		got := shelltest.WaitFile(t, paged, 20*time.Second, func(b []byte) bool { return strings.Contains(string(b), "line2") })
 		if !strings.HasPrefix(string(got), "pagerword line1\nline2 ") || strings.Contains(string(got), "\x1b") {
 			t.Errorf("the pager got %q; want the whole output, with no escape sequence", got)
 		}
@@ -275,18 +246,21 @@ func TestSearchPager(t *testing.T) {
 	})
 }
 
-// TestSearchKeyOff: search.key: '' leaves Ctrl-R to the shell.
+// TestSearchKeyOff: an empty search.key leaves Ctrl-R to the shell.
 func TestSearchKeyOff(t *testing.T) {
 	own := map[string]string{"bash": ` bind -p | grep -F '"\C-r"'`, "zsh": ` bindkey -M emacs '^R'`}
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		writeConfig(t, h, "search:\n  key: ''\n")
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell)})
-		from := len(s.Output())
+		from := s.Mark()
 		s.Run(own[shell])
-		got := s.Output()[from:]
+		got := s.OutputSince(from)
 		if !strings.Contains(got, "reverse-search-history") && !strings.Contains(got, "history-incremental-search-backward") {
 			t.Errorf("search.key '': Ctrl-R is not the shell's own search: %q", got)
 		}
+		// (The agent this short a shell started in the background is up
+		// before the test ends, so that the home's cleanup stops it.)
+		agentPID(t, h)
 	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -81,16 +82,17 @@ func searchJSON(t *testing.T, h *shelltest.Home, args ...string) []searchRec {
 // waitSearchable waits until the output word is found by hookd search.
 func waitSearchable(t *testing.T, h *shelltest.Home, word string) searchRec {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if res := searchJSON(t, h, "--output-only", word); len(res) > 0 {
-			return res[0]
+	var found searchRec
+	shelltest.Eventually(t, 20*time.Second, func() bool {
+		res := searchJSON(t, h, "--output-only", word)
+		if len(res) > 0 {
+			found = res[0]
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no output holding %q in the history: %q", word, commandsOf(entries(t, h)))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(res) > 0
+	}, func() string {
+		return fmt.Sprintf("no output holding %q in the history: %q", word, commandsOf(entries(t, h)))
+	})
+	return found
 }
 
 func lastEntry(t *testing.T, h *shelltest.Home) rec {
@@ -128,6 +130,16 @@ func searchUI(screen string) string {
 	return screen[i+1:]
 }
 
+// typeQuery types query into the open search and waits until the list
+// shows its results: the query on the query line and a first row that
+// matches row. (The list drawn before the query was read, the most recent
+// commands, could hold a matching row too: keys typed then may come before
+// the search has the history to answer them.)
+func typeQuery(s *shelltest.Shell, query, row string) string {
+	s.Type(query)
+	return s.WaitForScreen(regexp.MustCompile(`(?s)› `+regexp.QuoteMeta(query)+`.*\n▌1.*`+row), 20*time.Second)
+}
+
 // openSearch types Ctrl-R and waits for the search's query line.
 func openSearch(s *shelltest.Shell) {
 	s.Type(ctrlR)
@@ -148,8 +160,7 @@ func TestSearchFindsOutputAndRuns(t *testing.T) {
 		}
 		s.Editing()
 		openSearch(s)
-		s.Type(plughWord)
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*`+regexp.QuoteMeta(plugh)), 20*time.Second)
+		typeQuery(s, plughWord, regexp.QuoteMeta(plugh))
 		s.Type("\r")
 		waitLine(s, plugh)
 		s.RunAlone("")
@@ -177,8 +188,7 @@ func TestSearchKeys(t *testing.T) {
 		s.Editing()
 		// Tab: on the line, not run; what is typed next is added to it.
 		openSearch(s)
-		s.Type("tabword")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo tabword1`), 20*time.Second)
+		typeQuery(s, "tabword", `echo tabword1`)
 		s.Type("\t")
 		waitLine(s, "echo tabword1")
 		s.Type(" more")
@@ -192,8 +202,8 @@ func TestSearchKeys(t *testing.T) {
 		s.Type("echo keptline")
 		openSearch(s)
 		s.WaitForScreen(regexp.MustCompile(`(?m)^› echo keptline`), 20*time.Second)
-		s.Type("\x15deleteme")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo deleteme2`), 20*time.Second)
+		s.Type("\x15")
+		typeQuery(s, "deleteme", `echo deleteme2`)
 		s.Type(esc)
 		waitLine(s, "echo keptline")
 		s.RunAlone("")
@@ -212,8 +222,7 @@ func TestSearchKeys(t *testing.T) {
 		// The delete key, then y: forgotten, as hookd forget does.
 		s.Editing()
 		openSearch(s)
-		s.Type("deleteme")
-		s.WaitForScreen(regexp.MustCompile(`(?m)^▌1.*echo deleteme2`), 20*time.Second)
+		typeQuery(s, "deleteme", `echo deleteme2`)
 		s.Type("\x04")
 		s.WaitForScreen(regexp.MustCompile(`forget 1 run of this command for good\? y/n`), 20*time.Second)
 		s.Type("y")
@@ -368,7 +377,7 @@ func TestSearchHostileOutput(t *testing.T) {
 		recordOutput(t, s, `printf 'hostileword \033]0;pwned\007 \033[2J \342\200\256evil\n'`)
 		waitSearchable(t, h, "hostileword")
 		s.Editing()
-		from := len(s.Output())
+		from := s.Mark()
 		openSearch(s)
 		s.Type("hostileword")
 		sc := s.WaitForScreen(regexp.MustCompile(`\\u202e`), 20*time.Second)
@@ -377,7 +386,7 @@ func TestSearchHostileOutput(t *testing.T) {
 		}
 		s.Type(esc)
 		waitLine(s, "")
-		raw := s.Output()[from:]
+		raw := s.OutputSince(from)
 		for _, bad := range []string{"\u202e", "\x1b]0;pwned", "\x1b[2J"} {
 			if strings.Contains(raw, bad) {
 				t.Errorf("the search sent %q to the terminal raw", bad)

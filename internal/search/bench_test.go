@@ -29,7 +29,7 @@ func benchStore(b *testing.B) *history.Store {
 	return s
 }
 
-var benchHere = Here{Cwd: "/home/dev/src/kalo/mine", Host: "laptop"}
+var benchHere = Here{Cwd: "/home/dev/src/kalo/mine"}
 
 // BenchmarkLoadFromDB: the corpus read whole from SQLite (the first search,
 // or the first after a forget).
@@ -112,7 +112,7 @@ func BenchmarkFirstKeyAllScopes(b *testing.B) {
 	s := benchStore(b)
 	var lat []time.Duration
 	for b.Loop() {
-		e := New(s, Here{Cwd: benchHere.Cwd, Host: "laptop", Session: "s0042"}, "")
+		e := New(s, Here{Cwd: benchHere.Cwd, Session: "s0042"}, "")
 		if err := e.Load(b.Context()); err != nil {
 			b.Fatal(err)
 		}

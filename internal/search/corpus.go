@@ -23,7 +23,10 @@ type corpus struct {
 
 	sessions []string
 	sessOf   map[string]int32
-	origin   []history.SessionOrigin // by session index
+	// author is, by session index, the coding agent that ran the
+	// session's commands ("" for the user's own shells): read from the
+	// database, not the cache, each time there are new runs.
+	author []string
 
 	// The runs.
 	id   []int64
@@ -104,7 +107,7 @@ func (c *corpus) update(ctx context.Context, s *history.Store) (*corpus, bool, e
 	if c == nil || c.gen.Forget != g.Forget || g.MaxID < c.gen.MaxID || (c.gen.MaxID > 0 && s.Tag(ctx, c.gen.MaxID) != c.gen.Tag) {
 		n, full = newCorpus(), true
 	}
-	if !full && g.MaxID == c.gen.MaxID && len(c.origin) == len(c.sessions) {
+	if !full && g.MaxID == c.gen.MaxID && len(c.author) == len(c.sessions) {
 		return c, false, nil
 	}
 	from := n.gen.MaxID
@@ -114,13 +117,13 @@ func (c *corpus) update(ctx context.Context, s *history.Store) (*corpus, bool, e
 	}); err != nil {
 		return nil, false, err
 	}
-	origins, err := s.SessionOrigins(ctx)
+	authors, err := s.SessionAuthors(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	n.origin = make([]history.SessionOrigin, len(n.sessions))
+	n.author = make([]string, len(n.sessions))
 	for i, id := range n.sessions {
-		n.origin[i] = origins[id]
+		n.author[i] = authors[id]
 	}
 	if len(n.id) > 0 {
 		last := n.id[len(n.id)-1]

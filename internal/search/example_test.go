@@ -24,7 +24,7 @@ func Example() {
 	}
 	defer s.Close()
 	tx, _ := s.Begin(ctx)
-	tx.AddSession(ctx, history.Session{ID: "s1", Shell: "bash", Host: "laptop"})
+	tx.AddSession(ctx, history.Session{ID: "s1", Shell: "bash"})
 	tx.AddCommand(ctx, history.Entry{Session: "s1", Seq: 1, Command: "go test ./...", ExitCode: 1, Cwd: "/src/api", StartedAt: 1})
 	out := "ok  \tapi/db\npanic: runtime error: index out of range [3]\n"
 	tx.AddOutput(ctx, history.Output{Session: "s1", Seq: 1, Text: []byte(out), Bytes: int64(len(out))})
@@ -33,7 +33,7 @@ func Example() {
 		return
 	}
 
-	e := search.New(s, search.Here{Cwd: "/src/api", Host: "laptop"}, "")
+	e := search.New(s, search.Here{Cwd: "/src/api"}, "")
 	res, err := e.Search(ctx, search.Query{Text: "panic", Filter: search.Filter{Failed: true}, Limit: 10})
 	if err != nil {
 		fmt.Println(err)

@@ -43,16 +43,15 @@ func (e *Engine) viewLocked(f Filter) *view {
 		hereCwd = -1
 	}
 	// Per session: does it pass the filter (scope session and host,
-	// agents)? Per directory: scope directory and repository, --cwd.
+	// session, authors)? Per directory: scope directory and repository, --cwd.
 	sessOK := make([]bool, len(c.sessions))
 	for i, id := range c.sessions {
-		o := c.origin[i]
-		ok := f.Agents || o.Author == ""
+		ok := f.authorOK(c.author[i]) && (f.Session == "" || id == f.Session)
 		switch f.Scope {
 		case ScopeSession:
 			ok = ok && id == e.here.Session
 		case ScopeHost:
-			ok = ok && o.Host == e.here.Host
+			ok = ok && HostOf(id) == ""
 		}
 		sessOK[i] = ok
 	}

@@ -127,13 +127,13 @@ func (w Where) String() string {
 	return ""
 }
 
-// Here is where a search is made from: the session, directory, repository
-// and host that the scopes and the ranking refer to.
+// Here is where a search is made from: the session, directory and
+// repository that the scopes and the ranking refer to. (The host is this
+// installation: see HostOf.)
 type Here struct {
 	Session string
 	Cwd     string
 	Repo    string // the git repository's top directory; "" outside one
-	Host    string // the host name (see HostOf)
 	Now     time.Time
 }
 
@@ -146,6 +146,35 @@ type Filter struct {
 	// Agents includes the commands of coding agents' sessions
 	// (sessions.author not empty), which are left out by default.
 	Agents bool
+	// Author, when set, keeps only the commands of this coding agent
+	// (claude-code, say); Agents is then implied.
+	Author string
+	// Session, when set, keeps only the runs of this session (besides
+	// Scope: hookd mcp names a session that is not the searcher's).
+	Session string
+}
+
+// authorOK reports whether f keeps the runs of a session whose author is
+// author ("" for the user's own).
+func (f Filter) authorOK(author string) bool {
+	switch {
+	case f.Author != "":
+		return author == f.Author
+	case f.Agents:
+		return true
+	}
+	return author == ""
+}
+
+// authors is f's selection of authors as history.Query.Authors has it.
+func (f Filter) authors() []string {
+	switch {
+	case f.Author != "":
+		return []string{f.Author}
+	case f.Agents:
+		return nil
+	}
+	return []string{""}
 }
 
 // Query is one search.
@@ -178,10 +207,12 @@ type Result struct {
 	Score int
 }
 
-// HostOf returns the host name search uses for the scope "this host": for
-// now the session's host name (what the shells record), later the
-// installation's id once sync gives one.
-func HostOf(hostname string) string { return hostname }
+// HostOf returns the installation that recorded session's commands, for
+// the scope "this host": "" for this one, the other installation's id for a
+// session synced from it (history.SessionHost). A host is an installation
+// (internal/hostid), not a hostname: two machines of one name are two
+// hosts, and a history synced in from another machine is not this host's.
+func HostOf(session string) string { return history.SessionHost(session) }
 
 // Engine searches one history.
 type Engine struct {
@@ -207,6 +238,24 @@ func New(store *history.Store, here Here, cachePath string) *Engine {
 		here.Now = time.Now()
 	}
 	return &Engine{store: store, here: here, cachePath: cachePath, views: map[Filter]*view{}}
+}
+
+// Rebind points the engine at store, the same history opened again (hookd
+// mcp opens it for each call), and at here, keeping the corpus: the next
+// Load reads only what the history has beyond it (all of it again when
+// commands were forgotten or the database replaced). Not to be called
+// while a search runs.
+func (e *Engine) Rebind(store *history.Store, here Here) {
+	e.loading.Lock()
+	defer e.loading.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if here.Now.IsZero() {
+		here.Now = time.Now()
+	}
+	e.store, e.here = store, here
+	e.views = map[Filter]*view{}
+	e.last = lastMatch{}
 }
 
 // Here returns where the engine searches from.
@@ -419,8 +468,12 @@ func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
 		return nil, nil
 	}
 	oq := history.OutputSearch{Words: words, Failed: q.Failed, Since: q.Since, Cwd: q.Cwd, Limit: q.Limit * 4}
+	oq.Session = q.Session
 	switch q.Scope {
 	case ScopeSession:
+		if q.Session != "" && q.Session != e.here.Session {
+			return nil, nil
+		}
 		oq.Session = e.sessionOrNone()
 	case ScopeDir:
 		oq.Cwd = e.here.Cwd
@@ -430,20 +483,8 @@ func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
 	case ScopeRepo:
 		oq.CwdUnder = e.repo()
 	}
-	if q.Scope == ScopeHost || (!q.Agents && e.store.HasAuthors(ctx)) {
-		origins, err := e.store.SessionOrigins(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for id, o := range origins {
-			switch {
-			case !q.Agents && o.Author != "":
-				oq.NotSessions = append(oq.NotSessions, id)
-			case q.Scope == ScopeHost && o.Host != e.here.Host:
-				oq.NotSessions = append(oq.NotSessions, id)
-			}
-		}
-	}
+	oq.Authors = q.authors()
+	oq.ThisHost = q.Scope == ScopeHost
 	entries, err := e.store.SearchOutputs(ctx, oq)
 	if err != nil {
 		return nil, err
@@ -618,9 +659,13 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 // from the database, without the corpus: the first screen of Ctrl-R while
 // the corpus loads. Counts are 0 (not known yet).
 func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
-	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd}
+	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd, Session: f.Session,
+		Authors: f.authors(), ThisHost: f.Scope == ScopeHost}
 	switch f.Scope {
 	case ScopeSession:
+		if f.Session != "" && f.Session != e.here.Session {
+			return nil, nil
+		}
 		q.Session = e.sessionOrNone()
 	case ScopeDir:
 		if f.Cwd != "" && f.Cwd != e.here.Cwd {
@@ -632,21 +677,12 @@ func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, err
 	if err != nil {
 		return nil, err
 	}
-	var origins map[string]history.SessionOrigin
-	if (!f.Agents && e.store.HasAuthors(ctx)) || f.Scope == ScopeHost {
-		if origins, err = e.store.SessionOrigins(ctx); err != nil {
-			return nil, err
-		}
-	}
 	repo := strings.TrimSuffix(e.repo(), "/")
 	seen := map[string]bool{}
 	var res []Result
 	for _, en := range entries {
-		o := origins[en.Session]
 		switch {
 		case seen[en.Command],
-			!f.Agents && o.Author != "",
-			f.Scope == ScopeHost && o.Host != e.here.Host,
 			f.Scope == ScopeRepo && en.Cwd != repo && !strings.HasPrefix(en.Cwd, repo+"/"):
 			continue
 		}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,9 +32,10 @@ func fill(t *testing.T, runs []run) *history.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hosts := map[string]string{"a": "host1", "b": "host1", "c": "host2"}
-	for _, id := range []string{"a", "b", "c"} {
-		if err := tx.AddSession(ctx, history.Session{ID: id, Shell: "bash", Host: hosts[id]}); err != nil {
+	// Every session has the same hostname: the one synced in from another
+	// installation is another host all the same.
+	for _, id := range []string{"a", "b", remote} {
+		if err := tx.AddSession(ctx, history.Session{ID: id, Shell: "bash", Host: "host1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,12 +57,16 @@ func fill(t *testing.T, runs []run) *history.Store {
 	return s
 }
 
+// remote is a session synced in from another installation (sync names
+// them so).
+const remote = "c" + history.HostSep + "0123456789abcdef"
+
 var sample = []run{
 	{sess: "a", cmd: "make build", cwd: "/src/p", out: "ok\n", ago: 50 * time.Hour},
 	{sess: "a", cmd: "go test ./...", cwd: "/src/p", out: "--- FAIL: TestX\npanic: runtime error: index out of range\n", exit: 1, ago: 40 * time.Hour},
 	{sess: "b", cmd: "docker ps", cwd: "/src/q", out: "CONTAINER ID\n", ago: 30 * time.Hour},
 	{sess: "b", cmd: "make build", cwd: "/src/q", out: "ok\n", ago: 20 * time.Hour},
-	{sess: "c", cmd: "ls -la", cwd: "/src/p/sub", out: "total 0\n", ago: 10 * time.Hour},
+	{sess: remote, cmd: "ls -la", cwd: "/src/p/sub", out: "total 0\n", ago: 10 * time.Hour},
 	{sess: "a", cmd: "git status", cwd: "/src/p/sub", out: "On branch main\n", ago: 5 * time.Hour},
 	{sess: "a", cmd: "make build", cwd: "/src/p", out: "ok\n", ago: 1 * time.Hour},
 }
@@ -77,7 +81,7 @@ func commands(res []Result) []string {
 
 func TestSearch(t *testing.T) {
 	s := fill(t, sample)
-	here := Here{Session: "a", Cwd: "/src/p", Repo: "/src/p", Host: "host1", Now: now}
+	here := Here{Session: "a", Cwd: "/src/p", Repo: "/src/p", Now: now}
 	tests := []struct {
 		name string
 		q    Query
@@ -93,6 +97,8 @@ func TestSearch(t *testing.T) {
 		{"directory", Query{Filter: Filter{Scope: ScopeDir}}, []string{"make build", "go test ./..."}},
 		{"repository", Query{Filter: Filter{Scope: ScopeRepo}}, []string{"make build", "git status", "ls -la", "go test ./..."}},
 		{"host", Query{Filter: Filter{Scope: ScopeHost}}, []string{"make build", "git status", "docker ps", "go test ./..."}},
+		{"another host's output", Query{Text: "total", In: InOutput}, []string{"ls -la"}},
+		{"this host's outputs only", Query{Text: "total", In: InOutput, Filter: Filter{Scope: ScopeHost}}, nil},
 		{"prefix", Query{Text: "ma", Mode: Prefix}, []string{"make build"}},
 		{"prefix is the start", Query{Text: "build", Mode: Prefix, In: InCommand}, nil},
 		{"full text", Query{Text: "status git", Mode: FullText}, []string{"git status"}},
@@ -114,7 +120,7 @@ func TestSearch(t *testing.T) {
 
 func TestSearchResultDetails(t *testing.T) {
 	s := fill(t, sample)
-	e := New(s, Here{Session: "a", Cwd: "/src/p", Host: "host1", Now: now}, "")
+	e := New(s, Here{Session: "a", Cwd: "/src/p", Now: now}, "")
 	res, err := e.Search(t.Context(), Query{Text: "panic"})
 	if err != nil || len(res) != 1 {
 		t.Fatalf("Search(panic) = %v, %v", res, err)
@@ -152,7 +158,7 @@ func TestRankingBoostsHereAndExact(t *testing.T) {
 
 func TestIncrementalMatchesAsFresh(t *testing.T) {
 	s := fill(t, sample)
-	here := Here{Session: "a", Cwd: "/src/p", Host: "host1", Now: now}
+	here := Here{Session: "a", Cwd: "/src/p", Now: now}
 	e := New(s, here, "")
 	if err := e.Load(t.Context()); err != nil {
 		t.Fatal(err)
@@ -255,39 +261,25 @@ func TestCacheDelta(t *testing.T) {
 	}
 }
 
-// TestAgentsLeftOut: where sessions record their author (a coding agent's
-// sessions carry its name), the search leaves those commands out unless
-// asked (Filter.Agents).
+// TestAgentsLeftOut: coding agents' commands (their sessions carry the
+// agent's name: hookd agent-hook, hookd record) are left out of the search,
+// its outputs and its first screen unless asked (Filter.Agents).
 func TestAgentsLeftOut(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "h.db")
-	s, err := history.Open(ctx, path, time.Second)
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	tx, _ := s.Begin(ctx)
 	tx.AddSession(ctx, history.Session{ID: "me", Shell: "zsh"})
-	tx.AddSession(ctx, history.Session{ID: "agent", Shell: "run"})
+	tx.AddSession(ctx, history.Session{ID: "agent", Shell: "run", Author: "claude-code"})
 	tx.AddCommand(ctx, history.Entry{Session: "me", Seq: 1, Command: "make mine", StartedAt: 1})
 	tx.AddCommand(ctx, history.Entry{Session: "agent", Seq: 1, Command: "make theirs", StartedAt: 2})
 	tx.AddOutput(ctx, history.Output{Session: "agent", Seq: 1, Text: []byte("agentword\n")})
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	// What the schema migration adding sessions.author will do.
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`ALTER TABLE sessions ADD COLUMN author TEXT NOT NULL DEFAULT ''; UPDATE sessions SET author = 'claude-code' WHERE id = 'agent'`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if s, err = history.Open(ctx, path, time.Second); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	for _, agents := range []bool{false, true} {
 		e := New(s, Here{}, "")
 		res, err := e.Search(ctx, Query{Text: "make", Filter: Filter{Agents: agents}})
@@ -308,6 +300,29 @@ func TestAgentsLeftOut(t *testing.T) {
 		}
 		if (len(out) == 1) != agents {
 			t.Errorf("agents %v: the agent's output found %d times", agents, len(out))
+		}
+	}
+}
+
+// TestRecentThisHost: the first screen (Recent, read before the corpus)
+// keeps to this installation's commands in the host scope, whatever the
+// hostname of the sessions synced in from another.
+func TestRecentThisHost(t *testing.T) {
+	s := fill(t, sample)
+	e := New(s, Here{Session: "a", Cwd: "/src/p", Now: now}, "")
+	for _, tc := range []struct {
+		scope Scope
+		want  []string
+	}{
+		{ScopeAll, []string{"make build", "git status", "ls -la", "docker ps", "go test ./..."}},
+		{ScopeHost, []string{"make build", "git status", "docker ps", "go test ./..."}},
+	} {
+		res, err := e.Recent(t.Context(), Filter{Scope: tc.scope}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := commands(res); !slices.Equal(got, tc.want) {
+			t.Errorf("Recent(%v) = %q; want %q", tc.scope, got, tc.want)
 		}
 	}
 }

@@ -155,11 +155,7 @@ func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res anal
 	if res.Quiet {
 		return res, false, nil
 	}
-	var cmds []string
-	for _, f := range res.Fixes {
-		cmds = append(cmds, f.Command)
-	}
-	return res, true, offer.Write(o.Offers, rd.Session, cmds)
+	return res, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
 }
 
 // isFixCall reports the shell's own fix command (fix, fix 2), called name.

@@ -137,7 +137,9 @@ func ingestSpool(ctx context.Context, store *history.Store, path, session string
 func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf []byte, more, final bool, rules *Rules, st *Stats) (int, int, error) {
 	recs, used, bad := spool.Decode(buf, final && !more)
 	// Commands recorded by `hookd run` (a session of shell "run", written
-	// whole in one write) are marked as such.
+	// whole in one write) are marked as such; so are a coding agent's
+	// (a header with an author, written by hookd agent-hook or hookd
+	// record), which go to the session the header names.
 	source := "hook"
 	for _, r := range recs {
 		switch {
@@ -146,6 +148,12 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			if s.Shell == "run" {
 				source = "run"
 			}
+			if s.Author != "" {
+				source = "agent"
+			}
+			if s.Session != "" {
+				session = s.Session
+			}
 			if s.User == "" { // USER is not always set (su, some terminals)
 				if u, err := user.LookupId(strconv.Itoa(s.UID)); err == nil {
 					s.User = u.Username
@@ -153,7 +161,7 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			}
 			if err := tx.AddSession(ctx, history.Session{ID: session, Shell: s.Shell, Version: s.Version,
 				PID: s.PID, Host: s.Host, User: s.User, UID: s.UID, TTY: ttyOf(s.PID, final),
-				StartedAt: s.Start, Capture: s.Capture}); err != nil {
+				StartedAt: s.Start, Capture: s.Capture, Author: s.Author}); err != nil {
 				return 0, 0, err
 			}
 		case r.Command != nil:

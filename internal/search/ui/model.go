@@ -72,9 +72,11 @@ type model struct {
 	outRes []search.Result
 	seq    int // the query's number: late output results of an older one are dropped
 	// pending: the outputs are being searched for the current query;
-	// enterPending: Enter came meanwhile with nothing to choose, and
-	// chooses the first result when they come.
-	pending, enterPending bool
+	// chosen: Enter or Tab came with nothing to choose yet (the history
+	// being read, the outputs searched), and chooses the first result
+	// when one comes ("" for none).
+	pending bool
+	chosen  string
 	// cancelOut stops the output search of the previous query.
 	cancelOut context.CancelFunc
 	loaded    bool
@@ -178,9 +180,7 @@ func (m *model) outputsCmd() tea.Cmd {
 	q.Text = m.input.String()
 	if len(strings.TrimSpace(q.Text)) < 2 || q.Mode == search.Prefix {
 		m.outRes, m.pending = nil, false
-		if m.enterPending {
-			m.enterPending = false
-		}
+		m.chosen = ""
 		return nil
 	}
 	// The last query's output matches stay on the screen until this
@@ -273,6 +273,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 		}
 		m.research()
+		if m.chosen != "" && (m.selected() != nil || !m.pending) {
+			return m.choose()
+		}
 		return m, nil
 	case outputsMsg:
 		if msg.seq != m.seq {
@@ -292,11 +295,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.fixTop()
 		m.loadDetail()
-		if m.enterPending {
-			m.enterPending = false
-			if m.selected() != nil {
-				return m.enter()
-			}
+		if m.chosen != "" && (m.selected() != nil || m.loaded) {
+			return m.choose()
 		}
 		return m, nil
 	case pagerDoneMsg:
@@ -362,6 +362,9 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if s != "enter" && s != "tab" {
+		m.chosen = "" // another key: the query or the choice changes
+	}
 	switch s {
 	case "esc", "ctrl+c", "ctrl+g":
 		m.outcome = Outcome{Action: Cancel}
@@ -370,14 +373,13 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case "enter":
 		if m.selected() == nil {
-			// Nothing to choose yet: the first output match, when it
-			// comes; nothing at all: Esc leaves.
-			m.enterPending = m.pending
+			m.wait(s)
 			return m, nil
 		}
 		return m.enter()
 	case "tab":
 		if m.selected() == nil {
+			m.wait(s)
 			return m, nil
 		}
 		return m.quit(Edit)
@@ -440,6 +442,30 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.research()
 	return m, m.outputsCmd()
+}
+
+// wait keeps key (enter, tab), typed with nothing to choose yet, for the
+// first match: when the history is read or the outputs searched. With
+// both done and nothing found there is nothing to wait for: Esc leaves.
+func (m *model) wait(key string) {
+	m.chosen = ""
+	if m.pending || !m.loaded {
+		m.chosen = key
+	}
+}
+
+// choose does what the key kept by wait asked, with the first match now
+// there (or forgets it, when none came).
+func (m *model) choose() (tea.Model, tea.Cmd) {
+	key := m.chosen
+	m.chosen = ""
+	switch {
+	case m.selected() == nil:
+		return m, nil
+	case key == "tab":
+		return m.quit(Edit)
+	}
+	return m.enter()
 }
 
 // enter chooses the selected command: on the line, or run.

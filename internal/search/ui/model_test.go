@@ -148,6 +148,30 @@ func TestEnterWaitsForOutputs(t *testing.T) {
 	}
 }
 
+// TestEnterWaitsForHistory: Enter typed after a query, before the history
+// is read (the first ~20 ms after Ctrl-R) and after the outputs found
+// nothing, is not lost: it chooses the first match once the history is
+// read.
+func TestEnterWaitsForHistory(t *testing.T) {
+	m := testModel(t, 120, 12)
+	m.loaded = false // as just after Ctrl-R
+	typeText(m, "make")
+	if cmd := m.outputsCmd(); cmd != nil {
+		m.Update(cmd()) // no output holds "make"
+	}
+	if len(m.res) != 0 || m.pending {
+		t.Fatalf("before the history is read: %d results, pending %v; want none, done", len(m.res), m.pending)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.quitting {
+		t.Fatal("Enter with nothing to choose left the search")
+	}
+	m.Update(loadedMsg{})
+	if !m.quitting || m.outcome.Action != Accept || m.outcome.Command != "make build" {
+		t.Errorf("after the history was read: %+v; want accept make build", m.outcome)
+	}
+}
+
 // TestEscLeavesLine: Esc, Ctrl-C and Ctrl-G choose nothing.
 func TestEscLeavesLine(t *testing.T) {
 	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyEscape}, {Code: 'c', Mod: tea.ModCtrl}, {Code: 'g', Mod: tea.ModCtrl}} {

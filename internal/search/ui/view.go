@@ -31,8 +31,13 @@ const wide = 90
 func (m *model) View() tea.View {
 	if m.quitting {
 		// The last frame is empty: the lines used are cleared, and the
-		// prompt is left as it was.
-		return tea.NewView("")
+		// prompt is left as it was. Full screen, it stays on the
+		// alternate screen, which Bubble Tea leaves last: leaving it
+		// here would have its last move (to the bottom of the view, a
+		// line down) land on the prompt's screen.
+		v := tea.NewView("")
+		v.AltScreen = m.o.FullScreen
+		return v
 	}
 	v := tea.NewView(m.render())
 	v.AltScreen = m.o.FullScreen
