@@ -338,32 +338,32 @@ _hookd_init_fix() {
 # where the key is free or holds readline's own history search
 # (reverse-search-history, previous-history, history-search-backward), and
 # not where another tool holds it (fzf's Ctrl-R, a macro, a shell command)
-# unless search.replace says so. All read without a process (_hookd_query);
-# the history search's keys with bind -q (one function's keys), so that bind
-# -p (every function's, ~5 ms in the emacs keymap) is asked only about a key
+# unless search.replace says so. All read without a process (_hookd_query),
+# once per keymap: the macros and shell commands, and the keys of the
+# history search a key usually holds (bind -q, one function's keys); bind -p
+# (every function's, ~5 ms in the emacs keymap) is asked only about a key
 # that holds something else. The key runs \C-x\C-h6 (the search) then
 # \C-x\C-h7, which is accept-line after a search that chose to run the
 # command.
 _hookd_init_search() {
   _hookd_search_maps=
   [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
-  local _hookd_km _hookd_kms=emacs _hookd_k _hookd_bound _hookd_hist _hookd_m _hookd_r
+  local _hookd_km _hookd_kms=emacs _hookd_k _hookd_q _hookd_bound _hookd_m _hookd_r
   [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
   for _hookd_km in $_hookd_kms; do
     if [[ -z $_hookd_searchreplace ]]; then
-      # Macros and shell commands, with their whole key sequences; the
-      # keys of readline's history searches.
-      _hookd_query "builtin bind -m $_hookd_km -s; builtin bind -m $_hookd_km -X"
+      _hookd_q="builtin bind -m $_hookd_km -s; builtin bind -m $_hookd_km -X; builtin printf '\\n@@\\n'"
+      [[ -z $_hookd_searchkey ]] || _hookd_q+="; builtin bind -m $_hookd_km -q reverse-search-history"
+      [[ -z $_hookd_searchup ]] || _hookd_q+="; builtin bind -m $_hookd_km -q previous-history"
+      _hookd_query "$_hookd_q"
       _hookd_bound=$REPLY
-      _hookd_query "builtin bind -m $_hookd_km -q reverse-search-history
-        builtin bind -m $_hookd_km -q previous-history; builtin bind -m $_hookd_km -q history-search-backward"
-      _hookd_hist=$REPLY
     fi
     for _hookd_k in "$_hookd_searchkey" "$_hookd_searchup"; do
       [[ -n $_hookd_k ]] || continue
       if [[ -z $_hookd_searchreplace ]]; then
-        [[ $_hookd_bound != *"\"$_hookd_k\": "* ]] || continue
-        if [[ $_hookd_hist != *"\"$_hookd_k\""* ]]; then
+        # A macro or a shell command (before @@): another tool's.
+        [[ $_hookd_bound != *"\"$_hookd_k\": "*$'\n@@\n'* ]] || continue
+        if [[ $_hookd_bound != *$'\n@@\n'*"\"$_hookd_k\""* ]]; then
           # Another readline function, in the keymap of the key's prefix?
           _hookd_m=$_hookd_km _hookd_r=$_hookd_k
           case $_hookd_km:$_hookd_k in
@@ -371,7 +371,11 @@ _hookd_init_search() {
             emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
           esac
           _hookd_query "builtin bind -m $_hookd_m -p"
-          [[ $REPLY != *"\"$_hookd_r\": "* ]] || continue
+          case $REPLY in
+            *"\"$_hookd_r\": reverse-search-history"$'\n'* | *"\"$_hookd_r\": previous-history"$'\n'* | \
+              *"\"$_hookd_r\": history-search-backward"$'\n'*) ;;
+            *"\"$_hookd_r\": "*) continue ;;
+          esac
         fi
       fi
       if [[ " $_hookd_search_maps " != *" $_hookd_km "* ]]; then

@@ -264,3 +264,28 @@ func TestSearchKeyOff(t *testing.T) {
 		agentPID(t, h)
 	})
 }
+
+// TestSearchKeyHeldByAnotherFunction: Ctrl-R bound (before hookd's line)
+// to another of the shell's functions stays so; bound to one of the
+// shell's history searches, it becomes hookd's. (In bash the first is
+// found by bind -p, the second by bind -q or bind -p: both paths.)
+func TestSearchKeyHeldByAnotherFunction(t *testing.T) {
+	bindings := map[string][2]string{
+		"bash": {`bind '"\C-r": redraw-current-line'`, `bind '"\C-r": history-search-backward'`},
+		"zsh":  {`bindkey -M emacs '^R' clear-screen`, `bindkey -M emacs '^R' history-incremental-pattern-search-backward`},
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		for i, taken := range []bool{false, true} {
+			h := newHome(t)
+			s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + bindings[shell][i] + "\n" + initLine(shell)})
+			from := s.Mark()
+			s.Run(showCtrlR[shell] + map[string]string{"bash": `; bind -p | grep -F '"\C-r"'`, "zsh": ""}[shell])
+			got := s.OutputSince(from)
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			if hookd != taken {
+				t.Errorf("Ctrl-R bound with %q: hookd's %v, want %v (%q)", bindings[shell][i], hookd, taken, got)
+			}
+			agentPID(t, h)
+		}
+	})
+}
