@@ -88,10 +88,16 @@ type Hit struct {
 func SearchHistory(cache string, now func() time.Time) SearchFunc {
 	var mu sync.Mutex
 	var eng *search.Engine
+	var at time.Time
 	return func(ctx context.Context, s *history.Store, q history.Query) ([]Hit, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		here := search.Here{Now: now()}
+		// Recency is ranked from a time that moves once a minute, so
+		// that calls in between keep the engine's views of the history.
+		if t := now(); at.IsZero() || t.Sub(at) >= time.Minute || t.Before(at) {
+			at = t
+		}
+		here := search.Here{Now: at}
 		if eng == nil {
 			eng = search.New(s, here, cache)
 		} else {

@@ -244,7 +244,8 @@ func New(store *history.Store, here Here, cachePath string) *Engine {
 // mcp opens it for each call), and at here, keeping the corpus: the next
 // Load reads only what the history has beyond it (all of it again when
 // commands were forgotten or the database replaced). Not to be called
-// while a search runs.
+// while a search runs. The views made for a filter are kept while here
+// stays the same and the history has nothing new.
 func (e *Engine) Rebind(store *history.Store, here Here) {
 	e.loading.Lock()
 	defer e.loading.Unlock()
@@ -253,9 +254,13 @@ func (e *Engine) Rebind(store *history.Store, here Here) {
 	if here.Now.IsZero() {
 		here.Now = time.Now()
 	}
-	e.store, e.here = store, here
-	e.views = map[Filter]*view{}
-	e.last = lastMatch{}
+	e.store = store
+	if here != e.here {
+		// The views rank from here (its directory, its time): made again.
+		e.here = here
+		e.views = map[Filter]*view{}
+		e.last = lastMatch{}
+	}
 }
 
 // Here returns where the engine searches from.
@@ -277,13 +282,19 @@ func (e *Engine) Load(ctx context.Context) error {
 			e.mu.Unlock()
 		}
 	}
+	runs := 0
+	if c != nil {
+		runs = len(c.id)
+	}
 	n, full, err := c.update(ctx, e.store)
 	if err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if n != e.c {
+	// A corpus read again, or one that grew in place (a long-lived
+	// engine: hookd mcp), makes the views and the last match stale.
+	if n != e.c || full || len(n.id) != runs {
 		e.views = map[Filter]*view{}
 		e.last = lastMatch{}
 	}

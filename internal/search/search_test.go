@@ -326,3 +326,42 @@ func TestRecentThisHost(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadAgain: an engine that lives on (hookd mcp's) finds the commands
+// added since its last search, in the views it had made, and forgets the
+// forgotten ones.
+func TestLoadAgain(t *testing.T) {
+	ctx := t.Context()
+	s := fill(t, sample)
+	e := New(s, Here{Session: "a", Cwd: "/src/p", Now: now}, "")
+	for _, f := range []Filter{{}, {Scope: ScopeSession}} {
+		if res, err := e.Search(ctx, Query{Text: "mak", Filter: f}); err != nil || len(res) == 0 {
+			t.Fatalf("Search(mak) = %v, %v", res, err)
+		}
+	}
+	tx, _ := s.Begin(ctx)
+	tx.AddCommand(ctx, history.Entry{Session: "a", Seq: 100, Command: "make install-newtarget", Cwd: "/src/p", StartedAt: now.UnixMicro()})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e.Rebind(s, Here{Session: "a", Cwd: "/src/p", Now: now})
+	for _, f := range []Filter{{}, {Scope: ScopeSession}} {
+		res, err := e.Search(ctx, Query{Text: "maknew", Filter: f})
+		if err != nil || len(res) != 1 || res[0].Command != "make install-newtarget" {
+			t.Errorf("after a new command, Search(maknew, %v) = %q, %v", f.Scope, commands(res), err)
+		}
+	}
+	// The same engine, without Rebind: Load reads what is new.
+	tx, _ = s.Begin(ctx)
+	tx.AddCommand(ctx, history.Entry{Session: "b", Seq: 100, Command: "make другой", Cwd: "/src/q", StartedAt: now.UnixMicro()})
+	tx.Commit()
+	if res, err := e.Search(ctx, Query{Text: "другой"}); err != nil || len(res) != 1 {
+		t.Errorf("after another, Search(другой) = %q, %v", commands(res), err)
+	}
+	if _, err := s.ForgetCommand(ctx, "make install-newtarget"); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := e.Search(ctx, Query{Text: "maknew"}); len(res) != 0 {
+		t.Errorf("after forget, Search(maknew) = %q", commands(res))
+	}
+}
