@@ -95,7 +95,6 @@ func TestSearchLeavesFzfKey(t *testing.T) {
 			if !replace && (!fzf || hookd) {
 				t.Errorf("Ctrl-R was taken from fzf without search.replace: %q", got)
 			}
-			agentPID(t, h)
 		}
 	})
 }
@@ -217,7 +216,6 @@ func TestSearchUpArrow(t *testing.T) {
 			if hookd != asked {
 				t.Errorf("search.up_key set: %v; the Up arrow is hookd's: %v (%q)", asked, hookd, got)
 			}
-			agentPID(t, h)
 		}
 	})
 }
@@ -259,9 +257,6 @@ func TestSearchKeyOff(t *testing.T) {
 		if !strings.Contains(got, "reverse-search-history") && !strings.Contains(got, "history-incremental-search-backward") {
 			t.Errorf("search.key '': Ctrl-R is not the shell's own search: %q", got)
 		}
-		// (The agent this short a shell started in the background is up
-		// before the test ends, so that the home's cleanup stops it.)
-		agentPID(t, h)
 	})
 }
 
@@ -285,7 +280,6 @@ func TestSearchKeyHeldByAnotherFunction(t *testing.T) {
 			if hookd != taken {
 				t.Errorf("Ctrl-R bound with %q: hookd's %v, want %v (%q)", bindings[shell][i], hookd, taken, got)
 			}
-			agentPID(t, h)
 		}
 	})
 }
