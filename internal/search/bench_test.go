@@ -161,12 +161,3 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(at(0.99), "p99-ms")
 	b.ReportMetric(at(1), "max-ms")
 }
-
-func benchStoreT(t *testing.T) *history.Store {
-	s, err := history.Open(context.Background(), os.Getenv("HOOKD_SEARCH_BENCH_DB"), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}

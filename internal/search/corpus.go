@@ -134,23 +134,6 @@ func (c *corpus) update(ctx context.Context, s *history.Store) (*corpus, bool, e
 	return n, full, nil
 }
 
-// runIndex returns the index of the run with the given id, or -1.
-func (c *corpus) runIndex(id int64) int {
-	lo, hi := 0, len(c.id)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if c.id[m] < id {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(c.id) && c.id[lo] == id {
-		return lo
-	}
-	return -1
-}
-
 func (c *corpus) String() string {
 	return fmt.Sprintf("corpus{%d runs, %d distinct, up to id %d}", len(c.id), len(c.texts), c.gen.MaxID)
 }
