@@ -24,6 +24,7 @@ _hookd_init() {
   _hookd_fixkey= # @fixkey@
   _hookd_aikey= # @aikey@
   _hookd_prefix= # @prefix@
+  _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -94,6 +95,23 @@ _hookd_init() {
     builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
       "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
   ) 2>/dev/null
+  # The environment a command runs in: PATH and the variables of the
+  # environment managers, and fix.watch_env's (_hookd_watch, spliced into
+  # the checks below when set): one record now, then one whenever they
+  # change (_hookd_envrec).
+  _hookd_env='' _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS)
+  if [[ -n $_hookd_watch ]]; then
+    # (hookd init lets only variable names through.)
+    # shellcheck disable=SC2016 # the text of an expansion, replaced
+    local _hookd_n _hookd_p='${GOFLAGS-}' _hookd_w='' _hookd_f
+    local -a _hookd_ws
+    IFS=' ' builtin read -r -a _hookd_ws <<<"$_hookd_watch"
+    for _hookd_n in "${_hookd_ws[@]}"; do _hookd_w+=":\${$_hookd_n-}"; done
+    _hookd_envn+=("${_hookd_ws[@]}")
+    _hookd_f=$(builtin declare -f _hookd_precmd _hookd_envrec)
+    builtin eval "${_hookd_f//"$_hookd_p"/"$_hookd_p$_hookd_w"}"
+  fi
+  _hookd_envrec 1
 
   # PS0 is expanded after a command line is read and before it runs, and not
   # for an empty line. There, looking up a key in an empty array sets the
@@ -236,14 +254,20 @@ _hookd_precmd() {
   fi
   # PS0 as hookd last left it (one string comparison) is intact, and
   # the agent runs (its /proc entry is there).
-  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive ]] || _hookd_after
+  # The environment as noted (its PATH by length; see _hookd_envrec).
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive &&
+    ${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_env" ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
 
 # _hookd_after follows _hookd_precmd when the command failed, under
-# capture, when PS0 is not as hookd left it, or when the agent has died.
+# capture, when PS0 is not as hookd left it, when the environment changed,
+# or when the agent has died.
 _hookd_after() {
+  # The environment this command ran in, if it changed (the next command's
+  # when this one was not recorded), before the fixes read it.
+  _hookd_envrec "$((_hookd_seq + (_hookd_r == 0)))"
   # A dead agent is started again by the next prompt: raw command lines
   # and outputs do not wait in the spool for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
@@ -277,6 +301,19 @@ _hookd_after() {
   fi
   [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
   return 0
+}
+
+# _hookd_envrec writes the environment's record when it changed since
+# the last one: the commands from sequence number $1 on ran in it. Its
+# names, then their values, each ended by \x1f: PATH whole, though
+# _hookd_precmd and this check only its length, which costs less on every
+# prompt than comparing it (bash matches == as a pattern, byte by byte).
+_hookd_envrec() {
+  local _hookd_x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} _hookd_n _hookd_v=''
+  [[ $_hookd_x != "$_hookd_env" ]] || return 0
+  _hookd_env=$_hookd_x
+  for _hookd_n in "${_hookd_envn[@]}"; do _hookd_v+=${!_hookd_n-}$'\x1f'; done
+  builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "${_hookd_envn[*]}" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
 }
 
 # _hookd_arm_prefix and _hookd_arm_bang insert the key typed (the first

@@ -26,6 +26,7 @@ _hookd_init() {
   typeset -g _hookd_fixkey= # @fixkey@
   typeset -g _hookd_aikey= # @aikey@
   typeset -g _hookd_prefix= # @prefix@
+  typeset -g _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -85,6 +86,15 @@ _hookd_init() {
     print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
       "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
   ) 2>/dev/null
+  # The environment a command runs in: PATH and the variables of the
+  # environment managers, and fix.watch_env's (hookd init lets only
+  # variable names through): one record now, then one whenever they change
+  # (_hookd_envrec). _hookd_envx expands to their values.
+  typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
+  typeset -g _hookd_envx= _hookd_env=
+  local n
+  for n in $_hookd_envn; do _hookd_envx+='${'$n'-}'$'\x1f'; done
+  _hookd_envrec 1
 
   # Under `ulimit -f`, a spool write past the limit would kill the shell
   # with SIGXFSZ. A trap that does nothing makes the write fail instead;
@@ -242,6 +252,11 @@ _hookd_precmd() {
   # Under capture, the marks (and PROMPT_SP's padding) go out in one write
   # with the prompt's mark, unless fixes come in between.
   local REPLY= m=
+  # The environment the command ran in, when it changed (the next
+  # command's, when it was not recorded).
+  REPLY=${(e)_hookd_envx}
+  [[ $REPLY == "$_hookd_env" ]] || _hookd_envrec $((_hookd_seq + 1))
+  REPLY=
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
@@ -284,6 +299,17 @@ _hookd_precmd() {
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
   return $_hookd_s
+}
+
+# _hookd_envrec writes the environment's record when it changed since
+# the last one: the commands from sequence number $1 on ran in it. Its
+# names, then their values, each ended by \x1f.
+_hookd_envrec() {
+  emulate -L zsh
+  local v=${(e)_hookd_envx}
+  [[ $v != "$_hookd_env" ]] || return 0
+  _hookd_env=$v
+  { print -rN -- $'\nE1' $1 "$_hookd_envn" "$v" >>$_hookd_spool } 2>/dev/null
 }
 
 # _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work

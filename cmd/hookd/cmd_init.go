@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/shellinit"
 )
@@ -45,7 +46,8 @@ func cmdInit(ctx context.Context, e *env, args []string) error {
 	// Directories an older version or a loose umask left open to others.
 	paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
 	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
-		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes()})
+		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
+		Watch: watchNames(cfg.Fix.WatchEnv)})
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -75,4 +77,13 @@ func selfPath() (string, error) {
 		}
 	}
 	return exe, nil
+}
+
+// watchNames are fix.watch_env's names as strings.
+func watchNames(ns []config.EnvName) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
+	return out
 }
