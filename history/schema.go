@@ -115,6 +115,39 @@ var migrations = []string{
 	) WITHOUT ROWID;
 	CREATE INDEX learned_sources_fixed ON learned_sources (fixed);
 	CREATE INDEX learned_sources_learned ON learned_sources (learned);`,
+
+	// The context a command ran in, for "it worked before" (context.go):
+	// the environments the shells noted (envs, each set of values once;
+	// session_envs says from which command of a session on one applied),
+	// and per command its key (program and subcommand, hashed), whether
+	// it succeeded, when it started, and the git work tree, branch or
+	// detached commit, and changes (-1: unknown) the agent read at
+	// ingest. Keyed like outputs, by session and sequence number; the
+	// index finds the last successes of a key, newest first.
+	`CREATE TABLE envs (
+		id INTEGER PRIMARY KEY,
+		hash TEXT NOT NULL UNIQUE,
+		vars TEXT NOT NULL
+	);
+	CREATE TABLE session_envs (
+		session TEXT NOT NULL,
+		from_seq INTEGER NOT NULL,
+		env INTEGER NOT NULL,
+		PRIMARY KEY (session, from_seq)
+	) WITHOUT ROWID;
+	CREATE TABLE contexts (
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		key INTEGER NOT NULL,
+		ok INTEGER NOT NULL,
+		started_at INTEGER NOT NULL,
+		repo TEXT NOT NULL DEFAULT '',
+		branch TEXT NOT NULL DEFAULT '',
+		head TEXT NOT NULL DEFAULT '',
+		dirty INTEGER NOT NULL DEFAULT -1,
+		PRIMARY KEY (session, seq)
+	) WITHOUT ROWID;
+	CREATE INDEX contexts_key ON contexts (key, ok, started_at);`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"internal/sanitize":           {},
 	"internal/redact":             {},
 	"internal/recording/spool":    {},
+	"internal/recording/runctx":   {},
 	"capture":                     {},
 	"internal/config":             {},
 	"internal/paths":              {},
@@ -52,7 +53,7 @@ var allowed = map[string][]string{
 	"internal/recording/scrollback": {"capture"},
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
 	// Ingestion and the agent.
-	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn"},
+	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/runctx", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history"},
 	// What hookd status reports.
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},

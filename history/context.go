@@ -1,0 +1,126 @@
+package history
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// Context is what was noted of the context a command ran in, besides its
+// directory and time (see package runctx): its key, the git work tree it
+// ran in, the branch or detached commit checked out, whether the work tree
+// had changes, and the environment the shell noted.
+type Context struct {
+	// Key is the hash of the command's program and subcommand
+	// (runctx.KeyHash): the runs of "the same command" share it.
+	Key int64
+	// Repo is the top of the git work tree the command ran in ("" for
+	// none, or not known).
+	Repo string
+	// Branch is the branch checked out when it started; Head the commit,
+	// when HEAD was detached instead.
+	Branch, Head string
+	// Dirty is 1 when the work tree had changes, 0 when it had none, -1
+	// when that is not known.
+	Dirty int
+	// Env maps the environment variables the shell noted to their
+	// values, redacted (unset ones are absent); nil when the shell noted
+	// none (an older hook, an import, hookd run).
+	Env map[string]string
+}
+
+// AddEnv records that the commands of session from sequence number from
+// on ran in the environment vars (until the next one recorded). Each set
+// of values is stored once.
+func (t *Tx) AddEnv(ctx context.Context, session string, from int64, vars map[string]string) error {
+	b, err := json.Marshal(vars) // keys sorted: the same vars, the same text
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(b)
+	h := hex.EncodeToString(sum[:])
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO envs (hash, vars) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, h, string(b)); err != nil {
+		return fmt.Errorf("add environment: %w", classify(err))
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO session_envs (session, from_seq, env)
+		VALUES (?, ?, (SELECT id FROM envs WHERE hash = ?))
+		ON CONFLICT (session, from_seq) DO UPDATE SET env = excluded.env`, session, from, h); err != nil {
+		return fmt.Errorf("add environment: %w", classify(err))
+	}
+	return nil
+}
+
+// AddContext records the context of the command with sequence number seq
+// in session: c (its Env is not stored here: see AddEnv), whether it
+// succeeded and when it started (µs). A second call for the same command
+// changes nothing.
+func (t *Tx) AddContext(ctx context.Context, session string, seq int64, ok bool, started int64, c Context) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO contexts (session, seq, key, ok, started_at, repo, branch, head, dirty)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, seq) DO NOTHING`,
+		session, seq, c.Key, ok, started, c.Repo, c.Branch, c.Head, c.Dirty)
+	if err != nil {
+		return fmt.Errorf("add context: %w", classify(err))
+	}
+	return nil
+}
+
+// Context returns the context noted for e, with the environment its shell
+// noted for it; ok is false when nothing was noted (a command recorded
+// before hookd noted contexts).
+func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err error) {
+	c.Dirty = -1
+	err = s.db.QueryRowContext(ctx, `SELECT key, repo, branch, head, dirty FROM contexts WHERE session = ? AND seq = ?`,
+		e.Session, e.Seq).Scan(&c.Key, &c.Repo, &c.Branch, &c.Head, &c.Dirty)
+	switch {
+	case err == sql.ErrNoRows:
+		ok, err = false, nil
+	case err != nil:
+		return c, false, fmt.Errorf("context of %d: %w", e.ID, classify(err))
+	default:
+		ok = true
+	}
+	var vars string
+	err = s.db.QueryRowContext(ctx, `SELECT e.vars FROM session_envs s JOIN envs e ON e.id = s.env
+		WHERE s.session = ? AND s.from_seq <= ? ORDER BY s.from_seq DESC LIMIT 1`, e.Session, e.Seq).Scan(&vars)
+	switch {
+	case err == sql.ErrNoRows:
+		return c, ok, nil
+	case err != nil:
+		return c, ok, fmt.Errorf("environment of %d: %w", e.ID, classify(err))
+	}
+	if err := json.Unmarshal([]byte(vars), &c.Env); err != nil {
+		return c, ok, fmt.Errorf("environment of %d: %w", e.ID, err)
+	}
+	if c.Env == nil {
+		c.Env = map[string]string{}
+	}
+	return c, true, nil
+}
+
+// Successes returns up to limit commands with the given key that
+// succeeded and started before before (µs), newest first: one range of
+// an index, whatever the size of the history.
+func (s *Store) Successes(ctx context.Context, key, before int64, limit int) ([]Entry, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+` FROM contexts x
+		JOIN commands c ON c.session = x.session AND c.seq = x.seq
+		LEFT JOIN sessions s ON s.id = c.session
+		LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
+		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ?
+		ORDER BY x.started_at DESC LIMIT ?`, key, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("successes: %w", classify(err))
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("successes: %w", classify(err))
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
