@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/ask"
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/fix/aifix"
+	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/fix/suggest"
 	"github.com/hookd/hookd/internal/recording/recall"
@@ -54,7 +55,8 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	refs = append(refs, fs.Args()...)
 	eng := e.engine(true, shellNames)
 	in := analyze.Input{Shell: *shell}
-	var store *history.Store // for the fixes learned from the history
+	var store *history.Store    // for the fixes learned from the history
+	var recorded *history.Entry // the failure, when it is in the history
 	if in.Shell == "" {
 		in.Shell = filepath.Base(os.Getenv("SHELL"))
 	}
@@ -125,8 +127,18 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 		if source != "" {
 			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
 		}
+		recorded = &en
 	}
 	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
+	var cmp *before.Comparison
+	if recorded != nil {
+		res, cmp = suggest.WorkedBefore(ctx, store, *recorded, in.Output, res, e.home)
+	} else if store != nil && in.ExitCode != 0 {
+		// A failure described by hand: its directory and files are
+		// known, not the rest of its context.
+		res, cmp = suggest.WorkedBefore(ctx, store, history.Entry{Command: in.Command, ExitCode: in.ExitCode, Cwd: in.Cwd,
+			StartedAt: time.Now().UnixMicro()}, in.Output, res, e.home)
+	}
 	if *ai && in.ExitCode != 0 {
 		res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
 		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
@@ -141,9 +153,9 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
-		return enc.Encode(suggest.JSON(res))
+		return enc.Encode(suggest.JSONWorked(res, cmp))
 	}
-	printSuggest(e, in, res)
+	printSuggest(e, in, res, cmp)
 	return nil
 }
 
@@ -172,7 +184,7 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	return out.Result
 }
 
-func printSuggest(e *env, in analyze.Input, r analyze.Result) {
+func printSuggest(e *env, in analyze.Input, r analyze.Result, cmp *before.Comparison) {
 	if in.ExitCode == 0 {
 		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))
 		return
@@ -202,6 +214,9 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result) {
 			fmt.Fprintf(e.stdout, "     %s\n", e.out.String(sanitize.Line(note)).Foreground(e.out.Color("3")))
 		}
 	}
+	if cmp != nil && cmp.Line != "" {
+		fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(sanitize.Line(cmp.Line)).Faint())
+	}
 }
 
 // suggestInline is the failure path of the shell hooks: analyse the command
@@ -218,7 +233,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	}
 	defer s.Close()
 	cfg := e.config()
-	r, ok, err := e.engine(false, names).Run(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
+	r, cmp, ok, err := e.engine(false, names).RunCompared(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
 		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers})
 	if !ok {
 		return err
@@ -232,11 +247,18 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 		}
 		return text
 	}
+	// What changed since it last worked, under the fixes.
+	worked := func() {
+		if cmp != nil && cmp.Line != "" {
+			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(cmp.Line)).Faint())
+		}
+	}
 	if len(r.Fixes) == 0 {
 		// A cause worth a line; "it failed" is not news.
 		if r.RootCause != "" && r.ErrorType != analyze.Unknown {
 			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(r.RootCause)).Faint())
 		}
+		worked()
 		return nil
 	}
 	for i, f := range r.Fixes {
@@ -265,6 +287,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(note)).Faint())
 		}
 	}
+	worked()
 	return nil
 }
 
@@ -287,6 +310,7 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 				UID: os.Getuid(), Functions: names})
 		},
 		Terminal: e.terminal,
+		Home:     e.home,
 	}
 }
 

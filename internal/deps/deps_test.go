@@ -59,9 +59,11 @@ var allowed = map[string][]string{
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
 	// Reading back, and what is built on it.
 	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
-	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn"},
-	"internal/ai/ask":           {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
-	"internal/fix/aifix":        {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
+	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/fix/before"},
+	// "It worked before": the last success of a command compared with its failure.
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx"},
+	"internal/ai/ask":     {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
+	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 	// Context the user controls: a project's .hookd.yml, its trust, the
 	// settings a question is asked with, and the context commands run.
 	"internal/ai/project":    {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
@@ -73,7 +75,7 @@ var allowed = map[string][]string{
 	"internal/ai/promptfile": {"internal/ai/frontmatter", "internal/ai/project"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
-		"internal/fix/offer", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
+		"internal/fix/offer", "internal/fix/before", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
 		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
 	// Test helpers.

@@ -166,24 +166,25 @@ type entry struct {
 	msg string
 }
 
-// reflog returns the last entries of the HEAD reflog, oldest first.
-func (r Repo) reflog() []entry {
+// reflog returns the last entries of the HEAD reflog, oldest first, and
+// when the file was last written (µs): when its last entry was added.
+func (r Repo) reflog() ([]entry, int64) {
 	f, err := os.Open(filepath.Join(r.GitDir, "logs", "HEAD"))
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	off := max(fi.Size()-reflogTail, 0)
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return nil
+		return nil, 0
 	}
 	b, err := io.ReadAll(io.LimitReader(f, reflogTail))
 	if err != nil {
-		return nil
+		return nil, 0
 	}
 	if off > 0 {
 		// The first line read is cut: start after it.
@@ -199,7 +200,7 @@ func (r Repo) reflog() []entry {
 			out = append(out, e)
 		}
 	}
-	return out
+	return out, fi.ModTime().UnixMicro()
 }
 
 // parseReflog reads "OLD NEW NAME <EMAIL> SECONDS ZONE\tMESSAGE".
@@ -222,19 +223,28 @@ func parseReflog(line string) (entry, bool) {
 // HeadAt returns what HEAD named when a command started at start
 // (microseconds since the epoch): HEAD now, with the checkouts the reflog
 // records since then undone. The reflog counts whole seconds: an entry in
-// the very second the command started is taken to come after the start
-// when ownSecond says so (the command itself, or a later one started in
-// that second, may have made it: the caller knows), else before.
+// the very second the command started came after the start if it is the
+// last one and the file was written after the start; an earlier one in
+// that second is taken to come after the start when ownSecond says so
+// (the command itself, or a later one started in that second, may have
+// made it: the caller knows), else before.
 func (r Repo) HeadAt(start int64, ownSecond bool) (Head, error) {
 	h, err := r.Head()
 	if err != nil {
 		return h, err
 	}
 	sec := start / 1e6
-	log := r.reflog()
+	log, written := r.reflog()
 	for i := len(log) - 1; i >= 0; i-- {
 		e := log[i]
-		if e.sec < sec || e.sec == sec && !ownSecond {
+		after := e.sec > sec
+		if e.sec == sec {
+			after = ownSecond
+			if i == len(log)-1 && written/1e6 == sec {
+				after = written > start
+			}
+		}
+		if !after {
 			break
 		}
 		if from, _, ok := checkout(e.msg); ok {

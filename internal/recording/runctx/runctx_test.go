@@ -176,6 +176,18 @@ func TestHeadAt(t *testing.T) {
 			t.Errorf("HeadAt(%v, %v) = %q, %v; want %q", tt.at, tt.own, h, err, tt.want)
 		}
 	}
+	// When the file was written tells, for its last entry, which side of
+	// the start it is on, whatever ownSecond says.
+	os.Chtimes(log, time.UnixMicro(us(4000.7)), time.UnixMicro(us(4000.7)))
+	for _, tt := range []struct {
+		at   float64
+		own  bool
+		want string
+	}{{4000.5, false, "detached at aaaaaaaaaaaa"}, {4000.9, true, "feature"}} {
+		if h, _ := r.HeadAt(us(tt.at), tt.own); h.String() != tt.want {
+			t.Errorf("written at 4000.7: HeadAt(%v, %v) = %q; want %q", tt.at, tt.own, h, tt.want)
+		}
+	}
 	// Now, through git itself: a switch recorded in real time.
 	before := time.Now().Add(-2 * time.Second).UnixMicro()
 	git(t, dir, "switch", "-q", "main")
