@@ -35,6 +35,7 @@ func init() {
 		{"status", "[--json]", "agent, database, spool and output capture state: the first thing to run when something is off", cmdStatus},
 		{"suggest", "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", cmdSuggest},
 		{"ask", "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", cmdAsk},
+		{"diff", "[REF [REF2]] [--context N] [--json]", "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", cmdDiff},
 		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
 		{"allow", "[FILE] | --list", "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", cmdAllow},
 		{"deny", "[FILE]", "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", cmdDeny},
@@ -51,7 +52,7 @@ func init() {
 
 // rereadable are the commands that only read the history, run again after
 // a damaged database was recovered under them.
-var rereadable = map[string]bool{"history": true, "show": true, "out": true, "ctx": true, "status": true}
+var rereadable = map[string]bool{"history": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true}
 
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }

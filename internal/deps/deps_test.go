@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"internal/redact":             {},
 	"internal/recording/spool":    {},
 	"internal/recording/runctx":   {},
+	"internal/textdiff":           {},
 	"capture":                     {},
 	"internal/config":             {},
 	"internal/paths":              {},
@@ -75,7 +76,7 @@ var allowed = map[string][]string{
 	"internal/ai/promptfile": {"internal/ai/frontmatter", "internal/ai/project"},
 	// The CLI: flags, output and wiring, over every product package.
 	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
-		"internal/fix/offer", "internal/fix/before", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
+		"internal/fix/offer", "internal/fix/before", "internal/textdiff", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
 		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
 		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
 	// Test helpers.

@@ -117,19 +117,33 @@ func Find(ctx context.Context, s *history.Store, en history.Entry, o Options) (*
 	if en.ExitCode == 0 || en.ExitCode == 130 {
 		return nil, nil
 	}
+	then, ok, err := LastSuccess(ctx, s, en)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return CompareEntries(ctx, s, then, en, o)
+}
+
+// LastSuccess returns the last run of en's command that succeeded before
+// it: the same line, else the same program and subcommand with close
+// arguments; ok is false when there is none.
+func LastSuccess(ctx context.Context, s *history.Store, en history.Entry) (history.Entry, bool, error) {
 	key := runctx.KeyHash(en.Command)
 	if key == 0 {
-		return nil, nil
+		return history.Entry{}, false, nil
 	}
 	es, err := s.Successes(ctx, key, en.StartedAt, candidates)
 	if err != nil || len(es) == 0 {
-		return nil, err
+		return history.Entry{}, false, err
 	}
-	then, exact, ok := pick(en.Command, es)
-	if !ok {
-		return nil, nil
-	}
-	nowRun, err := runOf(ctx, s, en)
+	then, _, ok := pick(en.Command, es)
+	return then, ok, nil
+}
+
+// CompareEntries compares two recorded runs, with what was noted of their
+// contexts: now as it differs from then.
+func CompareEntries(ctx context.Context, s *history.Store, then, now history.Entry, o Options) (*Comparison, error) {
+	nowRun, err := runOf(ctx, s, now)
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +152,7 @@ func Find(ctx context.Context, s *history.Store, en history.Entry, o Options) (*
 		return nil, err
 	}
 	c := Compare(thenRun, nowRun, o)
-	c.Exact = exact
-	if !exact {
+	if !c.Exact {
 		c.scale(0.8)
 	}
 	return c, nil
@@ -244,7 +257,12 @@ func (c *Comparison) say() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("worked " + ago(c.Now.Started.Sub(c.Then.Started)))
+	if c.Then.ExitCode == 0 {
+		b.WriteString("worked " + ago(c.Now.Started.Sub(c.Then.Started)))
+	} else {
+		// Two runs compared by hand (hookd diff), the earlier one failed too.
+		b.WriteString(fmt.Sprintf("ran %s (exit status %d)", ago(c.Now.Started.Sub(c.Then.Started)), c.Then.ExitCode))
+	}
 	if !c.Exact {
 		b.WriteString(" as `" + shorten(c.Then.Command, 40) + "`")
 	}
