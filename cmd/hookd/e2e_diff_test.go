@@ -58,8 +58,8 @@ func TestDiff(t *testing.T) {
 		}
 		return out + errOut
 	}
-	run(proj, 0, "run", "--no-suggest", "--", "make", "test")                                         // #1 works
-	run(filepath.Join(proj, "sub"), 2, "run", "--no-suggest", "--", "make", "test")                   // #2 fails elsewhere
+	run(proj, 0, "run", "--no-suggest", "--", "make", "test")                                               // #1 works
+	run(filepath.Join(proj, "sub"), 2, "run", "--no-suggest", "--", "make", "test")                         // #2 fails elsewhere
 	os.WriteFile(filepath.Join(proj, "result.txt"), []byte("building\nFAIL: 3 of 12 tests\ndone\n"), 0o644) // #3 fails here
 	run(proj, 2, "run", "--no-suggest", "--", "make", "test")
 
