@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/ask"
 	"github.com/hookd/hookd/internal/ai/promptblock"
+	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/recording/recall"
 )
 
@@ -60,5 +62,12 @@ func cmdCtx(ctx context.Context, e *env, args []string) error {
 
 // askSources are where questions and context blocks read from.
 func (e *env) askSources(s *history.Store) ask.Sources {
-	return ask.Sources{Reader: e.reader(s), Redactor: e.rules().Redactor, Terminal: e.terminal}
+	return ask.Sources{Reader: e.reader(s), Redactor: e.rules().Redactor, Terminal: e.terminal,
+		WorkedBefore: func(ctx context.Context, en history.Entry) string {
+			c, err := before.Find(ctx, s, en, before.Options{Home: e.home, Now: time.Now()})
+			if err != nil || c == nil {
+				return ""
+			}
+			return c.Summary()
+		}}
 }

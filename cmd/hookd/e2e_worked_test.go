@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -60,12 +61,12 @@ type workedJSON struct {
 	} `json:"worked_before"`
 }
 
-// suggestLast runs hookd suggest --json in the shell for its last
-// command (as the user would), and reads what it printed.
+// suggestLast runs hookd suggest --failed --json in the shell for its last
+// failed command (as the user would), and reads what it printed.
 func suggestLast(t *testing.T, h *shelltest.Home, s *shelltest.Shell) workedJSON {
 	t.Helper()
 	out := h.Path("suggest.json")
-	s.Run("hookd suggest --json > " + out)
+	s.Run("hookd suggest --failed --json > " + out)
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -107,13 +108,24 @@ func TestWorkedBeforeBranch(t *testing.T) {
 		os.WriteFile(filepath.Join(app, "run.sh"), []byte("#!/bin/sh\necho 'ran it'\n"), 0o755)
 		gitIn(t, app, "add", ".")
 		gitIn(t, app, "commit", "-qm", "two")
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell), Dir: app, Env: gitEnv})
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Switch back."}})
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell), Dir: app,
+			Env: append(llmEnv(fake), gitEnv...)})
 		s.Run("./run.sh")
 		s.WaitForPlain(regexp.MustCompile(`ran it`), 5*time.Second)
 		s.Run("git switch -q feature")
 		out := failAndWait(t, s, "./run.sh", `worked \d+ s ago in ~/app on branch main; now on feature, \./run\.sh is missing\n`)
 		if !regexp.MustCompile(`↳ git switch main \(medium risk\)\s+fix`).MatchString(out) {
 			t.Errorf("git switch main is not offered first, at medium risk:\n%s", out)
+		}
+		// The model sees it too, when !!ctx names the failure.
+		s.Run("hookd ask 'why did it fail? !!ctx'")
+		s.WaitForPlain(regexp.MustCompile(`Switch back\.`), 10*time.Second)
+		if msg := userMessage(t, fake); !regexp.MustCompile("Worked before: command #\\d+ \\(`\\./run\\.sh`\\) worked \\d+ s ago in ~/app; " +
+			"since then: on branch main; now on feature; now \\./run\\.sh is missing").MatchString(msg) {
+			t.Errorf("the question sent:\n%s", msg)
 		}
 		w := suggestLast(t, h, s)
 		if w.WorkedBefore == nil || w.WorkedBefore.Command != "./run.sh" || len(w.WorkedBefore.Differences) == 0 ||

@@ -378,3 +378,24 @@ func abs(dir, p string) string {
 	}
 	return filepath.Join(dir, p)
 }
+
+// Summary says the comparison for a model (the context block of hookd ask
+// and hookd ctx): which run worked, when, and every difference noted,
+// plausible or not ("no difference noted" when there is none).
+func (c *Comparison) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "command #%d (`%s`) worked %s", c.Then.ID, shorten(c.Then.Command, 80), ago(c.Now.Started.Sub(c.Then.Started)))
+	if c.Then.Cwd != "" {
+		b.WriteString(" in " + tilde(c.Then.Cwd, c.home))
+	}
+	var ds []string
+	for _, d := range c.Differences {
+		ds = append(ds, d.Text)
+	}
+	if len(ds) == 0 {
+		b.WriteString("; no difference in its context was noted since (directory, git branch, environment)")
+	} else {
+		b.WriteString("; since then: " + strings.Join(ds, "; "))
+	}
+	return b.String()
+}
