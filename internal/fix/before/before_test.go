@@ -10,7 +10,10 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/runctx"
 )
+
+var runctxKey = runctx.KeyHash
 
 func gitIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
@@ -179,5 +182,70 @@ func TestPickAndAgo(t *testing.T) {
 	}
 	if got := shellPath("/h/a b/c", "/h"); got != "~/'a b/c'" {
 		t.Errorf("shellPath = %q", got)
+	}
+}
+
+// TestFind: the last success of the same line, else of the same program
+// and subcommand with close arguments, from a real history; none for a
+// command that never worked, or one that did not fail.
+func TestFind(t *testing.T) {
+	ctx := t.Context()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dir := t.TempDir()
+	touch(t, filepath.Join(dir, "deploy.sh"), 0o755)
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
+	add := func(seq int64, cmd string, exit int, env map[string]string) {
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: "s", Seq: seq, Command: cmd, ExitCode: exit, Cwd: dir,
+			StartedAt: base + seq*60e6}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.AddContext(ctx, "s", seq, exit == 0, base+seq*60e6, history.Context{Key: runctxKey(cmd), Dirty: -1}); err != nil {
+			t.Fatal(err)
+		}
+		if env != nil {
+			if err := tx.AddEnv(ctx, "s", seq, env); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	add(1, "./deploy.sh prod", 0, map[string]string{"PATH": "/bin", "DEPLOY_TARGET": "eu"})
+	add(2, "./deploy.sh prod --verbose", 0, nil)
+	add(3, "./deploy.sh prod", 1, map[string]string{"PATH": "/bin"})
+	add(4, "./deploy.sh prod --quiet", 1, nil)
+	add(5, "./other.sh", 1, nil)
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := s.List(ctx, history.Query{})
+	bySeq := map[int64]history.Entry{}
+	for _, e := range es {
+		bySeq[e.Seq] = e
+	}
+	c, err := Find(ctx, s, bySeq[3], Options{Now: time.UnixMicro(base)})
+	if err != nil || c == nil || c.Then.ID != bySeq[1].ID || !c.Exact {
+		t.Fatalf("Find(#3) = %+v, %v; want the same line, #1", c, err)
+	}
+	if len(c.Differences) != 1 || c.Differences[0].Name != "DEPLOY_TARGET" || c.Differences[0].Then != "eu" {
+		t.Errorf("differences = %+v", c.Differences)
+	}
+	if !strings.Contains(c.Line, "worked 2 min ago in "+dir+" with DEPLOY_TARGET=eu; now without DEPLOY_TARGET") {
+		t.Errorf("line = %q", c.Line)
+	}
+	c, _ = Find(ctx, s, bySeq[4], Options{})
+	if c == nil || c.Then.ID != bySeq[2].ID || c.Exact {
+		t.Errorf("Find(#4) = %+v; want the close one, #2", c)
+	}
+	for _, seq := range []int64{5, 1} {
+		if c, err := Find(ctx, s, bySeq[seq], Options{}); c != nil || err != nil {
+			t.Errorf("Find(#%d) = %+v, %v; want nothing", seq, c, err)
+		}
 	}
 }
