@@ -129,7 +129,7 @@ _hookd_init() {
     _hookd_ps0+='\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';$((_hookd_seq + 1))\a'
   fi
   PS0=${PS0-}$_hookd_ps0
-  _hookd_ps0all=$PS0 _hookd_r=0
+  _hookd_ps0all=$PS0$_hookd_env _hookd_r=0
   # bash 4.4 has no EPOCHREALTIME: there precmd takes its end time as PS0
   # its start. Rewritten here once (a subshell, on bash 4.4 only), so that
   # bash 5 does not pay on every prompt for a fallback it never uses.
@@ -252,11 +252,11 @@ _hookd_precmd() {
       builtin printf '\0'
     } >>"$_hookd_spool" 2>&1
   fi
-  # PS0 as hookd last left it (one string comparison) is intact, and
-  # the agent runs (its /proc entry is there).
-  # The environment as noted (its PATH by length; see _hookd_envrec).
-  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive &&
-    ${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_env" ]] || _hookd_after
+  # PS0 as hookd last left it is intact and the environment is as last
+  # noted (PATH by its length; see _hookd_envrec): one string comparison;
+  # and the agent runs (its /proc entry is there).
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && -e $_hookd_alive &&
+    $PS0${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_ps0all" ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
@@ -273,7 +273,7 @@ _hookd_after() {
   [[ -e $_hookd_alive ]] || _hookd_agent
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
-  _hookd_ps0all=$PS0
+  _hookd_ps0all=$PS0$_hookd_env
   # Under capture, the mark that ends the output: for a recorded command,
   # once the record is written (the proxy then stores the output under
   # this row); for one not recorded, that its output is not kept either.
