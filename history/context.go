@@ -32,6 +32,16 @@ type Context struct {
 	Env map[string]string
 }
 
+const (
+	addEnvSQL  = `INSERT INTO envs (hash, vars) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`
+	addSEnvSQL = `INSERT INTO session_envs (session, from_seq, env)
+		VALUES (?, ?, (SELECT id FROM envs WHERE hash = ?))
+		ON CONFLICT (session, from_seq) DO UPDATE SET env = excluded.env`
+	addRepoSQL = `INSERT INTO repos (path) VALUES (?) ON CONFLICT (path) DO NOTHING`
+	addCtxSQL  = `INSERT OR IGNORE INTO contexts (id, key, ok, started_at, repo, branch, head, dirty)
+		SELECT id, ?, ?, ?, COALESCE((SELECT id FROM repos WHERE path = ?), 0), ?, ?, ? FROM commands WHERE session = ? AND seq = ?`
+)
+
 // AddEnv records that the commands of session from sequence number from
 // on ran in the environment vars (until the next one recorded). Each set
 // of values is stored once.
@@ -42,25 +52,39 @@ func (t *Tx) AddEnv(ctx context.Context, session string, from int64, vars map[st
 	}
 	sum := sha256.Sum256(b)
 	h := hex.EncodeToString(sum[:])
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO envs (hash, vars) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, h, string(b)); err != nil {
-		return fmt.Errorf("add environment: %w", classify(err))
-	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO session_envs (session, from_seq, env)
-		VALUES (?, ?, (SELECT id FROM envs WHERE hash = ?))
-		ON CONFLICT (session, from_seq) DO UPDATE SET env = excluded.env`, session, from, h); err != nil {
-		return fmt.Errorf("add environment: %w", classify(err))
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{{addEnvSQL, []any{h, string(b)}}, {addSEnvSQL, []any{session, from, h}}} {
+		st, err := t.stmt(ctx, q.sql)
+		if err == nil {
+			_, err = st.ExecContext(ctx, q.args...)
+		}
+		if err != nil {
+			return fmt.Errorf("add environment: %w", classify(err))
+		}
 	}
 	return nil
 }
 
 // AddContext records the context of the command with sequence number seq
-// in session: c (its Env is not stored here: see AddEnv), whether it
-// succeeded and when it started (µs). A second call for the same command
-// changes nothing.
+// in session, which must be in the transaction already: c (its Env is not
+// stored here: see AddEnv), whether it succeeded and when it started (µs).
+// A second call for the same command changes nothing.
 func (t *Tx) AddContext(ctx context.Context, session string, seq int64, ok bool, started int64, c Context) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO contexts (session, seq, key, ok, started_at, repo, branch, head, dirty)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, seq) DO NOTHING`,
-		session, seq, c.Key, ok, started, c.Repo, c.Branch, c.Head, c.Dirty)
+	if c.Repo != "" {
+		st, err := t.stmt(ctx, addRepoSQL)
+		if err == nil {
+			_, err = st.ExecContext(ctx, c.Repo)
+		}
+		if err != nil {
+			return fmt.Errorf("add context: %w", classify(err))
+		}
+	}
+	st, err := t.stmt(ctx, addCtxSQL)
+	if err == nil {
+		_, err = st.ExecContext(ctx, c.Key, ok, started, c.Repo, c.Branch, c.Head, c.Dirty, session, seq)
+	}
 	if err != nil {
 		return fmt.Errorf("add context: %w", classify(err))
 	}
@@ -72,8 +96,9 @@ func (t *Tx) AddContext(ctx context.Context, session string, seq int64, ok bool,
 // before hookd noted contexts).
 func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err error) {
 	c.Dirty = -1
-	err = s.db.QueryRowContext(ctx, `SELECT key, repo, branch, head, dirty FROM contexts WHERE session = ? AND seq = ?`,
-		e.Session, e.Seq).Scan(&c.Key, &c.Repo, &c.Branch, &c.Head, &c.Dirty)
+	err = s.db.QueryRowContext(ctx, `SELECT c.key, COALESCE(r.path, ''), c.branch, c.head, c.dirty
+		FROM contexts c LEFT JOIN repos r ON r.id = c.repo WHERE c.id = ?`,
+		e.ID).Scan(&c.Key, &c.Repo, &c.Branch, &c.Head, &c.Dirty)
 	switch {
 	case err == sql.ErrNoRows:
 		ok, err = false, nil
@@ -102,10 +127,10 @@ func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err e
 
 // Successes returns up to limit commands with the given key that
 // succeeded and started before before (µs), newest first: one range of
-// an index, whatever the size of the history.
+// a partial index, whatever the size of the history.
 func (s *Store) Successes(ctx context.Context, key, before int64, limit int) ([]Entry, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+` FROM contexts x
-		JOIN commands c ON c.session = x.session AND c.seq = x.seq
+		JOIN commands c ON c.id = x.id
 		LEFT JOIN sessions s ON s.id = c.session
 		LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
 		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ?

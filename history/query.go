@@ -183,8 +183,7 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM contexts WHERE (session, seq) IN
-			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM contexts WHERE id = ?`, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)

@@ -119,11 +119,11 @@ var migrations = []string{
 	// The context a command ran in, for "it worked before" (context.go):
 	// the environments the shells noted (envs, each set of values once;
 	// session_envs says from which command of a session on one applied),
-	// and per command its key (program and subcommand, hashed), whether
-	// it succeeded, when it started, and the git work tree, branch or
-	// detached commit, and changes (-1: unknown) the agent read at
-	// ingest. Keyed like outputs, by session and sequence number; the
-	// index finds the last successes of a key, newest first.
+	// the git work trees (repos, each path once), and per command (its
+	// id) its key (program and subcommand, hashed), whether it succeeded,
+	// when it started, and the work tree, branch or detached commit, and
+	// changes (-1: unknown) the agent read at ingest. The partial index
+	// finds the last successes of a key, newest first.
 	`CREATE TABLE envs (
 		id INTEGER PRIMARY KEY,
 		hash TEXT NOT NULL UNIQUE,
@@ -135,19 +135,21 @@ var migrations = []string{
 		env INTEGER NOT NULL,
 		PRIMARY KEY (session, from_seq)
 	) WITHOUT ROWID;
+	CREATE TABLE repos (
+		id INTEGER PRIMARY KEY,
+		path TEXT NOT NULL UNIQUE
+	);
 	CREATE TABLE contexts (
-		session TEXT NOT NULL,
-		seq INTEGER NOT NULL,
+		id INTEGER PRIMARY KEY,
 		key INTEGER NOT NULL,
 		ok INTEGER NOT NULL,
 		started_at INTEGER NOT NULL,
-		repo TEXT NOT NULL DEFAULT '',
+		repo INTEGER NOT NULL DEFAULT 0,
 		branch TEXT NOT NULL DEFAULT '',
 		head TEXT NOT NULL DEFAULT '',
-		dirty INTEGER NOT NULL DEFAULT -1,
-		PRIMARY KEY (session, seq)
-	) WITHOUT ROWID;
-	CREATE INDEX contexts_key ON contexts (key, ok, started_at);`,
+		dirty INTEGER NOT NULL DEFAULT -1
+	);
+	CREATE INDEX contexts_ok_key ON contexts (key, started_at) WHERE ok = 1;`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -111,6 +111,10 @@ _hookd_init() {
     _hookd_f=$(builtin declare -f _hookd_precmd _hookd_envrec)
     builtin eval "${_hookd_f//"$_hookd_p"/"$_hookd_p$_hookd_w"}"
   fi
+  # The names as the records list them (whatever IFS is).
+  local _hookd_n
+  _hookd_envnl=''
+  for _hookd_n in "${_hookd_envn[@]}"; do _hookd_envnl+=" $_hookd_n"; done
   _hookd_envrec 1
 
   # PS0 is expanded after a command line is read and before it runs, and not
@@ -313,7 +317,7 @@ _hookd_envrec() {
   [[ $_hookd_x != "$_hookd_env" ]] || return 0
   _hookd_env=$_hookd_x
   for _hookd_n in "${_hookd_envn[@]}"; do _hookd_v+=${!_hookd_n-}$'\x1f'; done
-  builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "${_hookd_envn[*]}" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
+  builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "$_hookd_envnl" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
 }
 
 # _hookd_arm_prefix and _hookd_arm_bang insert the key typed (the first

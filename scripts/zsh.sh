@@ -91,7 +91,7 @@ _hookd_init() {
   # variable names through): one record now, then one whenever they change
   # (_hookd_envrec). _hookd_envx expands to their values.
   typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
-  typeset -g _hookd_envx= _hookd_env=
+  typeset -g _hookd_envx= _hookd_env= _hookd_envnl=${(j: :)_hookd_envn}
   local n
   for n in $_hookd_envn; do _hookd_envx+='${'$n'-}'$'\x1f'; done
   _hookd_envrec 1
@@ -309,7 +309,7 @@ _hookd_envrec() {
   local v=${(e)_hookd_envx}
   [[ $v != "$_hookd_env" ]] || return 0
   _hookd_env=$v
-  { print -rN -- $'\nE1' $1 "$_hookd_envn" "$v" >>$_hookd_spool } 2>/dev/null
+  { print -rN -- $'\nE1' $1 "$_hookd_envnl" "$v" >>$_hookd_spool } 2>/dev/null
 }
 
 # _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work

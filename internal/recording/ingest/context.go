@@ -33,8 +33,11 @@ type noter struct {
 }
 
 type repoFacts struct {
-	repo runctx.Repo
-	ok   bool
+	repo   runctx.Repo
+	ok     bool
+	snap   runctx.Snapshot // HEAD and its reflog, read once
+	snapd  bool            // snap was read (or could not be)
+	snapOK bool
 }
 
 func newNoter(now time.Time) *noter {
@@ -56,7 +59,13 @@ func (n *noter) context(c *spool.Command, text string, ownSecond bool) history.C
 		return hc
 	}
 	hc.Repo = rf.repo.Root
-	if h, err := rf.repo.HeadAt(c.Start, ownSecond); err == nil {
+	if !rf.snapd {
+		var err error
+		rf.snap, err = rf.repo.Snapshot()
+		rf.snapd, rf.snapOK = true, err == nil
+	}
+	if rf.snapOK {
+		h := rf.snap.HeadAt(c.Start, ownSecond)
 		hc.Branch, hc.Head = h.Branch, h.Commit
 	}
 	if n.now.Sub(time.UnixMicro(c.End)) <= dirtyWithin {

@@ -229,12 +229,36 @@ func parseReflog(line string) (entry, bool) {
 // (the command itself, or a later one started in that second, may have
 // made it: the caller knows), else before.
 func (r Repo) HeadAt(start int64, ownSecond bool) (Head, error) {
+	s, err := r.Snapshot()
+	if err != nil {
+		return Head{}, err
+	}
+	return s.HeadAt(start, ownSecond), nil
+}
+
+// Snapshot is HEAD and the end of its reflog as read once, to answer
+// HeadAt for many commands without reading them again.
+type Snapshot struct {
+	head    Head
+	log     []entry
+	written int64
+}
+
+// Snapshot reads HEAD and the end of its reflog.
+func (r Repo) Snapshot() (Snapshot, error) {
 	h, err := r.Head()
 	if err != nil {
-		return h, err
+		return Snapshot{}, err
 	}
-	sec := start / 1e6
 	log, written := r.reflog()
+	return Snapshot{head: h, log: log, written: written}, nil
+}
+
+// HeadAt is Repo.HeadAt, from what was read.
+func (s Snapshot) HeadAt(start int64, ownSecond bool) Head {
+	h := s.head
+	sec := start / 1e6
+	log, written := s.log, s.written
 	for i := len(log) - 1; i >= 0; i-- {
 		e := log[i]
 		after := e.sec > sec
@@ -255,7 +279,7 @@ func (r Repo) HeadAt(start int64, ownSecond bool) (Head, error) {
 			h = Head{Branch: old}
 		}
 	}
-	return h, nil
+	return h
 }
 
 // checkout reads "checkout: moving from A to B".
