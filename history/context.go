@@ -72,7 +72,7 @@ func (t *Tx) AddEnv(ctx context.Context, session string, from int64, vars map[st
 // stored here: see AddEnv), whether it succeeded and when it started (µs).
 // A second call for the same command changes nothing.
 func (t *Tx) AddContext(ctx context.Context, session string, seq int64, ok bool, started int64, c Context) error {
-	if c.Repo != "" {
+	if c.Repo != "" && !t.repos[c.Repo] {
 		st, err := t.stmt(ctx, addRepoSQL)
 		if err == nil {
 			_, err = st.ExecContext(ctx, c.Repo)
@@ -80,6 +80,10 @@ func (t *Tx) AddContext(ctx context.Context, session string, seq int64, ok bool,
 		if err != nil {
 			return fmt.Errorf("add context: %w", classify(err))
 		}
+		if t.repos == nil {
+			t.repos = map[string]bool{}
+		}
+		t.repos[c.Repo] = true
 	}
 	st, err := t.stmt(ctx, addCtxSQL)
 	if err == nil {

@@ -21,6 +21,8 @@ type Tx struct {
 	added                  bool // rows were added: the index must follow
 	// stmts are statements prepared on first use (Tx.stmt), by query.
 	stmts map[string]*sql.Stmt
+	// repos are the work trees stored in this transaction (AddContext).
+	repos map[string]bool
 }
 
 // stmt returns the statement for query, prepared once per transaction.
