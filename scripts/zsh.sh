@@ -88,12 +88,19 @@ _hookd_init() {
   ) 2>/dev/null
   # The environment a command runs in: PATH and the variables of the
   # environment managers, and fix.watch_env's (hookd init lets only
-  # variable names through): one record now, then one whenever they change
-  # (_hookd_envrec). _hookd_envx expands to their values.
+  # variable names through; they are spliced into the checks of
+  # _hookd_precmd and _hookd_envrec): one record now, then one whenever
+  # they change (_hookd_envrec). _hookd_envx expands to their values.
   typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
   typeset -g _hookd_envx= _hookd_env= _hookd_envnl=${(j: :)_hookd_envn}
-  local n
+  local n w=
   for n in $_hookd_envn; do _hookd_envx+='${'$n'-}'$'\x1f'; done
+  if [[ -n $_hookd_watch ]]; then
+    for n in ${=_hookd_watch}; do w+=':${'$n'-}'; done
+    for n in _hookd_precmd _hookd_envrec; do
+      functions[$n]=${functions[$n]//'${GOFLAGS-}'/'${GOFLAGS-}'$w}
+    done
+  fi
   _hookd_envrec 1
 
   # Under `ulimit -f`, a spool write past the limit would kill the shell
@@ -253,10 +260,10 @@ _hookd_precmd() {
   # with the prompt's mark, unless fixes come in between.
   local REPLY= m=
   # The environment the command ran in, when it changed (the next
-  # command's, when it was not recorded).
-  REPLY=${(e)_hookd_envx}
-  [[ $REPLY == "$_hookd_env" ]] || _hookd_envrec $((_hookd_seq + 1))
-  REPLY=
+  # command's, when it was not recorded): PATH by its length (see
+  # _hookd_envrec).
+  [[ ${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_env" ]] ||
+    _hookd_envrec $((_hookd_seq + 1))
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
@@ -303,13 +310,15 @@ _hookd_precmd() {
 
 # _hookd_envrec writes the environment's record when it changed since
 # the last one: the commands from sequence number $1 on ran in it. Its
-# names, then their values, each ended by \x1f.
+# names, then their values, each ended by \x1f: PATH whole, though
+# _hookd_precmd and this check only its length, which costs less on every
+# prompt than comparing it.
 _hookd_envrec() {
   emulate -L zsh
-  local v=${(e)_hookd_envx}
-  [[ $v != "$_hookd_env" ]] || return 0
-  _hookd_env=$v
-  { print -rN -- $'\nE1' $1 "$_hookd_envnl" "$v" >>$_hookd_spool } 2>/dev/null
+  local x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-}
+  [[ $x != "$_hookd_env" ]] || return 0
+  _hookd_env=$x
+  { print -rN -- $'\nE1' $1 "$_hookd_envnl" "${(e)_hookd_envx}" >>$_hookd_spool } 2>/dev/null
 }
 
 # _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work
