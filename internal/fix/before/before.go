@@ -227,6 +227,14 @@ func Compare(then, now Run, o Options) *Comparison {
 	}
 	k := &comparer{then: then, now: now, o: o}
 	k.compare()
+	// Only what plausibly explains the failure is worth restoring.
+	var fixes []analyze.Fix
+	for _, f := range k.fixes {
+		if f.Confidence >= plausible {
+			fixes = append(fixes, f)
+		}
+	}
+	k.fixes = fixes
 	c := &Comparison{Then: then, Now: now, Exact: then.Command == now.Command, Differences: k.diffs, Fixes: k.fixes, home: o.Home}
 	sort.SliceStable(c.Differences, func(i, j int) bool { return c.Differences[i].Weight > c.Differences[j].Weight })
 	sort.SliceStable(c.Fixes, func(i, j int) bool { return c.Fixes[i].Confidence > c.Fixes[j].Confidence })

@@ -61,6 +61,16 @@ func (k *comparer) compare() {
 	}
 }
 
+// damp lowers the weight of a difference in where and on what the
+// command ran when the failure is the network's or a permission: those
+// rarely come from the directory, the branch or the work tree.
+func (k *comparer) damp(w float64) float64 {
+	if k.failedOn(analyze.NetworkError, analyze.PermissionDenied) {
+		return w * 0.6
+	}
+	return w
+}
+
 // failedOn reports an error type among those given.
 func (k *comparer) failedOn(types ...string) bool {
 	for _, t := range types {
@@ -173,9 +183,12 @@ func (k *comparer) directory() {
 	switch {
 	case len(elsewhere) > 0:
 		w = 0.9
+	case related && k.notFound():
+		w = 0.55 // elsewhere in the project, and something is not found
 	case related:
-		w = 0.55
+		w = 0.4 // many commands work anywhere in a project
 	}
+	w = k.damp(w)
 	d := Difference{Kind: KindDirectory, Then: t, Now: n, Weight: w,
 		then: "in " + tilde(t, k.o.Home), now: "in " + tilde(n, k.o.Home)}
 	if len(elsewhere) > 0 {
@@ -212,6 +225,7 @@ func (k *comparer) git() {
 		case k.notFound() || k.failedOn(analyze.MissingDependency):
 			w = 0.7
 		}
+		w = k.damp(w)
 		d := Difference{Kind: KindBranch, Then: th.String(), Now: nh.String(), Weight: w,
 			then: "on branch " + th.String(), now: "on " + nh.String()}
 		if th.Branch == "" {
@@ -230,7 +244,7 @@ func (k *comparer) git() {
 		return
 	}
 	if tc.Dirty == 0 && nc.Dirty == 1 {
-		k.add(Difference{Kind: KindChanges, Then: "none", Now: "changes", Weight: 0.5,
+		k.add(Difference{Kind: KindChanges, Then: "none", Now: "changes", Weight: k.damp(0.5),
 			then: "with no changes in the work tree", now: "with changes"})
 	}
 }
