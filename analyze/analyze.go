@@ -29,9 +29,15 @@ const (
 	RiskHigh   = "high"
 )
 
-// MethodHeuristic is the Method of every Result this package produces; an AI
-// layer built on top of it reports "ai" or "hybrid".
-const MethodHeuristic = "heuristic"
+// The methods of a Result (the JSON contract's method values): every
+// Result this package produces is MethodHeuristic; an AI layer built on
+// top of it (package aifix) reports MethodAI when the model's fixes alone
+// make the list, MethodHybrid when its fixes and the rules' are merged.
+const (
+	MethodHeuristic = "heuristic"
+	MethodAI        = "ai"
+	MethodHybrid    = "hybrid"
+)
 
 // MaxFixes is the largest number of fixes a Result holds.
 const MaxFixes = 3

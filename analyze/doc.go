@@ -30,6 +30,18 @@
 // corrected from their known subcommands (ruleUnknownSubcommand), which also
 // puts a subcommand typed after its argument back in front.
 //
+// A command line is parsed once, the same way for every part of the
+// package (call.go): mvdan.cc/sh's parser splits it into simple commands,
+// each word is evaluated once (quotes and escapes removed, expansions
+// marked), and the wrappers in front of a program (sudo, env, timeout,
+// nice, xargs, …) are set apart by one table, so that `timeout 5 rm -rf x`
+// is rm to the rules and to Risk alike. Risk rates a program by the rule
+// for its name (riskRules), its wrappers and its redirections.
+//
+// The package's tables are made on first use and its patterns compiled on
+// first use, so that a command that never analyses a failure pays nothing
+// for them at start-up.
+//
 // Text taken from the output is untrusted (Fix.Untrusted): such a fix is at
 // least medium risk and ranks below the fixes the rules built themselves,
 // unless it merely corrects one word to a known subcommand of the tool.

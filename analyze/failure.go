@@ -29,11 +29,12 @@ type Failure struct {
 // Call is one simple command of a command line.
 type Call struct {
 	// Args are the command's words with quotes removed where the word is a
-	// literal; wrappers such as sudo, env, time and nohup are skipped.
+	// literal; the wrappers in front of the program (sudo, env, timeout,
+	// nice, xargs, …: see wrapperOf) are skipped.
 	Args []string
 	// Raw are the same words as typed.
 	Raw []string
-	// Sudo reports that the command runs through sudo or doas.
+	// Sudo reports that the command runs through sudo, doas or pkexec.
 	Sudo bool
 	// Nested reports a command inside a command or process substitution.
 	Nested bool
@@ -195,17 +196,19 @@ func fieldsCall(cmd string) []Call {
 	return []Call{c}
 }
 
+// newCall is one simple command (see call.go): its words as the rules
+// take them (word.arg), the wrappers in front of the program set apart.
 func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, bool) {
+	ws, ok := callWords(ce, src)
+	if !ok || len(ws) == 0 {
+		return Call{}, false
+	}
 	var c Call
-	for _, w := range ce.Args {
-		s, e := int(w.Pos().Offset()), int(w.End().Offset())
-		if s < 0 || e > len(src) || s > e {
-			return Call{}, false
-		}
-		c.Raw = append(c.Raw, src[s:e])
-		c.Args = append(c.Args, wordValue(w, src[s:e]))
-		c.start = append(c.start, s)
-		c.end = append(c.end, e)
+	for _, w := range ws {
+		c.Args = append(c.Args, w.arg())
+		c.Raw = append(c.Raw, w.raw)
+		c.start = append(c.start, w.start)
+		c.end = append(c.end, w.end)
 	}
 	c.span = [2]int{c.start[0], c.end[len(c.end)-1]}
 	if len(ce.Assigns) > 0 {
@@ -217,116 +220,21 @@ func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, 
 		if r.Word == nil {
 			continue
 		}
-		s, e := int(r.Word.Pos().Offset()), int(r.Word.End().Offset())
-		if s < 0 || e > len(src) || s > e {
+		t := evalWord(r.Word, src)
+		if t.start < 0 || t.end > len(src) || t.start > t.end {
 			continue
 		}
-		rd := Redir{Op: r.Op.String(), Target: wordValue(r.Word, src[s:e]), span: [2]int{int(r.Pos().Offset()), e}}
+		rd := Redir{Op: r.Op.String(), Target: t.arg(), span: [2]int{int(r.Pos().Offset()), t.end}}
 		if r.N != nil {
 			rd.FD = r.N.Value
 		}
 		c.Redirs = append(c.Redirs, rd)
 	}
-	c.stripWrappers()
-	return c, len(c.Args) > 0
-}
-
-// wordValue returns a word's value with quoting removed when it is made of
-// literals and quotes only, and the raw text otherwise.
-func wordValue(w *syntax.Word, raw string) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return raw
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return raw
-		}
-	}
-	return b.String()
-}
-
-// unescape removes the backslashes of an unquoted literal.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// stripWrappers drops leading words that only change how the real command
-// runs: sudo and its options, env and its assignments, time, nohup, …
-func (c *Call) stripWrappers() {
-	for len(c.Args) > 1 {
-		n := 0
-		switch filepath.Base(c.Args[0]) {
-		case "sudo", "doas":
-			c.Sudo = true
-			n = 1 + optionWords(c.Args[1:], "ugpChDrtUT")
-		case "env":
-			n = 1
-			for n < len(c.Args) {
-				a := c.Args[n]
-				if a == "-u" || a == "--unset" || a == "-C" || a == "--chdir" || a == "-S" {
-					n += 2
-				} else if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
-					n++
-				} else {
-					break
-				}
-			}
-		case "time", "nohup", "command", "exec", "builtin", "noglob", "nocorrect":
-			n = 1
-			if filepath.Base(c.Args[0]) == "time" && c.Args[1] == "-p" {
-				n = 2
-			}
-		case "nice", "ionice":
-			n = 1 + optionWords(c.Args[1:], "nc")
-		default:
-			return
-		}
-		if n >= len(c.Args) {
-			return
-		}
-		c.Args, c.Raw, c.start, c.end = c.Args[n:], c.Raw[n:], c.start[n:], c.end[n:]
-	}
-}
-
-// optionWords counts the leading option words of args, given the short
-// options that take a separate argument.
-func optionWords(args []string, withArg string) int {
-	n := 0
-	for n < len(args) && strings.HasPrefix(args[n], "-") && args[n] != "-" {
-		a := args[n]
-		n++
-		if a == "--" {
-			break
-		}
-		if len(a) == 2 && strings.ContainsRune(withArg, rune(a[1])) {
-			n++
-		}
-	}
-	return n
+	u := unwrap(values(ws))
+	c.Sudo = u.privileged
+	n := u.prog
+	c.Args, c.Raw, c.start, c.end = c.Args[n:], c.Raw[n:], c.start[n:], c.end[n:]
+	return c, true
 }
 
 // main returns the command whose failure is most likely reported: the last
@@ -389,7 +297,7 @@ func (f *Failure) has(subs ...string) bool {
 }
 
 // find returns the submatches of re's first match in the output, or nil.
-func (f *Failure) find(re *lazyRegexp) []string {
+func (f *Failure) find(re lazyRegexp) []string {
 	return re.FindStringSubmatch(f.Output)
 }
 

@@ -17,7 +17,8 @@ func pairs(s string) map[string]string {
 
 // debianPackages maps commonly missing commands to the Debian package that
 // provides them.
-var debianPackages = pairs(`
+var debianPackages = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	7z:p7zip-full 7za:p7zip-full ab:apache2-utils ack ag:silversearcher-ag ansible ant arp:net-tools
 	aws:awscli bc bat bison bzip2 cargo clang clang-format cmake column:bsdextrautils convert:imagemagick
 	curl dig:dnsutils docker:docker.io docker-compose dos2unix doxygen emacs entr ethtool expect
@@ -46,28 +47,34 @@ var debianPackages = pairs(`
 	sphinx-build:python3-sphinx ruff cc:gcc c++:g++ locate:plocate snap:snapd
 	add-apt-repository:software-properties-common mysql_config:default-libmysqlclient-dev
 `)
+}}
 
 // nodeTools are command-line programs installed with npm, mapped to their
 // package.
-var nodeTools = pairs(`
+var nodeTools = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	yarn pnpm tsc:typescript ts-node nodemon eslint prettier ng:@angular/cli vue:@vue/cli
 	vite next nuxt:nuxi jest mocha pm2 serve http-server webpack rollup esbuild tsx
 	firebase:firebase-tools vercel netlify:netlify-cli wrangler expo:expo-cli
 `)
+}}
 
 // pythonTools are command-line programs installed with pip, mapped to
 // their PyPI distribution.
-var pythonTools = pairs(`
+var pythonTools = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	pytest black flake8 mypy pylint isort ruff poetry pipenv tox jupyter ipython
 	django-admin:django flask uvicorn gunicorn celery pre-commit twine cookiecutter mkdocs
 	sphinx-build:sphinx http:httpie yt-dlp streamlit jupyter-lab:jupyterlab autopep8 yapf
 	bandit coverage nox hatch pdm virtualenv pipx awscli:awscli aws:awscli ansible
 	dbt:dbt-core alembic locust scrapy
 `)
+}}
 
 // headerPackages maps C headers to the Debian development package that
 // provides them.
-var headerPackages = pairs(`
+var headerPackages = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	curl/curl.h:libcurl4-openssl-dev openssl/ssl.h:libssl-dev openssl/evp.h:libssl-dev
 	openssl/sha.h:libssl-dev openssl/crypto.h:libssl-dev openssl/err.h:libssl-dev
 	openssl/md5.h:libssl-dev openssl/rand.h:libssl-dev zlib.h:zlib1g-dev sqlite3.h:libsqlite3-dev
@@ -105,9 +112,11 @@ var headerPackages = pairs(`
 	xcb/xcb.h:libxcb1-dev X11/extensions/Xrandr.h:libxrandr-dev wayland-client.h:libwayland-dev
 	iconv.h:libc6-dev stdio.h:libc6-dev stdlib.h:libc6-dev string.h:libc6-dev
 `)
+}}
 
 // libPackages maps linker library names (-lNAME) to their Debian package.
-var libPackages = pairs(`
+var libPackages = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	curl:libcurl4-openssl-dev ssl:libssl-dev crypto:libssl-dev z:zlib1g-dev sqlite3:libsqlite3-dev
 	ncurses:libncurses-dev ncursesw:libncurses-dev tinfo:libncurses-dev readline:libreadline-dev
 	ffi:libffi-dev bz2:libbz2-dev lzma:liblzma-dev png:libpng-dev jpeg:libjpeg-dev yaml:libyaml-dev
@@ -122,6 +131,7 @@ var libPackages = pairs(`
 	fmt:libfmt-dev zmq:libzmq3-dev ssh:libssh-dev ssh2:libssh2-1-dev git2:libgit2-dev numa:libnuma-dev
 	bpf:libbpf-dev elf:libelf-dev xcb:libxcb1-dev ldap:libldap-dev krb5:libkrb5-dev
 `)
+}}
 
 // symbolLibraries maps the prefix of an undefined symbol to the linker flag
 // that provides it.
@@ -139,7 +149,8 @@ var symbolLibraries = []struct{ prefix, flag string }{
 
 // pipPackages maps Python import names to the PyPI distribution that
 // provides them, where the two differ.
-var pipPackages = pairs(`
+var pipPackages = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`
 	yaml:pyyaml cv2:opencv-python PIL:pillow sklearn:scikit-learn bs4:beautifulsoup4
 	skimage:scikit-image dateutil:python-dateutil dotenv:python-dotenv jwt:PyJWT Crypto:pycryptodome
 	Cryptodome:pycryptodomex serial:pyserial usb:pyusb magic:python-magic docx:python-docx
@@ -164,15 +175,18 @@ var pipPackages = pairs(`
 	tree_sitter:tree-sitter llama_cpp:llama-cpp-python huggingface_hub:huggingface-hub
 	igraph:igraph community:python-louvain Bio:biopython osgeo:GDAL
 `)
+}}
 
 // aptPythonModules are modules that come from Debian, not from pip.
-var aptPythonModules = pairs(`tkinter:python3-tk distutils:python3-setuptools venv:python3-venv
+var aptPythonModules = lazyValue[map[string]string]{make: func() map[string]string {
+	return pairs(`tkinter:python3-tk distutils:python3-setuptools venv:python3-venv
 	ensurepip:python3-venv apt:python3-apt apt_pkg:python3-apt gi:python3-gi dbus:python3-dbus
 	lib2to3:python3-lib2to3 pip:python3-pip`)
+}}
 
 // commonAptPackages are package names a mistyped apt install is likely to
 // have meant, for when apt's own list is unavailable or slow.
-var commonAptPackages = func() []string {
+var commonAptPackages = lazyValue[[]string]{make: func() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -181,7 +195,7 @@ var commonAptPackages = func() []string {
 			out = append(out, p)
 		}
 	}
-	for _, m := range []map[string]string{debianPackages, headerPackages, libPackages, aptPythonModules} {
+	for _, m := range []map[string]string{debianPackages.get(), headerPackages.get(), libPackages.get(), aptPythonModules.get()} {
 		for _, p := range m {
 			add(p)
 		}
@@ -201,4 +215,4 @@ var commonAptPackages = func() []string {
 		add(p)
 	}
 	return out
-}()
+}}

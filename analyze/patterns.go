@@ -29,10 +29,12 @@ type PatternFix struct {
 	Explanation string
 }
 
-var errorTypes = map[string]bool{PermissionDenied: true, CommandNotFound: true, MissingDependency: true,
-	SyntaxError: true, NetworkError: true, FileNotFound: true, ConfigurationError: true, Unknown: true}
+var errorTypes = lazyValue[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{PermissionDenied: true, CommandNotFound: true, MissingDependency: true,
+		SyntaxError: true, NetworkError: true, FileNotFound: true, ConfigurationError: true, Unknown: true}
+}}
 
-var templateVar = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+)\}`)
+var templateVar = lazyRegexp(`\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+)\}`)
 
 // CompilePatterns checks ps and returns the good ones as rules, and one
 // error per bad one, naming it. A bad pattern never stops the others.
@@ -60,7 +62,7 @@ func compilePattern(p Pattern) (*patternRule, error) {
 	}
 	if p.ErrorType == "" {
 		r.p.ErrorType = Unknown
-	} else if !errorTypes[p.ErrorType] {
+	} else if !errorTypes.get()[p.ErrorType] {
 		return nil, fmt.Errorf("unknown error type %q", p.ErrorType)
 	}
 	if len(p.Fixes) > MaxFixes {

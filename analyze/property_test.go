@@ -157,7 +157,7 @@ func checkResult(t *testing.T, in analyze.Input, r analyze.Result) {
 	}
 }
 
-// TestProperties checks seed 003's properties over generated failures: at
+// TestProperties checks the failure path's properties over generated failures: at
 // most three fixes, best first, well formed, risk at least the parsed risk,
 // and the same answer every time.
 func TestProperties(t *testing.T) {

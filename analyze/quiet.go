@@ -6,11 +6,13 @@ import (
 )
 
 // answerCommands exit 1 to say "no": no match, files differ, condition false.
-var answerCommands = map[string]bool{
-	"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true,
-	"diff": true, "cmp": true, "colordiff": true, "test": true, "[": true, "[[": true, "false": true,
-	"pgrep": true, "pidof": true, "which": true, "look": true, "comm": true,
-}
+var answerCommands = lazyValue[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "ack": true,
+		"diff": true, "cmp": true, "colordiff": true, "test": true, "[": true, "[[": true, "false": true,
+		"pgrep": true, "pidof": true, "which": true, "look": true, "comm": true,
+	}
+}}
 
 // isQuiet reports an outcome that deserves no suggestion, with the reason.
 func isQuiet(f *Failure) (bool, string) {
@@ -31,7 +33,7 @@ func isQuiet(f *Failure) (bool, string) {
 		c := &f.Calls[i]
 		name := c.Name()
 		switch {
-		case answerCommands[name]:
+		case answerCommands.get()[name]:
 			return true, fmt.Sprintf("%s answered no (exit 1): %s", name, answerMeaning(name))
 		case name == "git" && (c.sub() == "diff" || c.sub() == "grep") && (f.Output == "" || c.sub() == "diff"):
 			return true, "git " + c.sub() + " answered no (exit 1)"
@@ -64,7 +66,7 @@ func answerMeaning(name string) string {
 	return "nothing matched"
 }
 
-var errorShownRe = lazy(`(?im)(^|: )(error|fatal|usage|invalid|unrecognized|illegal|missing|unknown|cannot|can't|no such file|permission denied|not found|syntax error|unmatched|unbalanced|too many arguments|binary operator expected|unary operator expected|integer expression expected)\b`)
+var errorShownRe = lazyRegexp(`(?im)(^|: )(error|fatal|usage|invalid|unrecognized|illegal|missing|unknown|cannot|can't|no such file|permission denied|not found|syntax error|unmatched|unbalanced|too many arguments|binary operator expected|unary operator expected|integer expression expected)\b`)
 
 // errorShown reports whether the output carries an error message rather
 // than an answer (grep's matches, diff's differences).
@@ -90,17 +92,19 @@ func (f *Failure) errorShown() bool {
 }
 
 // signalNames explain exit statuses above 128.
-var signalNames = map[int]string{
-	129: "hung up (SIGHUP)",
-	131: "quit (SIGQUIT), with a core dump",
-	132: "illegal instruction (SIGILL)",
-	134: "aborted (SIGABRT), often an assertion failure",
-	135: "bus error (SIGBUS)",
-	136: "floating-point exception (SIGFPE), such as a division by zero",
-	137: "killed (SIGKILL), often by the out-of-memory killer or a timeout",
-	139: "segmentation fault (SIGSEGV): the program accessed invalid memory",
-	143: "terminated (SIGTERM)",
-}
+var signalNames = lazyValue[map[int]string]{make: func() map[int]string {
+	return map[int]string{
+		129: "hung up (SIGHUP)",
+		131: "quit (SIGQUIT), with a core dump",
+		132: "illegal instruction (SIGILL)",
+		134: "aborted (SIGABRT), often an assertion failure",
+		135: "bus error (SIGBUS)",
+		136: "floating-point exception (SIGFPE), such as a division by zero",
+		137: "killed (SIGKILL), often by the out-of-memory killer or a timeout",
+		139: "segmentation fault (SIGSEGV): the program accessed invalid memory",
+		143: "terminated (SIGTERM)",
+	}
+}}
 
 // keyLine returns the line of the output that best states the error.
 func (f *Failure) keyLine() string {
@@ -132,8 +136,8 @@ func (f *Failure) keyLine() string {
 }
 
 var (
-	strongErrRe = lazy(`(?i)\b(?:error|fatal|failed|exception)\b`)
-	weakErrRe   = lazy(`(?i)\b(?:cannot|can't|could not|couldn't|unable|denied|not found|no such|invalid|unknown|unrecognized|missing|refused|panic|not allowed|not permitted|timed out|illegal|abort)`)
+	strongErrRe = lazyRegexp(`(?i)\b(?:error|fatal|failed|exception)\b`)
+	weakErrRe   = lazyRegexp(`(?i)\b(?:cannot|can't|could not|couldn't|unable|denied|not found|no such|invalid|unknown|unrecognized|missing|refused|panic|not allowed|not permitted|timed out|illegal|abort)`)
 )
 
 // lineScore rates how well a line states an error: error words count, and
@@ -168,16 +172,16 @@ func lineScore(l string) int {
 }
 
 var fallbackTypes = []struct {
-	re  *lazyRegexp
+	re  lazyRegexp
 	typ string
 }{
-	{lazy(`(?i)permission denied|not permitted|are you root|must be root|eacces|access denied|superuser`), PermissionDenied},
-	{lazy(`(?i)command not found|: not found|no such command|unknown command|is not a .* command`), CommandNotFound},
-	{lazy(`(?i)no module named|cannot find module|could not find package|missing dependency|not installed|unresolved import`), MissingDependency},
-	{lazy(`(?i)syntax error|syntaxerror|unexpected token|parse error|unexpected eof|invalid syntax`), SyntaxError},
-	{lazy(`(?i)connection refused|could not resolve|name or service not known|network is unreachable|timed out|no route to host|temporary failure in name resolution|couldn't connect`), NetworkError},
-	{lazy(`(?i)no such file or directory|does not exist|not found|cannot find|can't open`), FileNotFound},
-	{lazy(`(?i)invalid option|unknown option|unrecognized option|usage:|config|invalid argument`), ConfigurationError},
+	{lazyRegexp(`(?i)permission denied|not permitted|are you root|must be root|eacces|access denied|superuser`), PermissionDenied},
+	{lazyRegexp(`(?i)command not found|: not found|no such command|unknown command|is not a .* command`), CommandNotFound},
+	{lazyRegexp(`(?i)no module named|cannot find module|could not find package|missing dependency|not installed|unresolved import`), MissingDependency},
+	{lazyRegexp(`(?i)syntax error|syntaxerror|unexpected token|parse error|unexpected eof|invalid syntax`), SyntaxError},
+	{lazyRegexp(`(?i)connection refused|could not resolve|name or service not known|network is unreachable|timed out|no route to host|temporary failure in name resolution|couldn't connect`), NetworkError},
+	{lazyRegexp(`(?i)no such file or directory|does not exist|not found|cannot find|can't open`), FileNotFound},
+	{lazyRegexp(`(?i)invalid option|unknown option|unrecognized option|usage:|config|invalid argument`), ConfigurationError},
 }
 
 // fallback explains a failure no rule recognised.
@@ -186,7 +190,7 @@ func fallback(f *Failure) (string, string) {
 	if name == "" {
 		name = "the command"
 	}
-	if why, ok := signalNames[f.ExitCode]; ok && strings.TrimSpace(f.Output) == "" || ok && f.has("segmentation fault", "killed", "core dumped", "aborted") {
+	if why, ok := signalNames.get()[f.ExitCode]; ok && strings.TrimSpace(f.Output) == "" || ok && f.has("segmentation fault", "killed", "core dumped", "aborted") {
 		return Unknown, fmt.Sprintf("%s was %s.", name, why)
 	}
 	line := f.keyLine()

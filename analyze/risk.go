@@ -3,13 +3,15 @@ package analyze
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // Risk rates a command line by what it could destroy or run, parsing it
 // with a real shell parser: "high" for anything destructive aimed at / or at
-// all of the home directory, for anything piped into a shell or an
+// all of the home directory, for deleting a whole tree in the home (rm -r
+// ~/.cache), for anything piped into a shell or an
 // interpreter (curl … | sh), for downloads run through a substitution
 // (bash <(curl …)), and for configuration that makes a tool run a program
 // (git -c core.pager=…, GIT_SSH_COMMAND=…, npm's script-shell); "medium"
@@ -40,90 +42,30 @@ func riskDepth(cmd string, depth int) string {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			for _, r := range n.Redirs {
-				raise(redirRisk(r))
+				raise(redirRisk(r, cmd))
 			}
 		case *syntax.CallExpr:
-			args := make([]string, 0, len(n.Args))
-			for _, w := range n.Args {
-				args = append(args, riskWord(w))
-			}
-			raise(callRisk(args, depth))
-			if runsDownload(n) {
+			ws, _ := callWords(n, cmd)
+			raise(callRisk(values(ws), depth))
+			if runsDownload(n, cmd) {
 				raise(RiskHigh)
 			}
 		case *syntax.Assign:
 			if n.Name != nil {
 				value := ""
 				if n.Value != nil {
-					value = riskWord(n.Value)
+					value = evalWord(n.Value, cmd).value
 				}
 				raise(assignRisk(n.Name.Value, value))
 			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				raise(pipeRisk(n))
+				raise(pipeRisk(n, cmd))
 			}
 		}
 		return true
 	})
 	return risk
-}
-
-// riskWord returns a word's literal value, or a marker for an expansion,
-// keeping $HOME recognisable.
-func riskWord(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				switch q := q.(type) {
-				case *syntax.Lit:
-					b.WriteString(dqUnescape(q.Value))
-				case *syntax.ParamExp:
-					b.WriteString("$" + q.Param.Value)
-				case *syntax.CmdSubst:
-					b.WriteString(cmdSubstMark)
-				default:
-					b.WriteString("$?")
-				}
-			}
-		case *syntax.ParamExp:
-			if p.Param != nil {
-				b.WriteString("$" + p.Param.Value)
-			}
-		case *syntax.CmdSubst:
-			b.WriteString(cmdSubstMark)
-		case *syntax.ProcSubst:
-			b.WriteString(procSubstMark)
-		default:
-			b.WriteString("$?")
-		}
-	}
-	return b.String()
-}
-
-// dqUnescape removes the backslashes that quote a character inside double
-// quotes.
-func dqUnescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // MaxRisk returns the higher of two risk levels.
@@ -146,7 +88,7 @@ func MaxRisk(a, b string) string {
 	return a
 }
 
-func redirRisk(r *syntax.Redirect) string {
+func redirRisk(r *syntax.Redirect, src string) string {
 	switch r.Op {
 	case syntax.RdrOut, syntax.RdrAll, syntax.RdrClob, syntax.RdrAllClob:
 	default:
@@ -155,7 +97,7 @@ func redirRisk(r *syntax.Redirect) string {
 	if r.Word == nil {
 		return RiskLow
 	}
-	target := riskWord(r.Word)
+	target := evalWord(r.Word, src).value
 	switch {
 	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty":
 		return RiskLow
@@ -165,7 +107,8 @@ func redirRisk(r *syntax.Redirect) string {
 	return RiskMedium
 }
 
-// wholeTarget reports whether an argument names / or all of $HOME.
+// wholeTarget reports whether an argument names / or all of the home
+// directory (~, $HOME: a word's value writes it ~).
 func wholeTarget(a string) bool {
 	if a == "" {
 		return false
@@ -173,6 +116,17 @@ func wholeTarget(a string) bool {
 	switch strings.TrimRight(a, "/") {
 	case "", "/*", "~", "~/*", "$HOME", "$HOME/*":
 		return true
+	}
+	return false
+}
+
+// inHome reports whether an argument names something under the home
+// directory (~/x, $HOME/x).
+func inHome(a string) bool {
+	for _, home := range []string{"~/", "$HOME/"} {
+		if rest, ok := strings.CutPrefix(a, home); ok && strings.Trim(rest, "/.") != "" {
+			return true
+		}
 	}
 	return false
 }
@@ -187,163 +141,236 @@ func isSystemPath(p string) bool {
 	return false
 }
 
+// callRisk rates a simple command, given the values of its words: its
+// wrappers (sudo and exec are medium, env's assignments are rated as
+// such), then its program by the rule for its name (programRisk).
 func callRisk(args []string, depth int) string {
 	if len(args) == 0 {
 		return RiskLow
 	}
+	u := unwrap(args)
 	risk := RiskLow
-	name := filepath.Base(args[0])
-	rest := args[1:]
-	destructive := func(r string) string {
-		for _, a := range rest {
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if wholeTarget(a) {
-				return RiskHigh
-			}
-		}
-		return r
-	}
-	switch name {
-	case "sudo", "doas", "su", "pkexec":
+	if u.privileged || u.replaces {
 		risk = RiskMedium
-		if n := 1 + optionWords(rest, "ugpChDrtUT"); n < len(args) && name != "su" {
-			risk = MaxRisk(risk, callRisk(args[n:], depth))
+	}
+	for _, a := range u.assigns {
+		k, v, _ := strings.Cut(a, "=")
+		risk = MaxRisk(risk, assignRisk(k, v))
+	}
+	return MaxRisk(risk, programRisk(filepath.Base(args[u.prog]), args[u.prog+1:], depth))
+}
+
+// A riskRule rates what a program does with its words: name is the
+// program's name, args the words after it.
+type riskRule func(name string, args []string, depth int) string
+
+// programRisk rates a program by the rule for its name, if there is one.
+func programRisk(name string, args []string, depth int) string {
+	if r := riskRuleFor(name); r != nil {
+		return r(name, args, depth)
+	}
+	switch {
+	case isInterpreter(name) && len(args) > 1 && args[0] == "-m":
+		// python3 -m pip …, python3 -m twine upload …
+		return callRisk(args[1:], depth)
+	case strings.HasPrefix(name, "mkfs"):
+		return RiskHigh
+	}
+	return RiskLow
+}
+
+// riskRules are the rules by program name, made on first use (not a
+// lazyValue: the rules call callRisk, which looks them up).
+var riskRules struct {
+	once sync.Once
+	m    map[string]riskRule
+}
+
+func riskRuleFor(name string) riskRule {
+	riskRules.once.Do(func() { riskRules.m = makeRiskRules() })
+	return riskRules.m[name]
+}
+
+func makeRiskRules() map[string]riskRule {
+	m := map[string]riskRule{}
+	add := func(r riskRule, names ...string) {
+		for _, n := range names {
+			m[n] = r
 		}
-		return risk
-	case "exec":
-		// exec replaces the shell itself with the command.
-		for i := 1; i < len(args); i++ {
-			if !strings.HasPrefix(args[i], "-") {
-				return MaxRisk(RiskMedium, callRisk(args[i:], depth))
-			}
+	}
+	// Privilege, and the shell replaced (with a program to rate, the
+	// wrappers are set apart by unwrap; these are them alone).
+	add(always(RiskMedium), "sudo", "doas", "su", "pkexec", "exec")
+	// Deletion and overwriting.
+	add(rmRisk, "rm")
+	add(destructive(RiskMedium), "rmdir", "shred", "wipefs", "truncate", "unlink")
+	add(ddRisk, "dd")
+	add(always(RiskHigh), "fdisk", "sfdisk", "parted", "gdisk", "mkswap", "cryptsetup", "lvremove", "vgremove", "pvremove")
+	add(ownerRisk, "chmod", "chown", "chgrp", "setfacl")
+	add(copyRisk, "mv", "cp", "ln", "rsync", "install")
+	add(killRisk, "kill", "pkill", "killall", "fuser", "reboot", "shutdown", "poweroff", "halt", "init")
+	add(findRisk, "find")
+	add(gitRisk, "git")
+	add(containerRisk, "docker", "podman")
+	// Package managers: publishing, registries, what they run.
+	add(packageRisk, "npm", "pnpm", "yarn", "bun", "bunx", "npx", "cargo", "gem", "twine", "flit", "poetry", "hatch", "uv", "pdm",
+		"go", "add-apt-repository", "apt-key", "helm", "mvn", "gradle", "dotnet")
+	add(pipRisk, "pip", "pip3")
+	add(removeRisk, "apt", "apt-get", "dpkg", "yum", "dnf", "pacman", "zypper", "snap")
+	// The system.
+	add(serviceRisk, "systemctl", "service")
+	add(always(RiskMedium), "usermod", "userdel", "groupdel", "passwd", "visudo", "iptables", "nft", "ufw", "mount", "umount", "chattr")
+	add(withFlag("R", RiskMedium), "ssh-keygen")
+	add(withFlag("r", RiskMedium), "crontab")
+	// Code run from a string.
+	add(shellRisk, "eval", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox")
+	return m
+}
+
+// always rates a program the same whatever its words.
+func always(risk string) riskRule {
+	return func(string, []string, int) string { return risk }
+}
+
+// withFlag rates a program risk with the short flag, low without.
+func withFlag(short, risk string) riskRule {
+	return func(_ string, args []string, _ int) string {
+		if hasFlag(args, short, "") {
+			return risk
 		}
-		return RiskMedium
-	case "env", "nohup", "time", "nice", "command", "xargs", "timeout", "stdbuf", "watch":
-		for i := 1; i < len(args); i++ {
-			if name == "env" && strings.Contains(args[i], "=") && !strings.HasPrefix(args[i], "-") {
-				k, v, _ := strings.Cut(args[i], "=")
-				risk = MaxRisk(risk, assignRisk(k, v))
-			}
-			if !strings.HasPrefix(args[i], "-") && !strings.Contains(args[i], "=") && (name != "timeout" || i > 1 && !isNumberish(args[i])) {
-				return MaxRisk(risk, callRisk(args[i:], depth))
-			}
-		}
-		return risk
-	case "rm":
-		if hasFlag(rest, "r", "recursive") || hasFlag(rest, "R", "") || hasFlag(rest, "f", "force") {
-			risk = RiskMedium
-		}
-		return destructive(risk)
-	case "rmdir", "shred", "wipefs", "truncate", "unlink":
-		return destructive(RiskMedium)
-	case "dd":
-		for _, a := range rest {
-			if strings.HasPrefix(a, "of=/dev/") {
+		return RiskLow
+	}
+}
+
+// destructive rates a program that destroys its operands: risk, or high
+// when one of them is / or the whole home directory.
+func destructive(risk string) riskRule {
+	return func(_ string, args []string, _ int) string {
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && wholeTarget(a) {
 				return RiskHigh
 			}
 		}
-		return RiskMedium
-	case "fdisk", "sfdisk", "parted", "gdisk", "mkswap", "cryptsetup", "lvremove", "vgremove", "pvremove":
-		return RiskHigh
-	case "chmod", "chown", "chgrp", "setfacl":
-		if hasFlag(rest, "R", "recursive") {
-			risk = RiskMedium
-		}
-		for _, a := range rest {
-			if !strings.HasPrefix(a, "-") && isSystemPath(a) {
-				risk = MaxRisk(risk, RiskMedium)
-			}
-		}
-		return destructive(risk)
-	case "mv", "cp", "ln", "rsync", "install":
-		if name == "ln" && hasFlag(rest, "f", "force") || name == "rsync" && hasLong(rest, "delete") {
-			risk = RiskMedium
-		}
-		if name == "mv" || name == "cp" && hasFlag(rest, "r", "recursive") {
-			for _, a := range rest {
-				if !strings.HasPrefix(a, "-") && wholeTarget(a) {
-					return RiskHigh
-				}
-			}
-		}
 		return risk
-	case "kill", "pkill", "killall", "fuser", "reboot", "shutdown", "poweroff", "halt", "init":
-		if name != "fuser" || hasFlag(rest, "k", "kill") {
-			return RiskMedium
-		}
-	case "find":
-		for _, a := range rest {
-			if a == "-delete" || a == "-exec" || a == "-execdir" {
-				risk = RiskMedium
-			}
-		}
-		if risk == RiskMedium && len(rest) > 0 && wholeTarget(rest[0]) {
+	}
+}
+
+func rmRisk(name string, args []string, depth int) string {
+	risk := RiskLow
+	recursive := hasFlag(args, "r", "recursive") || hasFlag(args, "R", "")
+	if recursive || hasFlag(args, "f", "force") {
+		risk = RiskMedium
+	}
+	// A whole tree in the home (rm -rf ~/.cache): the user's files.
+	for _, a := range args {
+		if recursive && !strings.HasPrefix(a, "-") && inHome(a) {
 			return RiskHigh
 		}
-		return risk
-	case "git":
-		return gitRisk(rest, depth)
-	case "docker", "podman":
-		for i, a := range rest {
-			if a == "rm" || a == "rmi" || a == "prune" || a == "kill" || (a == "down" && i > 0) || a == "push" {
-				return RiskMedium
+	}
+	return destructive(risk)(name, args, depth)
+}
+
+func ddRisk(_ string, args []string, _ int) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "of=/dev/") {
+			return RiskHigh
+		}
+	}
+	return RiskMedium
+}
+
+// ownerRisk rates chmod, chown, chgrp and setfacl: recursive, or on the
+// system's files, is medium.
+func ownerRisk(name string, args []string, depth int) string {
+	risk := RiskLow
+	if hasFlag(args, "R", "recursive") {
+		risk = RiskMedium
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") && isSystemPath(a) {
+			risk = MaxRisk(risk, RiskMedium)
+		}
+	}
+	return destructive(risk)(name, args, depth)
+}
+
+// copyRisk rates mv, cp, ln, rsync and install: what they overwrite or
+// delete.
+func copyRisk(name string, args []string, _ int) string {
+	risk := RiskLow
+	if name == "ln" && hasFlag(args, "f", "force") || name == "rsync" && hasLong(args, "delete") {
+		risk = RiskMedium
+	}
+	if name == "mv" || name == "cp" && hasFlag(args, "r", "recursive") {
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && wholeTarget(a) {
+				return RiskHigh
 			}
 		}
-	case "npm", "pnpm", "yarn", "bun", "bunx", "npx", "cargo", "gem", "twine", "flit", "poetry", "hatch", "uv", "pdm",
-		"go", "add-apt-repository", "apt-key", "helm", "mvn", "gradle", "dotnet":
-		return packageRisk(name, rest, depth)
-	case "systemctl", "service":
-		for _, a := range rest {
-			switch a {
-			case "stop", "restart", "disable", "mask", "kill", "poweroff", "reboot", "isolate":
-				return RiskMedium
-			}
-		}
-	case "usermod", "userdel", "groupdel", "passwd", "visudo", "crontab", "iptables", "nft", "ufw", "mount", "umount", "chattr", "ssh-keygen":
-		if name == "ssh-keygen" && !hasFlag(rest, "R", "") {
-			return RiskLow
-		}
-		if name == "crontab" && !hasFlag(rest, "r", "") {
-			return RiskLow
-		}
+	}
+	return risk
+}
+
+func killRisk(name string, args []string, _ int) string {
+	if name != "fuser" || hasFlag(args, "k", "kill") {
 		return RiskMedium
-	case "apt", "apt-get", "dpkg", "yum", "dnf", "pacman", "zypper", "snap":
-		for _, a := range rest {
-			switch a {
-			case "remove", "purge", "autoremove", "-r", "-P", "--purge", "--remove", "-R", "-Rs", "-Rns", "erase":
-				return RiskMedium
-			}
+	}
+	return RiskLow
+}
+
+func findRisk(_ string, args []string, _ int) string {
+	risk := RiskLow
+	for _, a := range args {
+		if a == "-delete" || a == "-exec" || a == "-execdir" {
+			risk = RiskMedium
 		}
-	case "pip", "pip3":
-		for _, a := range rest {
-			if a == "uninstall" || a == "--break-system-packages" {
-				return RiskMedium
-			}
-		}
-		return packageRisk(name, rest, depth)
-	case "eval":
-		return shellRisk(name, rest, depth)
 	}
-	if isShellName(name) {
-		return shellRisk(name, rest, depth)
-	}
-	if isInterpreter(name) && len(rest) > 1 && rest[0] == "-m" {
-		// python3 -m pip …, python3 -m twine upload …
-		return callRisk(rest[1:], depth)
-	}
-	if strings.HasPrefix(name, "mkfs") {
+	if risk == RiskMedium && len(args) > 0 && wholeTarget(args[0]) {
 		return RiskHigh
 	}
 	return risk
 }
 
-func isNumberish(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789.smhd") == ""
+func containerRisk(_ string, args []string, _ int) string {
+	for i, a := range args {
+		if a == "rm" || a == "rmi" || a == "prune" || a == "kill" || (a == "down" && i > 0) || a == "push" {
+			return RiskMedium
+		}
+	}
+	return RiskLow
 }
 
-func gitRisk(args []string, depth int) string {
+func pipRisk(name string, args []string, depth int) string {
+	for _, a := range args {
+		if a == "uninstall" || a == "--break-system-packages" {
+			return RiskMedium
+		}
+	}
+	return packageRisk(name, args, depth)
+}
+
+// removeRisk rates the system's package managers: removing is medium.
+func removeRisk(_ string, args []string, _ int) string {
+	for _, a := range args {
+		switch a {
+		case "remove", "purge", "autoremove", "-r", "-P", "--purge", "--remove", "-R", "-Rs", "-Rns", "erase":
+			return RiskMedium
+		}
+	}
+	return RiskLow
+}
+
+func serviceRisk(_ string, args []string, _ int) string {
+	for _, a := range args {
+		switch a {
+		case "stop", "restart", "disable", "mask", "kill", "poweroff", "reboot", "isolate":
+			return RiskMedium
+		}
+	}
+	return RiskLow
+}
+
+func gitRisk(_ string, args []string, depth int) string {
 	sub := ""
 	risk := RiskLow
 	i := 0

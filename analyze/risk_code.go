@@ -13,13 +13,6 @@ import (
 // core.pager=…, GIT_SSH_COMMAND=…), package registry changes and
 // publishing.
 
-// Markers riskWord writes for substitutions, whose text nobody sees before
-// they run.
-const (
-	cmdSubstMark  = "$(…)"
-	procSubstMark = "<(…)"
-)
-
 // maxPayloadDepth bounds how deeply nested payloads (sh -c "sh -c '…'") are
 // parsed; deeper nesting is rated high, as only obfuscation needs it.
 const maxPayloadDepth = 4
@@ -107,62 +100,35 @@ func readsProgram(name string, args []string) bool {
 	return true
 }
 
-// edgeArgs returns the words of the command at one end of a statement (the
-// last command of a pipeline when last is set, the first otherwise),
-// looking through sudo, env and other wrappers.
-func edgeArgs(s *syntax.Stmt, last bool) []string {
+// edgeArgs returns the words of the program at one end of a statement
+// (the last command of a pipeline when last is set, the first otherwise),
+// past its wrappers.
+func edgeArgs(s *syntax.Stmt, src string, last bool) []string {
 	if s == nil {
 		return nil
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		args := make([]string, 0, len(c.Args))
-		for _, w := range c.Args {
-			args = append(args, riskWord(w))
+		ws, _ := callWords(c, src)
+		args := values(ws)
+		if len(args) == 0 {
+			return nil
 		}
-		return unwrap(args)
+		return args[unwrap(args).prog:]
 	case *syntax.BinaryCmd:
 		if last {
-			return edgeArgs(c.Y, true)
+			return edgeArgs(c.Y, src, true)
 		}
-		return edgeArgs(c.X, false)
+		return edgeArgs(c.X, src, false)
 	}
 	return nil
-}
-
-// unwrap drops leading wrappers (sudo, env and its assignments, nice,
-// nohup, time, command, exec) from a command's words.
-func unwrap(args []string) []string {
-	for len(args) > 1 {
-		n := 0
-		switch filepath.Base(args[0]) {
-		case "sudo", "doas":
-			n = 1 + optionWords(args[1:], "ugpChDrtUT")
-		case "env":
-			n = 1
-			for n < len(args) && (strings.HasPrefix(args[n], "-") || strings.Contains(args[n], "=")) {
-				n++
-			}
-		case "nice", "ionice":
-			n = 1 + optionWords(args[1:], "nc")
-		case "nohup", "time", "command", "exec", "builtin", "stdbuf":
-			n = 1 + optionWords(args[1:], "")
-		default:
-			return args
-		}
-		if n >= len(args) {
-			return args[len(args)-1:]
-		}
-		args = args[n:]
-	}
-	return args
 }
 
 // pipeRisk rates a pipeline: anything piped into a shell or an interpreter
 // that runs its standard input as a program (curl … | sh, … | python3) is
 // high.
-func pipeRisk(b *syntax.BinaryCmd) string {
-	right := edgeArgs(b.Y, false)
+func pipeRisk(b *syntax.BinaryCmd, src string) string {
+	right := edgeArgs(b.Y, src, false)
 	if len(right) == 0 {
 		return RiskLow
 	}
@@ -176,15 +142,16 @@ func pipeRisk(b *syntax.BinaryCmd) string {
 // runsDownload reports a shell or an interpreter whose code comes from a
 // download in a substitution: bash <(curl …), sh -c "$(wget -O- …)",
 // eval "$(curl …)", source <(curl …).
-func runsDownload(c *syntax.CallExpr) bool {
+func runsDownload(c *syntax.CallExpr, src string) bool {
 	if len(c.Args) < 2 {
 		return false
 	}
-	var words []string
-	for _, w := range c.Args {
-		words = append(words, riskWord(w))
+	ws, _ := callWords(c, src)
+	args := values(ws)
+	if len(args) < 2 {
+		return false
 	}
-	name := filepath.Base(unwrap(words)[0])
+	name := filepath.Base(args[unwrap(args).prog])
 	if !isInterpreter(name) && name != "eval" && name != "source" && name != "." {
 		return false
 	}
@@ -192,7 +159,7 @@ func runsDownload(c *syntax.CallExpr) bool {
 	for _, w := range c.Args[1:] {
 		syntax.Walk(w, func(n syntax.Node) bool {
 			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				switch filepath.Base(riskWord(ce.Args[0])) {
+				switch filepath.Base(evalWord(ce.Args[0], src).value) {
 				case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
 					found = true
 				}

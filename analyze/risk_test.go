@@ -45,6 +45,17 @@ func TestRisk(t *testing.T) {
 		{"rm -rf ~/", analyze.RiskHigh},
 		{"rm -rf $HOME", analyze.RiskHigh},
 		{`rm -rf "$HOME"`, analyze.RiskHigh},
+		// A whole tree in the home: high; a file there, or a tree
+		// elsewhere: medium.
+		{"rm -rf ~/.cache && make", analyze.RiskHigh},
+		{"rm -r ~/projects/old", analyze.RiskHigh},
+		{`rm -rf "$HOME/.config/app"`, analyze.RiskHigh},
+		{"rm -R $HOME/x/", analyze.RiskHigh},
+		{"sudo rm -rf ~/.npm", analyze.RiskHigh},
+		{"rm -f ~/.cache/app.lock", analyze.RiskMedium},
+		{"rm ~/notes.txt", analyze.RiskLow},
+		{"rm -rf build", analyze.RiskMedium},
+		{"rm -rf ./~/x", analyze.RiskMedium},
 		{"chmod -R 777 /", analyze.RiskHigh},
 		{"sudo chown -R me /", analyze.RiskHigh},
 		{"mkfs.ext4 /dev/sdb1", analyze.RiskHigh},

@@ -41,7 +41,7 @@ func applies(r Rule, f *Failure) bool {
 // subcommandTools lists the programs whose subcommands are known.
 func subcommandTools() []string {
 	var out []string
-	for k := range subcommands {
+	for k := range subcommands.get() {
 		if !strings.Contains(k, " ") {
 			out = append(out, k)
 		}

@@ -29,11 +29,11 @@ func ruleAlternatives(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(pyNoModuleRe); m != nil && f.Env.PythonVenv(ctx) == "" {
 		top, _, _ := strings.Cut(m[1]+m[2], ".")
-		if _, known := aptPythonModules[top]; known || top == "" {
+		if _, known := aptPythonModules.get()[top]; known || top == "" {
 			return nil // apt's package is the usual fix already
 		}
 		dist := top
-		if d, ok := pipPackages[top]; ok {
+		if d, ok := pipPackages.get()[top]; ok {
 			dist = d
 		}
 		pkg := "python3-" + strings.ToLower(strings.ReplaceAll(dist, "_", "-"))

@@ -11,8 +11,8 @@ import (
 )
 
 var (
-	tarExecRe         = lazy(`(?:tar(?: \(child\))?: )?([a-z0-9]+): Cannot exec: No such file or directory`)
-	tarNotInArchiveRe = lazy(`(?m)^tar: ([^:\n]+): Not found in archive`)
+	tarExecRe         = lazyRegexp(`(?:tar(?: \(child\))?: )?([a-z0-9]+): Cannot exec: No such file or directory`)
+	tarNotInArchiveRe = lazyRegexp(`(?m)^tar: ([^:\n]+): Not found in archive`)
 )
 
 // archiveFormat tells what a file really is, from its first bytes, falling
@@ -124,12 +124,14 @@ func extractCommand(format, file string) string {
 }
 
 // formatNames are how messages call the formats.
-var formatNames = map[string]string{
-	"tar": "an uncompressed tar archive", "tar.gz": "a gzip-compressed tar archive", "tar.bz2": "a bzip2-compressed tar archive",
-	"tar.xz": "an xz-compressed tar archive", "tar.zst": "a zstd-compressed tar archive", "zip": "a zip archive",
-	"gz": "a gzip-compressed file", "bz2": "a bzip2-compressed file", "xz": "an xz-compressed file", "zst": "a zstd-compressed file",
-	"7z": "a 7-Zip archive", "rar": "a RAR archive",
-}
+var formatNames = lazyValue[map[string]string]{make: func() map[string]string {
+	return map[string]string{
+		"tar": "an uncompressed tar archive", "tar.gz": "a gzip-compressed tar archive", "tar.bz2": "a bzip2-compressed tar archive",
+		"tar.xz": "an xz-compressed tar archive", "tar.zst": "a zstd-compressed tar archive", "zip": "a zip archive",
+		"gz": "a gzip-compressed file", "bz2": "a bzip2-compressed file", "xz": "an xz-compressed file", "zst": "a zstd-compressed file",
+		"7z": "a 7-Zip archive", "rar": "a RAR archive",
+	}
+}}
 
 // tarFile returns the index of tar's archive argument, or -1.
 func tarFile(c *Call) int {
@@ -186,8 +188,8 @@ func ruleArchive(ctx context.Context, f *Failure) *Finding {
 		}
 		return explain(FileNotFound, 0.75, "%s is not in the format %s expects (or is damaged).", file, c.Name())
 	}
-	return found(FileNotFound, 0.92, fmt.Sprintf("%s is %s, not what %s reads.", file, formatNames[fm], c.Name()),
-		fix(cmd, 0.92, "Unpack it with the tool for %s.", formatNames[fm]))
+	return found(FileNotFound, 0.92, fmt.Sprintf("%s is %s, not what %s reads.", file, formatNames.get()[fm], c.Name()),
+		fix(cmd, 0.92, "Unpack it with the tool for %s.", formatNames.get()[fm]))
 }
 
 // tarFailure handles mistaken tar flags.
@@ -231,7 +233,7 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 	}
 	if m := f.find(tarExecRe); m != nil {
 		prog := m[1]
-		if pkg, ok := debianPackages[prog]; ok {
+		if pkg, ok := debianPackages.get()[prog]; ok {
 			return found(MissingDependency, 0.9, fmt.Sprintf("tar needs %s to handle this compression, and it is not installed.", prog),
 				fix(f.installCommand(ctx, pkg), 0.9, "Install %s.", pkg))
 		}
@@ -258,8 +260,8 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 	}
 	if !strings.HasPrefix(fm, "tar") {
 		cmd := extractCommand(fm, file)
-		return found(FileNotFound, 0.9, fmt.Sprintf("%s is %s, not a tar archive.", file, formatNames[fm]),
-			fix(cmd, 0.9, "Unpack it with the tool for %s.", formatNames[fm]))
+		return found(FileNotFound, 0.9, fmt.Sprintf("%s is %s, not a tar archive.", file, formatNames.get()[fm]),
+			fix(cmd, 0.9, "Unpack it with the tool for %s.", formatNames.get()[fm]))
 	}
 	// A tar archive read with the wrong compression flag: drop or correct it.
 	want := map[string]string{"tar": "", "tar.gz": "z", "tar.bz2": "j", "tar.xz": "J", "tar.zst": ""}[fm]
@@ -268,15 +270,15 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 		switch {
 		case a == "--gzip" || a == "--bzip2" || a == "--xz" || a == "--zstd" || a == "-z" || a == "-j" || a == "-J" || a == "--gunzip":
 			cmd := f.replaceWord(c, k, "")
-			return found(FileNotFound, 0.9, fmt.Sprintf("%s is %s; the compression option does not match.", file, formatNames[fm]),
+			return found(FileNotFound, 0.9, fmt.Sprintf("%s is %s; the compression option does not match.", file, formatNames.get()[fm]),
 				fix(cmd, 0.9, "Let tar detect the compression itself."))
 		case (k == 1 || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--")) && isLetters(strings.TrimPrefix(a, "-")) && strings.ContainsAny(a, "zjJ"):
 			fixed := strings.NewReplacer("z", want, "j", want, "J", want).Replace(a)
 			if fixed == a {
 				continue
 			}
-			return found(FileNotFound, 0.92, fmt.Sprintf("%s is %s; the compression flag in %s does not match.", file, formatNames[fm], a),
-				fix(f.replaceWord(c, k, fixed), 0.92, "Use the flags for %s.", formatNames[fm]))
+			return found(FileNotFound, 0.92, fmt.Sprintf("%s is %s; the compression flag in %s does not match.", file, formatNames.get()[fm], a),
+				fix(f.replaceWord(c, k, fixed), 0.92, "Use the flags for %s.", formatNames.get()[fm]))
 		}
 	}
 	return nil

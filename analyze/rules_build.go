@@ -7,27 +7,27 @@ import (
 )
 
 var (
-	makeNoRuleRe     = lazy("No rule to make target [`'‘]([^'’]+)['’](, needed by [`'‘]([^'’]+)['’])?")
-	makeSeparatorRe  = lazy(`(?m)^(\S+):(\d+): \*\*\* missing separator`)
-	makeRecipeRe     = lazy(`(?m)^make(?:\[\d+\])?: \*\*\* \[([^:\]]+):(\d+): ([^\]]+)\] Error (\d+)`)
-	makeCmdMissingRe = lazy(`(?m)^make(?:\[\d+\])?: ([^\s:]+): (?:Command not found|No such file or directory)`)
-	mvnPhaseRe       = lazy(`Unknown lifecycle phase "([^"]+)"`)
-	mvnPhasesRe      = lazy(`Available lifecycle phases are: ([^.]+(?:\.[^ ][^.]*)*)\.`)
-	javacClassRe     = lazy(`Class names, '([^']+)', are only accepted if annotation processing is explicitly requested`)
-	javaMainClassRe  = lazy(`Could not find or load main class (\S+)`)
-	javaErrRe        = lazy(`(?m)^(\S+\.java):(\d+): error: (.+)$`)
-	javaVersionRe    = lazy(`UnsupportedClassVersionError|class file version (\d+\.\d+)`)
-	javaPublicRe     = lazy(`class (\S+) is public, should be declared in a file named (\S+\.java)`)
-	rustErrRe        = lazy(`(?m)^error(?:\[(E\d+)\])?: (.+)\n\s*--> ([^\s:]+):(\d+)`)
-	rustFoundRe      = lazy("(?m)(expected `?[^,\n]+`?, found `?[^\n]+`?)")
-	rustCrateRe      = lazy("(?:unresolved import|use of undeclared (?:crate or module|type or module)|can't find crate for) `([a-zA-Z0-9_]+)")
-	cHeaderRe        = lazy(`fatal error: ([^:\s]+\.h(?:pp)?|[A-Za-z0-9_/]+/[A-Za-z]+): No such file or directory`)
-	cLibRe           = lazy(`cannot find -l([A-Za-z0-9_.+-]+)`)
-	cUndefRe         = lazy("undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_:]*)")
-	mvnJavaLineRe    = lazy(`\.java:\[\d+`)
-	javaExceptionRe  = lazy(`Exception in thread`)
-	rustPanicRe      = lazy(`panicked at`)
-	cErrRe           = lazy(`(?m)^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$`)
+	makeNoRuleRe     = lazyRegexp("No rule to make target [`'‘]([^'’]+)['’](, needed by [`'‘]([^'’]+)['’])?")
+	makeSeparatorRe  = lazyRegexp(`(?m)^(\S+):(\d+): \*\*\* missing separator`)
+	makeRecipeRe     = lazyRegexp(`(?m)^make(?:\[\d+\])?: \*\*\* \[([^:\]]+):(\d+): ([^\]]+)\] Error (\d+)`)
+	makeCmdMissingRe = lazyRegexp(`(?m)^make(?:\[\d+\])?: ([^\s:]+): (?:Command not found|No such file or directory)`)
+	mvnPhaseRe       = lazyRegexp(`Unknown lifecycle phase "([^"]+)"`)
+	mvnPhasesRe      = lazyRegexp(`Available lifecycle phases are: ([^.]+(?:\.[^ ][^.]*)*)\.`)
+	javacClassRe     = lazyRegexp(`Class names, '([^']+)', are only accepted if annotation processing is explicitly requested`)
+	javaMainClassRe  = lazyRegexp(`Could not find or load main class (\S+)`)
+	javaErrRe        = lazyRegexp(`(?m)^(\S+\.java):(\d+): error: (.+)$`)
+	javaVersionRe    = lazyRegexp(`UnsupportedClassVersionError|class file version (\d+\.\d+)`)
+	javaPublicRe     = lazyRegexp(`class (\S+) is public, should be declared in a file named (\S+\.java)`)
+	rustErrRe        = lazyRegexp(`(?m)^error(?:\[(E\d+)\])?: (.+)\n\s*--> ([^\s:]+):(\d+)`)
+	rustFoundRe      = lazyRegexp("(?m)(expected `?[^,\n]+`?, found `?[^\n]+`?)")
+	rustCrateRe      = lazyRegexp("(?:unresolved import|use of undeclared (?:crate or module|type or module)|can't find crate for) `([a-zA-Z0-9_]+)")
+	cHeaderRe        = lazyRegexp(`fatal error: ([^:\s]+\.h(?:pp)?|[A-Za-z0-9_/]+/[A-Za-z]+): No such file or directory`)
+	cLibRe           = lazyRegexp(`cannot find -l([A-Za-z0-9_.+-]+)`)
+	cUndefRe         = lazyRegexp("undefined reference to [`'‘]([A-Za-z_][A-Za-z0-9_:]*)")
+	mvnJavaLineRe    = lazyRegexp(`\.java:\[\d+`)
+	javaExceptionRe  = lazyRegexp(`Exception in thread`)
+	rustPanicRe      = lazyRegexp(`panicked at`)
+	cErrRe           = lazyRegexp(`(?m)^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:\d+:)? (?:fatal )?error: (.+)$`)
 )
 
 func ruleMake(ctx context.Context, f *Failure) *Finding {
@@ -75,7 +75,7 @@ func ruleMake(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(makeCmdMissingRe); m != nil {
 		fd := found(CommandNotFound, 0.8, fmt.Sprintf("The recipe runs %s, which is not installed.", m[1]))
-		if pkg, ok := debianPackages[m[1]]; ok {
+		if pkg, ok := debianPackages.get()[m[1]]; ok {
 			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, pkg), 0.75, "Install %s, which provides %s.", pkg, m[1]))
 		}
 		return fd
@@ -251,7 +251,7 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(cHeaderRe); m != nil {
 		header := m[1]
-		if pkg, ok := headerPackages[header]; ok {
+		if pkg, ok := headerPackages.get()[header]; ok {
 			return found(MissingDependency, 0.9, fmt.Sprintf("The header %s is missing: its development package %s is not installed.", header, pkg),
 				fix(f.installCommand(ctx, pkg), 0.9, "Install %s, which provides %s.", pkg, header))
 		}
@@ -266,7 +266,7 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 	}
 	if m := f.find(cLibRe); m != nil {
 		lib := m[1]
-		pkg, ok := libPackages[lib]
+		pkg, ok := libPackages.get()[lib]
 		if !ok {
 			return explain(MissingDependency, 0.8, "The linker cannot find the library %s: its development package (often lib%s-dev) is not installed.", lib, lib)
 		}
@@ -307,14 +307,14 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 	return nil
 }
 
-var testFailRes = []*lazyRegexp{
-	lazy(`(?m)^FAILED (\S+)`),                                       // pytest
-	lazy(`(?m)^--- FAIL: (\S+)`),                                    // go test
-	lazy(`(?m)^not ok \d+ - (.+)$`),                                 // TAP: node --test, prove
-	lazy(`(?m)^test (\S+) \.\.\. FAILED`),                           // cargo test
-	lazy(`(?m)^\s*✕ (.+)$|Tests:\s+\d+ failed`),                     // jest
-	lazy(`There are test failures|Tests run: \d+, Failures: [1-9]`), // maven
-	lazy(`(?m)^FAIL:? (\S+)`),                                       // go, unittest
+var testFailRes = []lazyRegexp{
+	lazyRegexp(`(?m)^FAILED (\S+)`),                                       // pytest
+	lazyRegexp(`(?m)^--- FAIL: (\S+)`),                                    // go test
+	lazyRegexp(`(?m)^not ok \d+ - (.+)$`),                                 // TAP: node --test, prove
+	lazyRegexp(`(?m)^test (\S+) \.\.\. FAILED`),                           // cargo test
+	lazyRegexp(`(?m)^\s*✕ (.+)$|Tests:\s+\d+ failed`),                     // jest
+	lazyRegexp(`There are test failures|Tests run: \d+, Failures: [1-9]`), // maven
+	lazyRegexp(`(?m)^FAIL:? (\S+)`),                                       // go, unittest
 }
 
 // ruleTests recognises a test run that ran and found failures: the command

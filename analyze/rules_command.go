@@ -8,12 +8,12 @@ import (
 	"strings"
 )
 
-var notFoundRes = []*lazyRegexp{
-	lazy(`(?m)zsh: command not found: (\S+)`),
-	lazy(`(?m)^(?:[^\s:]*: )?(?:line \d+: )?([^\s:]+): command not found`),
-	lazy(`(?m)^(?:/bin/)?(?:sh|dash): \d+: ([^\s:]+): not found`),
-	lazy(`(?m)^Command '([^']+)' not found`),
-	lazy(`(?m)^sudo: ([^\s:]+): command not found`),
+var notFoundRes = []lazyRegexp{
+	lazyRegexp(`(?m)zsh: command not found: (\S+)`),
+	lazyRegexp(`(?m)^(?:[^\s:]*: )?(?:line \d+: )?([^\s:]+): command not found`),
+	lazyRegexp(`(?m)^(?:/bin/)?(?:sh|dash): \d+: ([^\s:]+): not found`),
+	lazyRegexp(`(?m)^Command '([^']+)' not found`),
+	lazyRegexp(`(?m)^sudo: ([^\s:]+): command not found`),
 }
 
 // missingCommand returns the name of the command the shell could not find,
@@ -80,7 +80,7 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 			return nil // rules_node.go knows this case
 		}
 		fd := found(CommandNotFound, 0.6, fmt.Sprintf("%s is not installed: the command ran it, but it is not on the PATH.", name))
-		if pkg, ok := debianPackages[name]; ok {
+		if pkg, ok := debianPackages.get()[name]; ok {
 			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, pkg), 0.6, "Install %s, which provides %s.", pkg, name))
 		}
 		return fd
@@ -115,17 +115,17 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 	add(otherName(ctx, f, c, name)...)
 	add(ubuntuSuggestions(ctx, f, c)...)
 	typos := typoFixes(ctx, f, c, name)
-	if pkg, ok := nodeTools[name]; ok {
+	if pkg, ok := nodeTools.get()[name]; ok {
 		if f.exists(ctx, "node_modules/.bin/"+name) {
 			add(fix(f.replaceWord(c, 0, "npx "+c.Raw[0]), 0.88, "%s is installed in the project: run it through npx.", name))
 		}
 		add(fix("npm install -g "+pkg, 0.78, "Install %s globally with npm.", pkg))
 	}
-	if dist, ok := pythonTools[name]; ok {
+	if dist, ok := pythonTools.get()[name]; ok {
 		pip, _ := pipCommand(ctx, f)
 		add(fix(pip+" install "+dist, 0.82, "Install %s, which provides %s, with pip.", dist, name))
 	}
-	if pkg, ok := debianPackages[name]; ok {
+	if pkg, ok := debianPackages.get()[name]; ok {
 		fd.RootCause = fmt.Sprintf("%s is not installed (Debian package %s).", name, pkg)
 		fd.ErrorType = MissingDependency
 		conf := 0.8
@@ -215,7 +215,7 @@ func gluedArgument(ctx context.Context, f *Failure, c *Call, name string) []Fix 
 		if tail[0] != '.' && tail[0] != '/' && tail[0] != '~' && !(tail[0] == '-' && len(tail) <= 4 && isLetters(tail[1:])) {
 			continue
 		}
-		if popular[head] > 0 || f.knownName(ctx, head) {
+		if popular.get()[head] > 0 || f.knownName(ctx, head) {
 			return []Fix{fix(f.replaceWord(c, 0, head+" "+c.Raw[0][i:]), 0.9, "Put a space between %s and its argument.", head)}
 		}
 	}
@@ -229,58 +229,60 @@ type alternative struct {
 	why  string
 }
 
-var alternatives = map[string][]alternative{
-	"python":         {{"python3", true, "Debian and Ubuntu ship Python 3 as python3; there is no python command unless python-is-python3 is installed."}},
-	"python2":        {{"python3", true, "Python 2 is gone; python3 runs most scripts (Python 2 syntax aside)."}},
-	"pip":            {{"pip3", true, "pip for Python 3 is called pip3 here."}, {"python3 -m pip", true, "Run pip through the Python 3 interpreter."}},
-	"pip2":           {{"pip3", true, "Python 2's pip is gone; use pip3."}},
-	"pydoc":          {{"pydoc3", true, "The Python 3 pydoc is pydoc3."}},
-	"ipython":        {{"ipython3", true, "The Python 3 IPython is ipython3."}},
-	"nodejs":         {{"node", true, "Node.js is called node."}},
-	"node":           {{"nodejs", true, "Node.js is called nodejs here."}},
-	"fd":             {{"fdfind", true, "Debian installs fd as fdfind."}},
-	"bat":            {{"batcat", true, "Debian installs bat as batcat."}},
-	"yarn":           {{"yarnpkg", true, "Debian installs yarn as yarnpkg."}},
-	"docker-compose": {{"docker compose", true, "Compose v2 is a docker plugin: docker compose."}},
-	"vim":            {{"vi", true, "vim is not installed, vi is."}},
-	"vi":             {{"vim", true, "vi is not installed, vim is."}, {"nano", true, "vi is not installed, nano is."}},
-	"nvim":           {{"vim", true, "Neovim is not installed, vim is."}},
-	"gmake":          {{"make", true, "GNU make is plain make here."}},
-	"gsed":           {{"sed", true, "GNU sed is plain sed here."}},
-	"gtar":           {{"tar", true, "GNU tar is plain tar here."}},
-	"ggrep":          {{"grep", true, "GNU grep is plain grep here."}},
-	"gawk":           {{"awk", true, "awk is installed, gawk is not."}},
-	"md5":            {{"md5sum", true, "On Linux the tool is md5sum."}},
-	"sha256":         {{"sha256sum", true, "On Linux the tool is sha256sum."}},
-	"shasum":         {{"sha256sum", true, "On Linux the tool is sha256sum."}},
-	"open":           {{"xdg-open", true, "On Linux, xdg-open opens files with their default application."}},
-	"pbcopy":         {{"xclip -selection clipboard", true, "On Linux, xclip copies to the clipboard."}},
-	"pbpaste":        {{"xclip -selection clipboard -o", true, "On Linux, xclip pastes from the clipboard."}},
-	"cls":            {{"clear", false, "cls is the Windows command; the shell's is clear."}},
-	"ipconfig":       {{"ip addr", false, "ipconfig is the Windows command; on Linux, ip addr shows the addresses."}},
-	"ifconfig":       {{"ip addr", false, "ifconfig (net-tools) is not installed; ip addr shows the addresses."}},
-	"netstat":        {{"ss", true, "netstat (net-tools) is not installed; ss takes mostly the same options."}},
-	"route":          {{"ip route", false, "route (net-tools) is not installed; ip route shows the routes."}},
-	"arp":            {{"ip neigh", false, "arp (net-tools) is not installed; ip neigh shows the neighbours."}},
-	"dir":            {{"ls", true, "dir is the Windows command; the shell's is ls."}},
-	"copy":           {{"cp", true, "copy is the Windows command; the shell's is cp."}},
-	"move":           {{"mv", true, "move is the Windows command; the shell's is mv."}},
-	"del":            {{"rm", true, "del is the Windows command; the shell's is rm."}},
-	"md":             {{"mkdir", true, "md is the Windows command; the shell's is mkdir."}},
-	"rd":             {{"rmdir", true, "rd is the Windows command; the shell's is rmdir."}},
-	"tracert":        {{"traceroute", true, "tracert is the Windows command; the shell's is traceroute."}, {"tracepath", true, "tracepath traces the route without root."}},
-	"youtube-dl":     {{"yt-dlp", true, "youtube-dl is succeeded by yt-dlp."}},
-	"ll":             {{"ls -l", true, "ll is a common alias for ls -l, not defined in this shell."}},
-	"la":             {{"ls -A", true, "la is a common alias for ls -A, not defined in this shell."}},
-	"l":              {{"ls -CF", true, "l is a common alias for ls -CF, not defined in this shell."}},
-	"service":        {{"systemctl", false, "service is not installed; systemctl manages services."}},
-	"ack":            {{"ack-grep", true, "Older Debian releases install ack as ack-grep."}},
-}
+var alternatives = lazyValue[map[string][]alternative]{make: func() map[string][]alternative {
+	return map[string][]alternative{
+		"python":         {{"python3", true, "Debian and Ubuntu ship Python 3 as python3; there is no python command unless python-is-python3 is installed."}},
+		"python2":        {{"python3", true, "Python 2 is gone; python3 runs most scripts (Python 2 syntax aside)."}},
+		"pip":            {{"pip3", true, "pip for Python 3 is called pip3 here."}, {"python3 -m pip", true, "Run pip through the Python 3 interpreter."}},
+		"pip2":           {{"pip3", true, "Python 2's pip is gone; use pip3."}},
+		"pydoc":          {{"pydoc3", true, "The Python 3 pydoc is pydoc3."}},
+		"ipython":        {{"ipython3", true, "The Python 3 IPython is ipython3."}},
+		"nodejs":         {{"node", true, "Node.js is called node."}},
+		"node":           {{"nodejs", true, "Node.js is called nodejs here."}},
+		"fd":             {{"fdfind", true, "Debian installs fd as fdfind."}},
+		"bat":            {{"batcat", true, "Debian installs bat as batcat."}},
+		"yarn":           {{"yarnpkg", true, "Debian installs yarn as yarnpkg."}},
+		"docker-compose": {{"docker compose", true, "Compose v2 is a docker plugin: docker compose."}},
+		"vim":            {{"vi", true, "vim is not installed, vi is."}},
+		"vi":             {{"vim", true, "vi is not installed, vim is."}, {"nano", true, "vi is not installed, nano is."}},
+		"nvim":           {{"vim", true, "Neovim is not installed, vim is."}},
+		"gmake":          {{"make", true, "GNU make is plain make here."}},
+		"gsed":           {{"sed", true, "GNU sed is plain sed here."}},
+		"gtar":           {{"tar", true, "GNU tar is plain tar here."}},
+		"ggrep":          {{"grep", true, "GNU grep is plain grep here."}},
+		"gawk":           {{"awk", true, "awk is installed, gawk is not."}},
+		"md5":            {{"md5sum", true, "On Linux the tool is md5sum."}},
+		"sha256":         {{"sha256sum", true, "On Linux the tool is sha256sum."}},
+		"shasum":         {{"sha256sum", true, "On Linux the tool is sha256sum."}},
+		"open":           {{"xdg-open", true, "On Linux, xdg-open opens files with their default application."}},
+		"pbcopy":         {{"xclip -selection clipboard", true, "On Linux, xclip copies to the clipboard."}},
+		"pbpaste":        {{"xclip -selection clipboard -o", true, "On Linux, xclip pastes from the clipboard."}},
+		"cls":            {{"clear", false, "cls is the Windows command; the shell's is clear."}},
+		"ipconfig":       {{"ip addr", false, "ipconfig is the Windows command; on Linux, ip addr shows the addresses."}},
+		"ifconfig":       {{"ip addr", false, "ifconfig (net-tools) is not installed; ip addr shows the addresses."}},
+		"netstat":        {{"ss", true, "netstat (net-tools) is not installed; ss takes mostly the same options."}},
+		"route":          {{"ip route", false, "route (net-tools) is not installed; ip route shows the routes."}},
+		"arp":            {{"ip neigh", false, "arp (net-tools) is not installed; ip neigh shows the neighbours."}},
+		"dir":            {{"ls", true, "dir is the Windows command; the shell's is ls."}},
+		"copy":           {{"cp", true, "copy is the Windows command; the shell's is cp."}},
+		"move":           {{"mv", true, "move is the Windows command; the shell's is mv."}},
+		"del":            {{"rm", true, "del is the Windows command; the shell's is rm."}},
+		"md":             {{"mkdir", true, "md is the Windows command; the shell's is mkdir."}},
+		"rd":             {{"rmdir", true, "rd is the Windows command; the shell's is rmdir."}},
+		"tracert":        {{"traceroute", true, "tracert is the Windows command; the shell's is traceroute."}, {"tracepath", true, "tracepath traces the route without root."}},
+		"youtube-dl":     {{"yt-dlp", true, "youtube-dl is succeeded by yt-dlp."}},
+		"ll":             {{"ls -l", true, "ll is a common alias for ls -l, not defined in this shell."}},
+		"la":             {{"ls -A", true, "la is a common alias for ls -A, not defined in this shell."}},
+		"l":              {{"ls -CF", true, "l is a common alias for ls -CF, not defined in this shell."}},
+		"service":        {{"systemctl", false, "service is not installed; systemctl manages services."}},
+		"ack":            {{"ack-grep", true, "Older Debian releases install ack as ack-grep."}},
+	}
+}}
 
 // otherName proposes the name under which a missing command exists here.
 func otherName(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 	var fixes []Fix
-	for i, alt := range alternatives[name] {
+	for i, alt := range alternatives.get()[name] {
 		first := strings.Fields(alt.cmd)[0]
 		if name == "docker-compose" {
 			if !f.Env.LookPath(ctx, "docker") || !composePlugin(ctx, f) {
@@ -318,8 +320,8 @@ func composePlugin(ctx context.Context, f *Failure) bool {
 }
 
 var (
-	ubuntuAptRe     = lazy(`(?m)^\s*(?:sudo )?(apt|apt-get|snap) install ([a-z0-9][a-z0-9.+-]*)\s*(?:#.*)?$`)
-	ubuntuCommandRe = lazy(`(?m)^\s*command '([^']+)' from (?:deb|snap) `)
+	ubuntuAptRe     = lazyRegexp(`(?m)^\s*(?:sudo )?(apt|apt-get|snap) install ([a-z0-9][a-z0-9.+-]*)\s*(?:#.*)?$`)
+	ubuntuCommandRe = lazyRegexp(`(?m)^\s*command '([^']+)' from (?:deb|snap) `)
 )
 
 // ubuntuSuggestions reads what Ubuntu's command-not-found handler printed.
@@ -377,7 +379,7 @@ func interpreterFor(ctx context.Context, f *Failure, file string) string {
 
 // popular ranks the commands people type most; a typo is more likely to be
 // one of these than an obscure name at the same distance.
-var popular = func() map[string]int {
+var popular = lazyValue[map[string]int]{make: func() map[string]int {
 	list := strings.Fields(`ls cd git cat grep python3 sudo docker npm make vim cp mv rm mkdir
 		ssh curl pip go node find less tail head touch echo chmod chown kubectl cargo ps kill
 		tar unzip sed awk sort wc diff man top htop df du apt apt-get systemctl journalctl nano
@@ -393,7 +395,7 @@ var popular = func() map[string]int {
 		m[n] = len(list) - i
 	}
 	return m
-}()
+}}
 
 // typoMargin is how far behind the best correction another may score and
 // still be shown.
@@ -415,8 +417,8 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 	}
 	bonus := func(n string) float64 {
 		b := 0.0
-		if p := popular[n]; p > 0 {
-			b += 0.03 + 0.03*float64(p)/float64(len(popular))
+		if p := popular.get()[n]; p > 0 {
+			b += 0.03 + 0.03*float64(p)/float64(len(popular.get()))
 		}
 		b += hist[n]
 		return b
@@ -429,13 +431,13 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 			break
 		}
 		// Two-letter names have many neighbours: keep swaps and familiar names.
-		if len(name) <= 2 && !isTransposition(name, m.word) && popular[m.word] == 0 && hist[m.word] == 0 {
+		if len(name) <= 2 && !isTransposition(name, m.word) && popular.get()[m.word] == 0 && hist[m.word] == 0 {
 			continue
 		}
 		conf := min(m.score, 0.95)
 		fixes = append(fixes, fix(f.replaceWord(c, 0, m.word), conf, "Did you mean %s?", m.word))
 		// python is python3 on most systems: offer that spelling too.
-		if alts := alternatives[m.word]; len(alts) > 0 && (m.word == "python" || m.word == "pip") && f.Env.LookPath(ctx, alts[0].cmd) {
+		if alts := alternatives.get()[m.word]; len(alts) > 0 && (m.word == "python" || m.word == "pip") && f.Env.LookPath(ctx, alts[0].cmd) {
 			fixes = append(fixes, fix(f.replaceWord(c, 0, alts[0].cmd), conf-0.01, "Did you mean %s?", alts[0].cmd))
 		}
 		if len(fixes) >= MaxFixes {

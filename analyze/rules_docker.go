@@ -7,11 +7,11 @@ import (
 )
 
 var (
-	dockerNeedsArgRe   = lazy(`["']?docker (?:buildx )?build["']? requires (?:exactly )?1 argument`)
-	dockerLowercaseRe  = lazy(`(?i)repository name (?:\([^)]*\) )?must be lowercase|invalid tag .*: repository name must be lowercase`)
-	dockerNameInUseRe  = lazy(`The container name "/([^"]+)" is already in use`)
-	dockerPullDenyRe   = lazy(`pull access denied for ([^,\s]+)|repository ([^\s]+) not found|manifest for (\S+) not found|manifest unknown`)
-	dockerNoDockerfile = lazy(`(?i)failed to read dockerfile|unable to evaluate symlinks in dockerfile path|cannot locate specified dockerfile`)
+	dockerNeedsArgRe   = lazyRegexp(`["']?docker (?:buildx )?build["']? requires (?:exactly )?1 argument`)
+	dockerLowercaseRe  = lazyRegexp(`(?i)repository name (?:\([^)]*\) )?must be lowercase|invalid tag .*: repository name must be lowercase`)
+	dockerNameInUseRe  = lazyRegexp(`The container name "/([^"]+)" is already in use`)
+	dockerPullDenyRe   = lazyRegexp(`pull access denied for ([^,\s]+)|repository ([^\s]+) not found|manifest for (\S+) not found|manifest unknown`)
+	dockerNoDockerfile = lazyRegexp(`(?i)failed to read dockerfile|unable to evaluate symlinks in dockerfile path|cannot locate specified dockerfile`)
 )
 
 func ruleDocker(ctx context.Context, f *Failure) *Finding {

@@ -13,54 +13,54 @@ import (
 const q = `['‘\x60]([^'’\n]+)['’]`
 
 var (
-	mkdirNoParentRe = lazy(`mkdir: cannot create directory ` + q + `: No such file or directory`)
-	mvNoParentRe    = lazy(`(?:mv|cp): cannot (?:move|copy) ` + q + ` to ` + q + `: No such file or directory`)
-	createFileRe    = lazy(`(?:cp|install|ln): (?:cannot create (?:regular file|directory|symbolic link)|failed to create (?:symbolic|hard) link) ` + q + `: No such file or directory`)
-	mvNotDirRe      = lazy(`(?:mv|cp): cannot (?:move|copy|create regular file) ` + q + `(?: to ` + q + `)?: Not a directory`)
-	tarChdirRe      = lazy(`(?m)^tar: ([^:\n]+): Cannot (?:open|chdir): No such file or directory`)
-	touchRe         = lazy(`touch: cannot touch ` + q + `: No such file or directory`)
-	teeRe           = lazy(`(?m)^tee: ([^:\n]+): No such file or directory`)
-	redirNoDirRe    = lazy(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:no such file or directory: )?([^:\n]+?)(?:: No such file or directory)?\s*$`)
+	mkdirNoParentRe = lazyRegexp(`mkdir: cannot create directory ` + q + `: No such file or directory`)
+	mvNoParentRe    = lazyRegexp(`(?:mv|cp): cannot (?:move|copy) ` + q + ` to ` + q + `: No such file or directory`)
+	createFileRe    = lazyRegexp(`(?:cp|install|ln): (?:cannot create (?:regular file|directory|symbolic link)|failed to create (?:symbolic|hard) link) ` + q + `: No such file or directory`)
+	mvNotDirRe      = lazyRegexp(`(?:mv|cp): cannot (?:move|copy|create regular file) ` + q + `(?: to ` + q + `)?: Not a directory`)
+	tarChdirRe      = lazyRegexp(`(?m)^tar: ([^:\n]+): Cannot (?:open|chdir): No such file or directory`)
+	touchRe         = lazyRegexp(`touch: cannot touch ` + q + `: No such file or directory`)
+	teeRe           = lazyRegexp(`(?m)^tee: ([^:\n]+): No such file or directory`)
+	redirNoDirRe    = lazyRegexp(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:no such file or directory: )?([^:\n]+?)(?:: No such file or directory)?\s*$`)
 
-	missingFileRes = []*lazyRegexp{
-		lazy(`cannot (?:access|stat|open|remove|read|find)(?: [a-z]+)? ` + q + `(?: for reading)?: No such file or directory`),
-		lazy(`Unable to access jarfile (\S+)`),
-		lazy(`fatal error: ([^:\n]+): No such file or directory`),
-		lazy(`(?m)^\S+: (?:error: |fatal: )?([^:\n]+): No such file or directory`),
-		lazy(`can't open file ['"]([^'"]+)['"]: \[Errno 2\]`),
-		lazy(`No such file or directory: ['"]([^'"]+)['"]`),
-		lazy(`(?m)(?:stat|open|lstat) ([^:\n]+): no such file or directory`),
-		lazy(`Cannot find module '([./][^']+)'`),
-		lazy(`(?:error: )?file not found: (\S+)`),
-		lazy(`cannot find or open ([^,\n]+),`),
-		lazy(`(?m)^tar(?: \(child\))?: ([^:\n]+): Cannot (?:open|stat): No such file or directory`),
-		lazy(`ENOENT: no such file or directory, (?:open|stat|lstat|scandir) '([^']+)'`),
-		lazy(`zsh: no such file or directory: (\S+)`),
-		lazy(`(?i)(?:file|path) ['"]?([^'"\s]+)['"]? (?:does not exist|not found)`),
-		lazy(`The system cannot find the file specified|Could not find file ['"]([^'"]+)['"]`),
+	missingFileRes = []lazyRegexp{
+		lazyRegexp(`cannot (?:access|stat|open|remove|read|find)(?: [a-z]+)? ` + q + `(?: for reading)?: No such file or directory`),
+		lazyRegexp(`Unable to access jarfile (\S+)`),
+		lazyRegexp(`fatal error: ([^:\n]+): No such file or directory`),
+		lazyRegexp(`(?m)^\S+: (?:error: |fatal: )?([^:\n]+): No such file or directory`),
+		lazyRegexp(`can't open file ['"]([^'"]+)['"]: \[Errno 2\]`),
+		lazyRegexp(`No such file or directory: ['"]([^'"]+)['"]`),
+		lazyRegexp(`(?m)(?:stat|open|lstat) ([^:\n]+): no such file or directory`),
+		lazyRegexp(`Cannot find module '([./][^']+)'`),
+		lazyRegexp(`(?:error: )?file not found: (\S+)`),
+		lazyRegexp(`cannot find or open ([^,\n]+),`),
+		lazyRegexp(`(?m)^tar(?: \(child\))?: ([^:\n]+): Cannot (?:open|stat): No such file or directory`),
+		lazyRegexp(`ENOENT: no such file or directory, (?:open|stat|lstat|scandir) '([^']+)'`),
+		lazyRegexp(`zsh: no such file or directory: (\S+)`),
+		lazyRegexp(`(?i)(?:file|path) ['"]?([^'"\s]+)['"]? (?:does not exist|not found)`),
+		lazyRegexp(`The system cannot find the file specified|Could not find file ['"]([^'"]+)['"]`),
 	}
 
 	dirOperandRes = []struct {
-		re   *lazyRegexp
+		re   lazyRegexp
 		tool string
 	}{
-		{lazy(`cp: -r not specified; omitting directory ` + q), "cp"},
-		{lazy(`rm: cannot remove ` + q + `: Is a directory`), "rm"},
-		{lazy(`rmdir: failed to remove ` + q + `: Directory not empty`), "rmdir"},
-		{lazy(`(?m)^grep: ([^:\n]+): Is a directory`), "grep"},
-		{lazy(`(?m)^scp: ([^:\n]+): not a regular file`), "scp"},
-		{lazy(`ln: ` + `([^:\n]+)` + `: hard link not allowed for directory`), "ln"},
-		{lazy(`(?m)^(?:cat|head|tail|less|more|wc|sort|nl|bat|batcat|md5sum|sha256sum|file): ([^:\n]+): Is a directory`), "cat"},
-		{lazy(`(?m)^gzip: (\S+) is a directory -- ignored`), "gzip"},
-		{lazy(`(?m)^(?:zip|unzip) .*?: ([^:\n]+) is a directory`), "zip"},
+		{lazyRegexp(`cp: -r not specified; omitting directory ` + q), "cp"},
+		{lazyRegexp(`rm: cannot remove ` + q + `: Is a directory`), "rm"},
+		{lazyRegexp(`rmdir: failed to remove ` + q + `: Directory not empty`), "rmdir"},
+		{lazyRegexp(`(?m)^grep: ([^:\n]+): Is a directory`), "grep"},
+		{lazyRegexp(`(?m)^scp: ([^:\n]+): not a regular file`), "scp"},
+		{lazyRegexp(`ln: ` + `([^:\n]+)` + `: hard link not allowed for directory`), "ln"},
+		{lazyRegexp(`(?m)^(?:cat|head|tail|less|more|wc|sort|nl|bat|batcat|md5sum|sha256sum|file): ([^:\n]+): Is a directory`), "cat"},
+		{lazyRegexp(`(?m)^gzip: (\S+) is a directory -- ignored`), "gzip"},
+		{lazyRegexp(`(?m)^(?:zip|unzip) .*?: ([^:\n]+) is a directory`), "zip"},
 	}
 
-	symlinkExistsRe = lazy(`ln: failed to create (?:symbolic|hard) link ` + q + `(?: -> ` + q + `)?: File exists`)
-	mkdirExistsRe   = lazy(`mkdir: cannot create directory ` + q + `: File exists`)
-	cdMissingRe     = lazy(`cd(?::\d+)?: (?:no such file or directory: (.+)|(.+?): No such file or directory|can't cd to (.+))\s*$`)
-	cdNotDirRe      = lazy(`cd(?::\d+)?: (?:not a directory: (.+)|(.+?): Not a directory)\s*$`)
-	findUnquotedRe  = lazy("paths must precede expression: [`'‘]([^'’]+)['’]")
-	findPredRe      = lazy("find: unknown predicate [`'‘](-[^'’]+)['’]")
+	symlinkExistsRe = lazyRegexp(`ln: failed to create (?:symbolic|hard) link ` + q + `(?: -> ` + q + `)?: File exists`)
+	mkdirExistsRe   = lazyRegexp(`mkdir: cannot create directory ` + q + `: File exists`)
+	cdMissingRe     = lazyRegexp(`cd(?::\d+)?: (?:no such file or directory: (.+)|(.+?): No such file or directory|can't cd to (.+))\s*$`)
+	cdNotDirRe      = lazyRegexp(`cd(?::\d+)?: (?:not a directory: (.+)|(.+?): Not a directory)\s*$`)
+	findUnquotedRe  = lazyRegexp("paths must precede expression: [`'‘]([^'’]+)['’]")
+	findPredRe      = lazyRegexp("find: unknown predicate [`'‘](-[^'’]+)['’]")
 )
 
 // addShortFlag returns the command line with a one-letter flag added to c:
@@ -557,16 +557,18 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 }
 
 // findTests are find's predicates, for correcting a mistyped one.
-var findTests = strings.Fields(`-name -iname -path -ipath -wholename -iwholename -regex -iregex -type
+var findTests = lazyValue[[]string]{make: func() []string {
+	return strings.Fields(`-name -iname -path -ipath -wholename -iwholename -regex -iregex -type
 	-size -mtime -mmin -atime -amin -ctime -cmin -newer -user -group -perm -empty -executable
 	-readable -writable -maxdepth -mindepth -print -print0 -printf -exec -execdir -ok -delete -prune
 	-quit -ls -fprint -links -inum -samefile -lname -ilname -xtype -uid -gid -nouser -nogroup -follow
 	-xdev -mount -depth -not -and -or -true -false -daystart -regextype -newermt`)
+}}
 
 var (
-	grepRegexRe = lazy(`(?m)^grep: (Unmatched [^\n]*|Invalid (?:regular expression|preceding regular expression|range end|back reference|content of \\\{\\\})|Trailing backslash)`)
-	sedUntermRe = lazy("sed: -e expression #\\d+, char \\d+: unterminated [`']s' command")
-	sedErrRe    = lazy(`sed: -e expression #\d+, char \d+: (.+)`)
+	grepRegexRe = lazyRegexp(`(?m)^grep: (Unmatched [^\n]*|Invalid (?:regular expression|preceding regular expression|range end|back reference|content of \\\{\\\})|Trailing backslash)`)
+	sedUntermRe = lazyRegexp("sed: -e expression #\\d+, char \\d+: unterminated [`']s' command")
+	sedErrRe    = lazyRegexp(`sed: -e expression #\d+, char \d+: (.+)`)
 )
 
 // ruleGrepSed handles patterns that grep or sed could not parse.
@@ -649,7 +651,7 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(findPredRe); m != nil {
 		for j := 1; j < len(c.Args); j++ {
 			if c.Args[j] == m[1] {
-				if ms := closest(m[1], findTests, nil); len(ms) > 0 {
+				if ms := closest(m[1], findTests.get(), nil); len(ms) > 0 {
 					return found(SyntaxError, 0.88, fmt.Sprintf("find has no test %s; did you mean %s?", m[1], ms[0].word),
 						fix(f.replaceWord(c, j, ms[0].word), min(ms[0].score, 0.92), "Did you mean %s?", ms[0].word))
 				}
@@ -660,25 +662,25 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 }
 
 var fsExplanations = []struct {
-	re    *lazyRegexp
+	re    lazyRegexp
 	typ   string
 	cause string
 }{
-	{lazy(`(?i)no space left on device`), ConfigurationError, "The disk is full (no space left on device); free some space (df -h shows usage per filesystem)."},
-	{lazy(`(?i)disk quota exceeded`), ConfigurationError, "Your disk quota is exceeded; delete files to get under it."},
-	{lazy(`(?i)read-only file system`), PermissionDenied, "The filesystem is mounted read-only, so nothing on it can be changed."},
-	{lazy(`(?i)argument list too long`), ConfigurationError, "The expanded argument list is too long for one command; use find … -exec … + or xargs."},
-	{lazy(`(?i)too many levels of symbolic links`), FileNotFound, "A symbolic link loops back on itself (too many levels of symbolic links)."},
-	{lazy(`(?i)device or resource busy`), ConfigurationError, "The file or mount is busy (device or resource busy): a process is using it."},
-	{lazy(`(?i)text file busy`), ConfigurationError, "The program file is running (text file busy), so it cannot be overwritten; stop it first."},
-	{lazy(`are the same file`), FileNotFound, "Source and destination are the same file."},
-	{lazy(`to a subdirectory of itself`), FileNotFound, "A directory cannot be moved or copied into itself."},
-	{lazy(`(?i)too many open files`), ConfigurationError, "The process hit its limit of open files (ulimit -n)."},
-	{lazy(`(?i)input/output error`), Unknown, "The device reported an input/output error: a failing disk or a lost network mount."},
-	{lazy(`(?i)stale file handle`), Unknown, "Stale file handle: the file or mount went away underneath; remount or cd again."},
-	{lazy(`(?i)file name too long`), FileNotFound, "The file name is longer than the filesystem allows."},
-	{lazy(`(?i)Directory not empty`), FileNotFound, "The target directory is not empty."},
-	{lazy(`(?i)invalid cross-device link`), FileNotFound, "A hard link cannot cross filesystems; copy the file or make a symbolic link."},
+	{lazyRegexp(`(?i)no space left on device`), ConfigurationError, "The disk is full (no space left on device); free some space (df -h shows usage per filesystem)."},
+	{lazyRegexp(`(?i)disk quota exceeded`), ConfigurationError, "Your disk quota is exceeded; delete files to get under it."},
+	{lazyRegexp(`(?i)read-only file system`), PermissionDenied, "The filesystem is mounted read-only, so nothing on it can be changed."},
+	{lazyRegexp(`(?i)argument list too long`), ConfigurationError, "The expanded argument list is too long for one command; use find … -exec … + or xargs."},
+	{lazyRegexp(`(?i)too many levels of symbolic links`), FileNotFound, "A symbolic link loops back on itself (too many levels of symbolic links)."},
+	{lazyRegexp(`(?i)device or resource busy`), ConfigurationError, "The file or mount is busy (device or resource busy): a process is using it."},
+	{lazyRegexp(`(?i)text file busy`), ConfigurationError, "The program file is running (text file busy), so it cannot be overwritten; stop it first."},
+	{lazyRegexp(`are the same file`), FileNotFound, "Source and destination are the same file."},
+	{lazyRegexp(`to a subdirectory of itself`), FileNotFound, "A directory cannot be moved or copied into itself."},
+	{lazyRegexp(`(?i)too many open files`), ConfigurationError, "The process hit its limit of open files (ulimit -n)."},
+	{lazyRegexp(`(?i)input/output error`), Unknown, "The device reported an input/output error: a failing disk or a lost network mount."},
+	{lazyRegexp(`(?i)stale file handle`), Unknown, "Stale file handle: the file or mount went away underneath; remount or cd again."},
+	{lazyRegexp(`(?i)file name too long`), FileNotFound, "The file name is longer than the filesystem allows."},
+	{lazyRegexp(`(?i)Directory not empty`), FileNotFound, "The target directory is not empty."},
+	{lazyRegexp(`(?i)invalid cross-device link`), FileNotFound, "A hard link cannot cross filesystems; copy the file or make a symbolic link."},
 }
 
 func ruleFSExplain(ctx context.Context, f *Failure) *Finding {

@@ -7,14 +7,14 @@ import (
 )
 
 var (
-	goToFixRe     = lazy(`to (?:add|update)(?: it)?:\n\s+(go (?:get|mod|work) [^\n]+)`)
-	goNotStdRe    = lazy(`package (\S+) is not in (?:std|GOROOT)`)
-	goCompileRe   = lazy(`(?m)^(?:# \S+\n)?\.?/?([^\s:]+\.go):(\d+):(?:\d+:)? (.+)$`)
-	goUnusedImpRe = lazy(`"([^"]+)" imported and not used`)
-	goUnusedVarRe = lazy(`declared and not used: (\S+)|(\S+) declared (?:and|but) not used`)
-	goNoModuleRe  = lazy(`(?:cannot find module providing package|no required module provides package) ([^\s:;]+)`)
-	goVersionRe   = lazy(`go\.mod requires go >= (\S+) \(running go (\S+)`)
-	goModuleArgRe = lazy(`^[a-zA-Z0-9][a-zA-Z0-9._~/-]*(?:@[a-zA-Z0-9._+-]+)?$`)
+	goToFixRe     = lazyRegexp(`to (?:add|update)(?: it)?:\n\s+(go (?:get|mod|work) [^\n]+)`)
+	goNotStdRe    = lazyRegexp(`package (\S+) is not in (?:std|GOROOT)`)
+	goCompileRe   = lazyRegexp(`(?m)^(?:# \S+\n)?\.?/?([^\s:]+\.go):(\d+):(?:\d+:)? (.+)$`)
+	goUnusedImpRe = lazyRegexp(`"([^"]+)" imported and not used`)
+	goUnusedVarRe = lazyRegexp(`declared and not used: (\S+)|(\S+) declared (?:and|but) not used`)
+	goNoModuleRe  = lazyRegexp(`(?:cannot find module providing package|no required module provides package) ([^\s:;]+)`)
+	goVersionRe   = lazyRegexp(`go\.mod requires go >= (\S+) \(running go (\S+)`)
+	goModuleArgRe = lazyRegexp(`^[a-zA-Z0-9][a-zA-Z0-9._~/-]*(?:@[a-zA-Z0-9._+-]+)?$`)
 )
 
 func ruleGo(ctx context.Context, f *Failure) *Finding {

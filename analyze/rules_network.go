@@ -8,44 +8,48 @@ import (
 )
 
 var (
-	refusedRes = []*lazyRegexp{
-		lazy(`Failed to connect to (\S+) port (\d+)`),
-		lazy(`connect to host (\S+) port (\d+): Connection refused`),
-		lazy(`connect to (\S+) port (\d+) \(tcp\) failed`),
-		lazy(`ECONNREFUSED (\S+?):(\d+)`),
-		lazy(`(?:connect|dial tcp) \[?([^\s\]]+?)\]?:(\d+): connect: connection refused`),
-		lazy(`Could not connect to \S+ at (\S+?):(\d+)`),
-		lazy(`connection to server at "[^"]*" \((\S+)\), port (\d+) failed`),
-		lazy(`(?:Connecting to|connect to) \S+ \|?(\S+?)\|?:(\d+)\.\.\. failed: Connection refused`),
+	refusedRes = []lazyRegexp{
+		lazyRegexp(`Failed to connect to (\S+) port (\d+)`),
+		lazyRegexp(`connect to host (\S+) port (\d+): Connection refused`),
+		lazyRegexp(`connect to (\S+) port (\d+) \(tcp\) failed`),
+		lazyRegexp(`ECONNREFUSED (\S+?):(\d+)`),
+		lazyRegexp(`(?:connect|dial tcp) \[?([^\s\]]+?)\]?:(\d+): connect: connection refused`),
+		lazyRegexp(`Could not connect to \S+ at (\S+?):(\d+)`),
+		lazyRegexp(`connection to server at "[^"]*" \((\S+)\), port (\d+) failed`),
+		lazyRegexp(`(?:Connecting to|connect to) \S+ \|?(\S+?)\|?:(\d+)\.\.\. failed: Connection refused`),
 	}
-	resolveRes = []*lazyRegexp{
-		lazy(`Could not resolve host: (\S+)`),
-		lazy(`unable to resolve host address ['‘]([^'’]+)['’]`),
-		lazy(`getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)`),
-		lazy(`lookup (\S+?)(?: on \S+)?: no such host`),
-		lazy(`(?:ssh|ping): (?:Could not resolve hostname )?(\S+?): (?:Name or service not known|Temporary failure in name resolution|No address associated with hostname)`),
-		lazy(`Failed to resolve ['"]?([^'"\s]+)`),
-		lazy(`Unknown host:? (\S+)`),
+	resolveRes = []lazyRegexp{
+		lazyRegexp(`Could not resolve host: (\S+)`),
+		lazyRegexp(`unable to resolve host address ['‘]([^'’]+)['’]`),
+		lazyRegexp(`getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)`),
+		lazyRegexp(`lookup (\S+?)(?: on \S+)?: no such host`),
+		lazyRegexp(`(?:ssh|ping): (?:Could not resolve hostname )?(\S+?): (?:Name or service not known|Temporary failure in name resolution|No address associated with hostname)`),
+		lazyRegexp(`Failed to resolve ['"]?([^'"\s]+)`),
+		lazyRegexp(`Unknown host:? (\S+)`),
 	}
-	wgetErrorRe   = lazy(`ERROR (\d{3}): ([^\n.]+)`)
-	httpErrorRe   = lazy(`The requested URL returned error: (\d+)`)
-	keyPermsRe    = lazy(`Permissions (0\d+) for '([^']+)' are too open`)
-	urlSchemeRe   = lazy(`Protocol "?([a-zA-Z0-9+.-]+)"? not supported`)
-	hostChangedRe = lazy(`REMOTE HOST IDENTIFICATION HAS CHANGED|Offending (?:\S+ )?key (?:for IP )?in (\S+):(\d+)`)
-	inUseRes      = []*lazyRegexp{
-		lazy(`(?i)address already in use[^\n]*?[: ](\d{2,5})\b`),
-		lazy(`(?i)(?:listen|bind)(?: tcp)?[^\n]*?:(\d{2,5})[^\n]*address already in use`),
-		lazy(`Bind for [^\s]*?:(\d+) failed: port is already allocated`),
-		lazy(`bind\(\) to \S+?:(\d+) failed \(98`),
-		lazy(`(?i)port (\d{2,5}) is already in use|port (\d{2,5}) (?:is )?(?:already )?(?:in use|taken)`),
+	wgetErrorRe   = lazyRegexp(`ERROR (\d{3}): ([^\n.]+)`)
+	httpErrorRe   = lazyRegexp(`The requested URL returned error: (\d+)`)
+	keyPermsRe    = lazyRegexp(`Permissions (0\d+) for '([^']+)' are too open`)
+	urlSchemeRe   = lazyRegexp(`Protocol "?([a-zA-Z0-9+.-]+)"? not supported`)
+	hostChangedRe = lazyRegexp(`REMOTE HOST IDENTIFICATION HAS CHANGED|Offending (?:\S+ )?key (?:for IP )?in (\S+):(\d+)`)
+	inUseRes      = []lazyRegexp{
+		lazyRegexp(`(?i)address already in use[^\n]*?[: ](\d{2,5})\b`),
+		lazyRegexp(`(?i)(?:listen|bind)(?: tcp)?[^\n]*?:(\d{2,5})[^\n]*address already in use`),
+		lazyRegexp(`Bind for [^\s]*?:(\d+) failed: port is already allocated`),
+		lazyRegexp(`bind\(\) to \S+?:(\d+) failed \(98`),
+		lazyRegexp(`(?i)port (\d{2,5}) is already in use|port (\d{2,5}) (?:is )?(?:already )?(?:in use|taken)`),
 	}
-	wellKnownHosts = strings.Fields(`github.com gitlab.com bitbucket.org google.com www.google.com pypi.org
+	wellKnownHosts = lazyValue[[]string]{make: func() []string {
+		return strings.Fields(`github.com gitlab.com bitbucket.org google.com www.google.com pypi.org
 		files.pythonhosted.org registry.npmjs.org npmjs.com docker.io registry-1.docker.io hub.docker.com
 		proxy.golang.org golang.org go.dev crates.io deb.debian.org archive.ubuntu.com security.debian.org
 		raw.githubusercontent.com objects.githubusercontent.com api.github.com example.com localhost
 		cloudflare.com amazon.com aws.amazon.com s3.amazonaws.com quay.io ghcr.io gcr.io stackoverflow.com
 		wikipedia.org en.wikipedia.org python.org nodejs.org rust-lang.org static.rust-lang.org`)
-	urlSchemes = strings.Fields(`http https ftp ftps sftp scp file ws wss smtp imap ldap dict tftp`)
+	}}
+	urlSchemes = lazyValue[[]string]{make: func() []string {
+		return strings.Fields(`http https ftp ftps sftp scp file ws wss smtp imap ldap dict tftp`)
+	}}
 )
 
 func isLocalHost(h string) bool {
@@ -100,7 +104,7 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 				if !ok || scheme != m[1] {
 					continue
 				}
-				if ms := closest(strings.ToLower(scheme), urlSchemes, nil); len(ms) > 0 {
+				if ms := closest(strings.ToLower(scheme), urlSchemes.get(), nil); len(ms) > 0 {
 					return found(SyntaxError, 0.9, fmt.Sprintf("%s:// is not a protocol; did you mean %s://?", scheme, ms[0].word),
 						fix(f.replaceWord(c, j, quote(ms[0].word+"://"+rest)), min(ms[0].score, 0.92), "Use %s://.", ms[0].word))
 				}
@@ -191,10 +195,10 @@ func listenerName(l Listener) string {
 // well-known host.
 func hostNotFound(f *Failure, host string) *Finding {
 	cause := fmt.Sprintf("The host name %s could not be resolved (DNS): a typo, or no network connection.", host)
-	if contains(wellKnownHosts, strings.ToLower(host)) {
+	if contains(wellKnownHosts.get(), strings.ToLower(host)) {
 		return explain(NetworkError, 0.88, "%s could not be resolved: the network or DNS is down (the name itself is right).", host)
 	}
-	ms := closest(strings.ToLower(host), wellKnownHosts, nil)
+	ms := closest(strings.ToLower(host), wellKnownHosts.get(), nil)
 	if len(ms) > 0 && ms[0].dist > 2 {
 		ms = nil
 	}

@@ -7,20 +7,22 @@ import (
 )
 
 var (
-	npmMissingScriptRe = lazy(`(?:[Mm]issing script:? "?([^"\s]+)"?|error Command "([^"]+)" not found|ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+))`)
-	nodeNoModuleRe     = lazy(`Cannot find (?:module|package) '([^']+)'`)
-	npmShNotFoundRe    = lazy(`(?m)^sh: (?:\d+: )?([^\s:]+):? (?:command )?not found`)
-	npmNoPackageJSON   = lazy(`(?i)enoent.*package\.json|could not read package\.json|no such file or directory, open '[^']*package\.json'`)
-	jsonParseRe        = lazy(`JSON\.parse|Unexpected token`)
-	npm404Re           = lazy(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
+	npmMissingScriptRe = lazyRegexp(`(?:[Mm]issing script:? "?([^"\s]+)"?|error Command "([^"]+)" not found|ERR_PNPM_NO_SCRIPT\s+Missing script: (\S+))`)
+	nodeNoModuleRe     = lazyRegexp(`Cannot find (?:module|package) '([^']+)'`)
+	npmShNotFoundRe    = lazyRegexp(`(?m)^sh: (?:\d+: )?([^\s:]+):? (?:command )?not found`)
+	npmNoPackageJSON   = lazyRegexp(`(?i)enoent.*package\.json|could not read package\.json|no such file or directory, open '[^']*package\.json'`)
+	jsonParseRe        = lazyRegexp(`JSON\.parse|Unexpected token`)
+	npm404Re           = lazyRegexp(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
 )
 
 // nodeBuiltins are Node.js's own modules, which are never installed.
-var nodeBuiltins = map[string]bool{
-	"fs": true, "path": true, "http": true, "https": true, "os": true, "url": true, "util": true, "events": true,
-	"stream": true, "crypto": true, "child_process": true, "net": true, "dns": true, "zlib": true, "buffer": true,
-	"assert": true, "readline": true, "tty": true, "cluster": true, "worker_threads": true, "querystring": true,
-}
+var nodeBuiltins = lazyValue[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"fs": true, "path": true, "http": true, "https": true, "os": true, "url": true, "util": true, "events": true,
+		"stream": true, "crypto": true, "child_process": true, "net": true, "dns": true, "zlib": true, "buffer": true,
+		"assert": true, "readline": true, "tty": true, "cluster": true, "worker_threads": true, "querystring": true,
+	}
+}}
 
 func ruleNode(ctx context.Context, f *Failure) *Finding {
 	c := f.call("npm", "yarn", "pnpm", "npx", "node", "bun")
@@ -50,7 +52,7 @@ func ruleNode(ctx context.Context, f *Failure) *Finding {
 		if strings.HasPrefix(mod, "@") && len(parts) > 1 {
 			pkg = parts[0] + "/" + parts[1]
 		}
-		if nodeBuiltins[pkg] {
+		if nodeBuiltins.get()[pkg] {
 			return explain(MissingDependency, 0.8, "%s is a Node.js built-in module that this Node.js version does not have.", pkg)
 		}
 		fd := found(MissingDependency, 0.9, fmt.Sprintf("The package %s is not installed.", pkg))

@@ -8,9 +8,9 @@ import (
 )
 
 var (
-	deniedRe      = lazy(`(?i)permission denied|\beacces\b|operation not permitted|are you root|must be (?:run as )?root|must be superuser|requires? (?:superuser|root) privilege|only root can|need to be root|run (?:it |this )?as root|access denied|authentication is required|interactive authentication required|insufficient privileges|not allowed to|you don't have (?:enough |sufficient )?permission`)
-	redirDeniedRe = lazy(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:permission denied: )?([^:\n]+?)(?:: Permission denied)?\s*$`)
-	portArgRe     = lazy(`^(?:(--?[a-zA-Z-]*port[a-zA-Z-]*=)|(.*:))?(\d{1,5})$`)
+	deniedRe      = lazyRegexp(`(?i)permission denied|\beacces\b|operation not permitted|are you root|must be (?:run as )?root|must be superuser|requires? (?:superuser|root) privilege|only root can|need to be root|run (?:it |this )?as root|access denied|authentication is required|interactive authentication required|insufficient privileges|not allowed to|you don't have (?:enough |sufficient )?permission`)
+	redirDeniedRe = lazyRegexp(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:permission denied: )?([^:\n]+?)(?:: Permission denied)?\s*$`)
+	portArgRe     = lazyRegexp(`^(?:(--?[a-zA-Z-]*port[a-zA-Z-]*=)|(.*:))?(\d{1,5})$`)
 )
 
 func rulePermission(ctx context.Context, f *Failure) *Finding {
@@ -82,7 +82,7 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 }
 
 // keyLineMatching returns the first output line matching re, or the key line.
-func (f *Failure) keyLineMatching(re *lazyRegexp) string {
+func (f *Failure) keyLineMatching(re lazyRegexp) string {
 	for _, l := range strings.Split(f.Output, "\n") {
 		if re.MatchString(l) {
 			return strings.TrimSpace(l)

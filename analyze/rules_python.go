@@ -8,15 +8,15 @@ import (
 )
 
 var (
-	pyNoModuleRe    = lazy(`(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z0-9_.]+)'?|(?m)^\S*python[0-9.]*: No module named ([A-Za-z0-9_.]+)`)
-	pyPrintRe       = lazy(`Missing parentheses in call to '(print|exec)'`)
-	pyFrameRe       = lazy(`(?m)^\s*File "([^"]+)", line (\d+)`)
-	pyExceptionRe   = lazy(`(?m)^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt|Warning)|KeyError|StopIteration)(?:: (.*))?$`)
-	pipNoDistRe     = lazy(`No matching distribution found for ([A-Za-z0-9_.\-\[\]]+)`)
-	pyMScriptRe     = lazy(`Error while finding module specification for '([^']+)\.py'`)
-	pyEnsurepipRe   = lazy(`ensurepip is not\s+available|apt install (python3(?:\.\d+)?-venv)`)
-	pyCannotImport  = lazy(`ImportError: cannot import name '([^']+)' from '([^']+)'`)
-	pySyntaxErrorRe = lazy(`(?m)^(SyntaxError|IndentationError|TabError): (.*)$`)
+	pyNoModuleRe    = lazyRegexp(`(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z0-9_.]+)'?|(?m)^\S*python[0-9.]*: No module named ([A-Za-z0-9_.]+)`)
+	pyPrintRe       = lazyRegexp(`Missing parentheses in call to '(print|exec)'`)
+	pyFrameRe       = lazyRegexp(`(?m)^\s*File "([^"]+)", line (\d+)`)
+	pyExceptionRe   = lazyRegexp(`(?m)^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt|Warning)|KeyError|StopIteration)(?:: (.*))?$`)
+	pipNoDistRe     = lazyRegexp(`No matching distribution found for ([A-Za-z0-9_.\-\[\]]+)`)
+	pyMScriptRe     = lazyRegexp(`Error while finding module specification for '([^']+)\.py'`)
+	pyEnsurepipRe   = lazyRegexp(`ensurepip is not\s+available|apt install (python3(?:\.\d+)?-venv)`)
+	pyCannotImport  = lazyRegexp(`ImportError: cannot import name '([^']+)' from '([^']+)'`)
+	pySyntaxErrorRe = lazyRegexp(`(?m)^(SyntaxError|IndentationError|TabError): (.*)$`)
 )
 
 // pipCommand returns how to run pip for the failing interpreter: inside an
@@ -104,7 +104,7 @@ func rulePython(ctx context.Context, f *Failure) *Finding {
 // an imported module.
 func pythonMissingModule(ctx context.Context, f *Failure, mod string) *Finding {
 	top, _, _ := strings.Cut(mod, ".")
-	if pkg, ok := aptPythonModules[top]; ok {
+	if pkg, ok := aptPythonModules.get()[top]; ok {
 		return found(MissingDependency, 0.9, fmt.Sprintf("The Python module %s is missing; Debian ships it in %s.", top, pkg),
 			fix(f.installCommand(ctx, pkg), 0.9, "Install %s.", pkg))
 	}
@@ -112,9 +112,9 @@ func pythonMissingModule(ctx context.Context, f *Failure, mod string) *Finding {
 	if f.exists(ctx, top+".py") || f.isDir(ctx, top) {
 		return explain(MissingDependency, 0.7, "No module named %s, although %s is here: run from the project root, or check PYTHONPATH and __init__.py files.", mod, top)
 	}
-	dist, ok := pipPackages[mod]
+	dist, ok := pipPackages.get()[mod]
 	if !ok {
-		dist, ok = pipPackages[top]
+		dist, ok = pipPackages.get()[top]
 	}
 	if !ok {
 		dist = top
@@ -173,7 +173,7 @@ func pipFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 	if m := f.find(pipNoDistRe); m != nil && c != nil {
 		name := m[1]
 		fd := found(MissingDependency, 0.85, fmt.Sprintf("PyPI has no package %s (or none for this Python version).", name))
-		if dist, ok := pipPackages[name]; ok && dist != name {
+		if dist, ok := pipPackages.get()[name]; ok && dist != name {
 			for j := 1; j < len(c.Args); j++ {
 				if c.Args[j] == name {
 					fd.RootCause = fmt.Sprintf("%s is the module's import name; its package on PyPI is %s.", name, dist)

@@ -8,25 +8,25 @@ import (
 )
 
 var (
-	notExecRes = []*lazyRegexp{
-		lazy(`(?m)^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): [Pp]ermission denied\s*$`),
-		lazy(`(?m)zsh: permission denied: (\S+)`),
+	notExecRes = []lazyRegexp{
+		lazyRegexp(`(?m)^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): [Pp]ermission denied\s*$`),
+		lazyRegexp(`(?m)zsh: permission denied: (\S+)`),
 	}
-	isDirExecRe    = lazy(`(?m)(?:^[^\s:]+: |zsh: is a directory: )(\S+?)(?:: [Ii]s a directory)?\s*$`)
-	badInterpRe    = lazy(`(?m)(\S+): (?:/bin/\S+: )?bad interpreter: ([^:]+): No such file or directory`)
-	requiredFileRe = lazy(`(\S+): cannot execute: required file not found`)
-	execFormatRe   = lazy(`(?i)exec format error|cannot execute binary file`)
-	crlfRe         = lazy(`\$'\\r': command not found|\r: command not found|\^M: bad interpreter|/\S+\r: bad interpreter`)
-	noMatchesRe    = lazy(`(?m)zsh: no matches? found: (.+)$`)
-	eventRe        = lazy(`(?m)(\S+): event not found`)
-	syntaxErrRe    = lazy(`(?m)^(.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near|unmatched ["'` + "`" + `]|bad substitution|unbound variable|ambiguous redirect|bad assignment).*)$`)
-	bracketRe      = lazy("\\[: missing [`']\\]'|\\[: missing \\]")
-	intExpectedRe  = lazy(`(?:\[|test): ([^:\n]*): integer expression expected`)
-	bashismRe      = lazy(`(?m)^(\S+?):? (?:line )?\d+: (?:(?:source|\[\[|declare|shopt|pushd|popd|function|local|let|typeset|mapfile|readarray): not found|Syntax error: "\(" unexpected|Bad substitution|Syntax error: redirection unexpected)`)
-	testArgsRe     = lazy(`\[: too many arguments|unary operator expected|binary operator expected|integer expression expected`)
-	notIdentRe     = lazy("(?:export|declare|local|readonly|typeset): [`']?([^'`:]*)'?: not a valid identifier|not valid in this context: (\\S+)")
-	cdTooManyRe    = lazy(`cd: too many arguments|cd: string not in pwd`)
-	sudoBuiltinRe  = lazy(`sudo: (cd|source|alias|export|ulimit|pushd|popd|history|\.): command not found`)
+	isDirExecRe    = lazyRegexp(`(?m)(?:^[^\s:]+: |zsh: is a directory: )(\S+?)(?:: [Ii]s a directory)?\s*$`)
+	badInterpRe    = lazyRegexp(`(?m)(\S+): (?:/bin/\S+: )?bad interpreter: ([^:]+): No such file or directory`)
+	requiredFileRe = lazyRegexp(`(\S+): cannot execute: required file not found`)
+	execFormatRe   = lazyRegexp(`(?i)exec format error|cannot execute binary file`)
+	crlfRe         = lazyRegexp(`\$'\\r': command not found|\r: command not found|\^M: bad interpreter|/\S+\r: bad interpreter`)
+	noMatchesRe    = lazyRegexp(`(?m)zsh: no matches? found: (.+)$`)
+	eventRe        = lazyRegexp(`(?m)(\S+): event not found`)
+	syntaxErrRe    = lazyRegexp(`(?m)^(.*(?:syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file|parse error near|unmatched ["'` + "`" + `]|bad substitution|unbound variable|ambiguous redirect|bad assignment).*)$`)
+	bracketRe      = lazyRegexp("\\[: missing [`']\\]'|\\[: missing \\]")
+	intExpectedRe  = lazyRegexp(`(?:\[|test): ([^:\n]*): integer expression expected`)
+	bashismRe      = lazyRegexp(`(?m)^(\S+?):? (?:line )?\d+: (?:(?:source|\[\[|declare|shopt|pushd|popd|function|local|let|typeset|mapfile|readarray): not found|Syntax error: "\(" unexpected|Bad substitution|Syntax error: redirection unexpected)`)
+	testArgsRe     = lazyRegexp(`\[: too many arguments|unary operator expected|binary operator expected|integer expression expected`)
+	notIdentRe     = lazyRegexp("(?:export|declare|local|readonly|typeset): [`']?([^'`:]*)'?: not a valid identifier|not valid in this context: (\\S+)")
+	cdTooManyRe    = lazyRegexp(`cd: too many arguments|cd: string not in pwd`)
+	sudoBuiltinRe  = lazyRegexp(`sudo: (cd|source|alias|export|ulimit|pushd|popd|history|\.): command not found`)
 )
 
 func ruleNotExecutable(ctx context.Context, f *Failure) *Finding {

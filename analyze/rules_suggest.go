@@ -20,7 +20,7 @@ const (
 
 // toolHint is one dialect.
 type toolHint struct {
-	re      *lazyRegexp
+	re      lazyRegexp
 	unknown int // submatch index of the rejected word, 0 if none
 	hints   int // submatch index of the proposals
 	kind    int
@@ -32,63 +32,63 @@ type toolHint struct {
 // taken from the tool's documentation or source.
 var toolHints = []toolHint{
 	// git (real): 'psuh' is not a git command. … The most similar command is\n\tpush
-	{lazy(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a git command"},
+	{lazyRegexp(`'([^']+)' is not a git command[\s\S]*?The most similar commands? (?:is|are)\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a git command"},
 	// cobra-based tools, kubectl (real), docker before 24, gh, helm, hugo (doc):
 	// unknown command "x" for "y" … Did you mean this?\n\tz
-	{lazy(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean this?"},
+	{lazyRegexp(`unknown command "([^"]+)" for "[^"]+"\s*\n\s*Did you mean this\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean this?"},
 	// npm (real): Unknown command: "intsall" … Did you mean this?\n  npm install # Install a package
-	{lazy(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "unknown command:"},
+	{lazyRegexp(`Unknown command: "([^"]+)"[\s\S]*?Did you mean (?:this|one of these)\?\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "unknown command:"},
 	// cargo (real): no such command: `tset` … a command with a similar name exists: `test`
-	{lazy("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2, hintWords, "no such"},
+	{lazyRegexp("no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`"), 1, 2, hintWords, "no such"},
 	// clap 3/4 tools, rustup (real): unrecognized subcommand 'lsit'\n\n  tip: a similar subcommand exists: 'list'
-	{lazy(`unrecognized subcommand '([^']+)'\s*\n\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)`), 1, 2, hintWords, "unrecognized subcommand"},
+	{lazyRegexp(`unrecognized subcommand '([^']+)'\s*\n\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)`), 1, 2, hintWords, "unrecognized subcommand"},
 	// clap 2 (doc): The subcommand 'biuld' wasn't recognized\n\tDid you mean 'build'?
-	{lazy(`[Ss]ubcommand '([^']+)' wasn't recognized\s*\n\s*Did you mean '([^']+)'`), 1, 2, hintWords, "wasn't recognized"},
+	{lazyRegexp(`[Ss]ubcommand '([^']+)' wasn't recognized\s*\n\s*Did you mean '([^']+)'`), 1, 2, hintWords, "wasn't recognized"},
 	// pip (real): unknown command "instal" - maybe you meant "install"
-	{lazy(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2, hintWords, "maybe you meant"},
+	{lazyRegexp(`unknown command "([^"]+)" - maybe you meant "([^"]+)"`), 1, 2, hintWords, "maybe you meant"},
 	// git (real): error: did you mean `--amend` (with two dashes)?
-	{lazy("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1, hintWords, "with two dashes"},
+	{lazyRegexp("did you mean `(--[^`]+)` \\(with two dashes\\)"), 0, 1, hintWords, "with two dashes"},
 	// aws CLI v1 (real): Invalid choice: 'lss', maybe you meant:\n\n  * ls
-	{lazy(`Invalid choice: '([^']+)', maybe you meant:\s*\n((?:[ \t]*\*[ \t]*\S+\n?)+)`), 1, 2, hintWords, "maybe you meant"},
+	{lazyRegexp(`Invalid choice: '([^']+)', maybe you meant:\s*\n((?:[ \t]*\*[ \t]*\S+\n?)+)`), 1, 2, hintWords, "maybe you meant"},
 	// gcloud (real): Invalid choice: 'comptue'.\nMaybe you meant:\n  gcloud compute instances list
-	{lazy(`Invalid choice: '([^']+)'\.\s*\nMaybe you meant:\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintCommands, "maybe you meant"},
+	{lazyRegexp(`Invalid choice: '([^']+)'\.\s*\nMaybe you meant:\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintCommands, "maybe you meant"},
 	// az (doc): The most similar choice to 'vmm' is:\n\tvm
-	{lazy(`The most similar choices? to '([^']+)' (?:is|are):\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "the most similar choice"},
+	{lazyRegexp(`The most similar choices? to '([^']+)' (?:is|are):\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "the most similar choice"},
 	// Python's argparse (real): invalid choice: 'migarte' (choose from 'migrate', 'serve')
-	{lazy(`invalid choice: '([^']+)' \(choose from ([^)\n]+)\)`), 1, 2, hintChoices, "invalid choice"},
+	{lazyRegexp(`invalid choice: '([^']+)' \(choose from ([^)\n]+)\)`), 1, 2, hintChoices, "invalid choice"},
 	// mercurial (real): hg: unknown command 'comit'\n(did you mean one of commit, incoming?)
-	{lazy(`unknown command '([^']+)'\n\(did you mean (?:one of )?([^?\n]+)\?\)`), 1, 2, hintWords, "(did you mean"},
+	{lazyRegexp(`unknown command '([^']+)'\n\(did you mean (?:one of )?([^?\n]+)\?\)`), 1, 2, hintWords, "(did you mean"},
 	// rake (real): Don't know how to build task 'tset' … Did you mean?  test
-	{lazy(`Don't know how to build task '([^']+)'[\s\S]*?Did you mean\?((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "don't know how to build task"},
+	{lazyRegexp(`Don't know how to build task '([^']+)'[\s\S]*?Did you mean\?((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "don't know how to build task"},
 	// maven (real): Unknown lifecycle phase "cmpile". … Available lifecycle phases are: validate, …, compile, …. ->
-	{lazy(`Unknown lifecycle phase "([^"]+)"[\s\S]*?Available lifecycle phases are: ([^>\n]+?)\.? ->`), 1, 2, hintChoices, "unknown lifecycle phase"},
+	{lazyRegexp(`Unknown lifecycle phase "([^"]+)"[\s\S]*?Available lifecycle phases are: ([^>\n]+?)\.? ->`), 1, 2, hintChoices, "unknown lifecycle phase"},
 	// gradle (doc): Task 'biuld' not found in root project 'app'. Some candidates are: 'build', 'buildDependents'.
-	{lazy(`(?m)[Tt]ask '([^']+)' not found in (?:root )?project '[^']*'\.\s*Some candidates are: (.+?)\.?$`), 1, 2, hintWords, "some candidates are"},
+	{lazyRegexp(`(?m)[Tt]ask '([^']+)' not found in (?:root )?project '[^']*'\.\s*Some candidates are: (.+?)\.?$`), 1, 2, hintWords, "some candidates are"},
 	// leiningen (doc): 'tset' is not a task. See 'lein help'.\n\nDid you mean this?\n         test
-	{lazy(`'([^']+)' is not a task\.[^\n]*\n\s*Did you mean (?:this|one of these)\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a task"},
+	{lazyRegexp(`'([^']+)' is not a task\.[^\n]*\n\s*Did you mean (?:this|one of these)\?\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "is not a task"},
 	// fabric 1 (doc): Warning: Command(s) not found:\n    deplyo\n\nAvailable commands:\n\n    deploy
-	{lazy(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices, "command(s) not found"},
+	{lazyRegexp(`Command\(s\) not found:\n[ \t]+(\S+)\n\s*Available commands:\n\n?((?:[ \t]+\S.*\n?)+)`), 1, 2, hintChoices, "command(s) not found"},
 	// symfony console: composer, artisan, bin/console (doc): Command "isntall" is not defined. … Did you mean this?\n    install
-	{lazy(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "is not defined"},
+	{lazyRegexp(`Command "([^"]+)" is not defined\.[\s\S]*?Did you mean (?:this|one of these)\?[ \t]*\n((?:[ \t]+\S.*\n?)+)`), 1, 2, hintWords, "is not defined"},
 	// oclif tools, heroku (doc): Warning: pss is not a heroku command.\nDid you mean ps? [y/n]
-	{lazy(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords, "did you mean"},
+	{lazyRegexp(`(?m)(\S+) is not a [\w-]+ command\.\s*\n[^\n]*?Did you mean ([\w:-]+)\?`), 1, 2, hintWords, "did you mean"},
 	// tsuru and other Go tools (doc): tsuru: "app-lst" is not a tsuru command. … Did you mean?\n\tapp-list
-	{lazy(`"([^"]+)" is not a [\w-]+ command\.[\s\S]*?Did you mean\??\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean"},
+	{lazyRegexp(`"([^"]+)" is not a [\w-]+ command\.[\s\S]*?Did you mean\??\n((?:[ \t]+\S+\n?)+)`), 1, 2, hintWords, "did you mean"},
 	// conda (doc): No command 'conda instal'.\nDid you mean 'conda install'?
-	{lazy(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords, "did you mean"},
+	{lazyRegexp(`No command '[\w.-]+ ([^' ]+)'\.\s*\nDid you mean '([^']+)'\?`), 1, 2, hintWords, "did you mean"},
 	// brew (doc): No available formula with the name "pyhton". Did you mean python?
-	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords, "did you mean"},
+	{lazyRegexp(`No available formula(?: or cask)? with the name "([^"]+)"\.?\s*Did you mean ([^?\n]+)\?`), 1, 2, hintWords, "did you mean"},
 	// brew before 4 (doc): No available formula with the name "pyhton" \n==> Searching for similarly named formulae...\nThis similarly named formula was found:\npython
-	{lazy(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords, "similarly named"},
+	{lazyRegexp(`No available formula(?: or cask)? with the name "([^"]+)"[\s\S]*?similarly named formulae? (?:was|were) found:\n((?:[\w@.+-]+\n)+)`), 1, 2, hintWords, "similarly named"},
 	// just (doc): error: Justfile does not contain recipe `biuld`.\nDid you mean `build`?
-	{lazy("does not contain recipe `([^`]+)`\\.?\\s*\\n\\s*Did you mean `([^`]+)`"), 1, 2, hintWords, "does not contain recipe"},
+	{lazyRegexp("does not contain recipe `([^`]+)`\\.?\\s*\\n\\s*Did you mean `([^`]+)`"), 1, 2, hintWords, "does not contain recipe"},
 	// yarn 1, terraform (real), systemd tools, …: 'x' … Did you mean 'y'?
-	{lazy("(?i)(?:command|verb|operation|named|task|recipe)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
+	{lazyRegexp("(?i)(?:command|verb|operation|named|task|recipe)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?"), 1, 2, hintWords, "did you mean"},
 }
 
 // hintWordRe is what a proposed word may look like: a subcommand, task or
 // option name, never shell syntax.
-var hintWordRe = lazy(`^-{0,2}[A-Za-z0-9][\w.:/@+-]{0,63}$`)
+var hintWordRe = lazyRegexp(`^-{0,2}[A-Za-z0-9][\w.:/@+-]{0,63}$`)
 
 // parseHints splits the proposals of a tool hint into commands or words:
 // one a line, or a list separated by commas, "or" and bars, bullets, quotes
@@ -153,7 +153,7 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 		// A swap of two letters is the likeliest typo, likelier than the
 		// tool's own pick when the two differ (npm proposes set for tset).
 		if key, c, idx := subcommandSlot(f); c != nil && unknown != "" && !strings.HasPrefix(unknown, "-") && c.Arg(idx) == unknown {
-			for _, k := range subcommands[key] {
+			for _, k := range subcommands.get()[key] {
 				if isTransposition(unknown, k) && !contains(hints, k) {
 					fixes = append(fixes, fix(f.replaceWord(c, idx, k), 0.95, "%s is %s with two letters swapped.", unknown, k))
 				}
@@ -264,7 +264,7 @@ func knownWord(ctx context.Context, f *Failure, word string) bool {
 		return false
 	}
 	w := words[len(words)-1]
-	if contains(subcommands[name], w) {
+	if contains(subcommands.get()[name], w) {
 		return true
 	}
 	switch name {
@@ -370,52 +370,51 @@ func quoteWords(words []string) string {
 
 // subcommands lists the subcommands of tools that are often mistyped, for
 // when the tool itself proposes nothing (or printed nothing).
-var subcommands = map[string][]string{
-	"git": strings.Fields(`add am annotate apply archive bisect blame branch bundle checkout cherry-pick
+var subcommands = lazyValue[map[string][]string]{make: func() map[string][]string {
+	m := map[string][]string{
+		"git": strings.Fields(`add am annotate apply archive bisect blame branch bundle checkout cherry-pick
 		citool clean clone commit config describe diff difftool fetch format-patch fsck gc grep gui
 		help init instaweb log ls-files ls-remote ls-tree merge mergetool mv notes pull push range-diff
 		rebase reflog remote repack replace request-pull reset restore revert rm shortlog show
 		show-branch sparse-checkout stage stash status submodule switch tag worktree cherry
 		count-objects maintenance prune rev-parse rev-list var whatchanged`),
-	"npm": strings.Fields(`access adduser audit bugs cache ci completion config dedupe deprecate diff
+		"npm": strings.Fields(`access adduser audit bugs cache ci completion config dedupe deprecate diff
 		dist-tag docs doctor edit exec explain explore find-dupes fund help hook init install
 		install-ci-test install-test link ll login logout ls org outdated owner pack ping pkg prefix
 		profile prune publish query rebuild repo restart root run run-script search shrinkwrap star
 		stars start stop team test token uninstall unpublish unstar update version view whoami`),
-	"docker": strings.Fields(`attach build builder buildx commit compose config container context cp
+		"docker": strings.Fields(`attach build builder buildx commit compose config container context cp
 		create diff events exec export history image images import info init inspect kill load login
 		logout logs manifest network node pause plugin port ps pull push rename restart rm rmi run save
 		search secret service stack start stats stop swarm system tag top trust unpause update version
 		volume wait`),
-	"go": strings.Fields(`bug build clean doc env fix fmt generate get install list mod work run
+		"go": strings.Fields(`bug build clean doc env fix fmt generate get install list mod work run
 		telemetry test tool version vet`),
-	"cargo": strings.Fields(`add bench build check clean clippy doc fetch fix fmt generate-lockfile
+		"cargo": strings.Fields(`add bench build check clean clippy doc fetch fix fmt generate-lockfile
 		help init install locate-project login metadata new owner package pkgid publish remove
 		report run rustc rustdoc search test tree uninstall update vendor verify-project version yank`),
-	"apt": strings.Fields(`autoclean autoremove build-dep changelog clean depends download
+		"apt": strings.Fields(`autoclean autoremove build-dep changelog clean depends download
 		edit-sources full-upgrade install list moo policy purge rdepends reinstall remove search
 		show showsrc source update upgrade satisfy`),
-	"apt-get": strings.Fields(`autoclean autoremove build-dep changelog check clean dist-upgrade
+		"apt-get": strings.Fields(`autoclean autoremove build-dep changelog check clean dist-upgrade
 		download dselect-upgrade install purge remove source update upgrade satisfy`),
-	"systemctl": strings.Fields(`cat daemon-reload disable edit enable is-active is-enabled is-failed
+		"systemctl": strings.Fields(`cat daemon-reload disable edit enable is-active is-enabled is-failed
 		isolate kill list-dependencies list-timers list-unit-files list-units mask reboot reload
 		reload-or-restart reset-failed restart show start status stop try-restart unmask poweroff
 		suspend hibernate`),
-	"pip": strings.Fields(`cache check completion config debug download freeze hash help index
+		"pip": strings.Fields(`cache check completion config debug download freeze hash help index
 		inspect install list search show uninstall wheel`),
-	"kubectl": strings.Fields(`annotate api-resources api-versions apply attach auth autoscale certificate
+		"kubectl": strings.Fields(`annotate api-resources api-versions apply attach auth autoscale certificate
 		cluster-info completion config cordon cp create debug delete describe diff drain edit events
 		exec explain expose get kustomize label logs patch plugin port-forward proxy replace rollout
 		run scale set taint top uncordon version wait`),
-	"brew": strings.Fields(`autoremove cleanup config deps desc doctor fetch home info install leaves
+		"brew": strings.Fields(`autoremove cleanup config deps desc doctor fetch home info install leaves
 		link list log missing outdated pin postinstall reinstall search services tap uninstall unlink
 		unpin untap update upgrade uses`),
-}
-
-// Subcommands of subcommands, keyed "tool sub".
-func init() {
-	subcommands["pip3"] = subcommands["pip"]
-	subcommands["podman"] = subcommands["docker"]
+	}
+	m["pip3"] = m["pip"]
+	m["podman"] = m["docker"]
+	// Subcommands of subcommands, keyed "tool sub".
 	for k, v := range map[string]string{
 		"git bisect":    "bad good new old terms skip next reset visualize view replay log run help start",
 		"git stash":     "list show drop pop apply branch push save clear create store",
@@ -439,9 +438,10 @@ func init() {
 		"conda":         "clean compare config create info init install list package remove rename run search uninstall update upgrade activate deactivate env",
 		"heroku":        "access addons apps auth authorizations buildpacks certs ci clients config container domains drains features git help keys labs local login logout logs maintenance members notifications orgs pg pipelines plugins ps redis regions releases reviewapps run sessions spaces status teams update webhooks",
 	} {
-		subcommands[k] = strings.Fields(v)
+		m[k] = strings.Fields(v)
 	}
-}
+	return m
+}}
 
 // subcommandSlot finds the word of the command line that names a known
 // tool's subcommand, or the subcommand of a known subcommand (git stash
@@ -451,11 +451,11 @@ func subcommandSlot(f *Failure) (string, *Call, int) {
 	for i := len(f.Calls) - 1; i >= 0; i-- {
 		c := &f.Calls[i]
 		key, idx := c.Name(), c.subIndex()
-		if _, ok := subcommands[key]; !ok || idx < 0 {
+		if _, ok := subcommands.get()[key]; !ok || idx < 0 {
 			continue
 		}
 		nested := key + " " + c.Args[idx]
-		if _, ok := subcommands[nested]; !ok {
+		if _, ok := subcommands.get()[nested]; !ok {
 			return key, c, idx
 		}
 		for j := idx + 1; j < len(c.Args); j++ {
@@ -468,17 +468,17 @@ func subcommandSlot(f *Failure) (string, *Call, int) {
 	return "", nil, -1
 }
 
-var unknownSubRes = []*lazyRegexp{
-	lazy(`'([^']+)' is not a (?:git|docker) command`),
-	lazy(`(?m)^go (\S+): unknown command`),
-	lazy("no such (?:sub)?command: `([^`]+)`"),
-	lazy(`Unknown command: "?([^"\s]+)"?`),
-	lazy(`E: Invalid operation (\S+)`),
-	lazy(`Unknown (?:command verb|operation) '?([^',.\s]+)'?`),
-	lazy(`unknown command "([^"]+)"`),
-	lazy(`(?i)unknown command:? (?:docker )?'?([^'\s]+)'?`),
-	lazy("unknown subcommand:? [`'\"]?([^`'\"\\s]+)"),
-	lazy("no such command [`'\"]([^`'\"]+)"),
+var unknownSubRes = []lazyRegexp{
+	lazyRegexp(`'([^']+)' is not a (?:git|docker) command`),
+	lazyRegexp(`(?m)^go (\S+): unknown command`),
+	lazyRegexp("no such (?:sub)?command: `([^`]+)`"),
+	lazyRegexp(`Unknown command: "?([^"\s]+)"?`),
+	lazyRegexp(`E: Invalid operation (\S+)`),
+	lazyRegexp(`Unknown (?:command verb|operation) '?([^',.\s]+)'?`),
+	lazyRegexp(`unknown command "([^"]+)"`),
+	lazyRegexp(`(?i)unknown command:? (?:docker )?'?([^'\s]+)'?`),
+	lazyRegexp("unknown subcommand:? [`'\"]?([^`'\"\\s]+)"),
+	lazyRegexp("no such command [`'\"]([^`'\"]+)"),
 }
 
 func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
@@ -487,7 +487,7 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		return nil
 	}
 	sub := c.Args[idx]
-	known := subcommands[key]
+	known := subcommands.get()[key]
 	if contains(known, sub) {
 		return nil
 	}
@@ -508,7 +508,7 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		conf = 0.65 // no output to go by: the subcommand is merely unknown to us
 	}
 	ms := closest(sub, known, func(w string) float64 {
-		if popular[key+" "+w] > 0 {
+		if popular.get()[key+" "+w] > 0 {
 			return 0.02
 		}
 		return 0
@@ -536,7 +536,7 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 	return fd
 }
 
-var runHintRe = lazy("(?i)\\b(?:run|try|use|execute)(?: running)?:?\\s+['\"`‘]([a-z][^'\"`’\\n]{2,100})['\"`’]")
+var runHintRe = lazyRegexp("(?i)\\b(?:run|try|use|execute)(?: running)?:?\\s+['\"`‘]([a-z][^'\"`’\\n]{2,100})['\"`’]")
 
 // ruleRunHint takes up a command that the failing tool itself says to run,
 // as in "help: run 'rustup default stable'" or "Try 'apt --fix-broken

@@ -7,12 +7,12 @@ import (
 )
 
 var (
-	aptNoPkgRe            = lazy(`E: (?:Unable to locate package |Package '?)([^\s']+)'?(?: has no installation candidate)?`)
-	aptLockRe             = lazy(`Could not get lock ([^\s.]+(?:\.[^\s.]+)*)\.?(?:\s*It is held by process (\d+) \(([^)]+)\))?`)
-	dpkgConfigRe          = lazy(`dpkg was interrupted, you must manually run '(?:sudo )?(dpkg --configure -a)'`)
-	unitNotFoundRe        = lazy(`Unit ([^\s]+?)(?:\.service)? (?:not found|could not be found)`)
-	unrecognizedServiceRe = lazy(`(?m)^(\S+): unrecognized service`)
-	jobFailedRe           = lazy(`Job for (\S+) failed`)
+	aptNoPkgRe            = lazyRegexp(`E: (?:Unable to locate package |Package '?)([^\s']+)'?(?: has no installation candidate)?`)
+	aptLockRe             = lazyRegexp(`Could not get lock ([^\s.]+(?:\.[^\s.]+)*)\.?(?:\s*It is held by process (\d+) \(([^)]+)\))?`)
+	dpkgConfigRe          = lazyRegexp(`dpkg was interrupted, you must manually run '(?:sudo )?(dpkg --configure -a)'`)
+	unitNotFoundRe        = lazyRegexp(`Unit ([^\s]+?)(?:\.service)? (?:not found|could not be found)`)
+	unrecognizedServiceRe = lazyRegexp(`(?m)^(\S+): unrecognized service`)
+	jobFailedRe           = lazyRegexp(`Job for (\S+) failed`)
 )
 
 func ruleApt(ctx context.Context, f *Failure) *Finding {
@@ -74,7 +74,7 @@ func aptMissingPackage(ctx context.Context, f *Failure, c *Call, name string) *F
 	if rest, ok := strings.CutPrefix(name, "python-"); ok {
 		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "python3-"+rest), 0.86, "Debian's Python 3 packages are named python3-*."))
 	}
-	ms := closest(name, commonAptPackages, nil)
+	ms := closest(name, commonAptPackages.get(), nil)
 	if len(ms) == 0 || ms[0].dist > 1 {
 		if len(name) >= 2 {
 			ms = append(ms, closest(name, f.Env.AptPackages(ctx, name[:2]), nil)...)

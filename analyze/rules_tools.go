@@ -11,24 +11,24 @@ import (
 // find no package, unknown network devices, Nix's and Rails's own advice.
 
 var (
-	versionMissingRe = lazy("(pyenv|rbenv|goenv|nodenv|jenv|plenv|phpenv|tfenv|swiftenv)(?::| ERROR:)? version [`'\"]?([\\w.+-]{1,40})['\"`]? (?:is )?not installed")
-	versionWordRe    = lazy(`^[\w.+-]{1,40}$`)
-	netDeviceRe      = lazy(`(?:Device "([^"]+)" does not exist|Cannot find device "([^"]+)"|(\S+): error fetching interface information: Device not found|SIOC\w+: No such device)`)
-	nixOfferRe       = lazy(`(?m)^[ \t]+((?:nix-shell -p|nix-env -iA|nix shell|nix profile install) [\w.#+-]+)[ \t]*$`)
-	railsPendingRe   = lazy(`Migrations are pending\.[\s\S]*?((?:bin/)?rails) db:migrate(?: RAILS_ENV=(\w+))?`)
+	versionMissingRe = lazyRegexp("(pyenv|rbenv|goenv|nodenv|jenv|plenv|phpenv|tfenv|swiftenv)(?::| ERROR:)? version [`'\"]?([\\w.+-]{1,40})['\"`]? (?:is )?not installed")
+	versionWordRe    = lazyRegexp(`^[\w.+-]{1,40}$`)
+	netDeviceRe      = lazyRegexp(`(?:Device "([^"]+)" does not exist|Cannot find device "([^"]+)"|(\S+): error fetching interface information: Device not found|SIOC\w+: No such device)`)
+	nixOfferRe       = lazyRegexp(`(?m)^[ \t]+((?:nix-shell -p|nix-env -iA|nix shell|nix profile install) [\w.#+-]+)[ \t]*$`)
+	railsPendingRe   = lazyRegexp(`Migrations are pending\.[\s\S]*?((?:bin/)?rails) db:migrate(?: RAILS_ENV=(\w+))?`)
 	pkgNotFoundRes   = []struct {
 		tool   string
-		re     *lazyRegexp
+		re     lazyRegexp
 		search string
 	}{
-		{"dnf", lazy(`(?:No match for argument|Unable to find a match): ([\w.+-]+)`), "dnf search"},
-		{"yum", lazy(`No package ([\w.+-]+) available`), "yum search"},
-		{"pacman", lazy(`error: target not found: ([\w.+-]+)`), "pacman -Ss"},
-		{"zypper", lazy(`No provider of '([\w.+-]+)' found`), "zypper search"},
-		{"apk", lazy(`ERROR: unable to select packages:\s*\n\s*([\w.+-]+) \(no such package\)`), "apk search"},
-		{"brew", lazy(`No available formula(?: or cask)? with the name "([\w.@+-]+)"`), "brew search"},
-		{"choco", lazy(`([\w.+-]+) not installed\. The package was not found with the source\(s\) listed`), "choco search"},
-		{"winget", lazy(`No package found matching input criteria`), "winget search"},
+		{"dnf", lazyRegexp(`(?:No match for argument|Unable to find a match): ([\w.+-]+)`), "dnf search"},
+		{"yum", lazyRegexp(`No package ([\w.+-]+) available`), "yum search"},
+		{"pacman", lazyRegexp(`error: target not found: ([\w.+-]+)`), "pacman -Ss"},
+		{"zypper", lazyRegexp(`No provider of '([\w.+-]+)' found`), "zypper search"},
+		{"apk", lazyRegexp(`ERROR: unable to select packages:\s*\n\s*([\w.+-]+) \(no such package\)`), "apk search"},
+		{"brew", lazyRegexp(`No available formula(?: or cask)? with the name "([\w.@+-]+)"`), "brew search"},
+		{"choco", lazyRegexp(`([\w.+-]+) not installed\. The package was not found with the source\(s\) listed`), "choco search"},
+		{"winget", lazyRegexp(`No package found matching input criteria`), "winget search"},
 	}
 )
 
@@ -193,20 +193,20 @@ func rulePackageNotFound(ctx context.Context, f *Failure) *Finding {
 // declare a task in them.
 var taskFiles = []struct {
 	tool  string
-	re    *lazyRegexp
+	re    lazyRegexp
 	files []string
-	decls []*lazyRegexp
+	decls []lazyRegexp
 }{
 	// grunt (doc): Warning: Task "biuld" not found. Use --force to continue.
-	{"grunt", lazy(`Task "([^"]+)" not found`), []string{"Gruntfile.js", "Gruntfile.coffee", "gruntfile.js"}, []*lazyRegexp{
-		lazy(`register(?:Multi)?Task\(\s*['"]([\w:-]+)['"]`), lazy(`loadNpmTasks\(\s*['"]grunt-(?:contrib-)?([\w-]+)['"]`)}},
+	{"grunt", lazyRegexp(`Task "([^"]+)" not found`), []string{"Gruntfile.js", "Gruntfile.coffee", "gruntfile.js"}, []lazyRegexp{
+		lazyRegexp(`register(?:Multi)?Task\(\s*['"]([\w:-]+)['"]`), lazyRegexp(`loadNpmTasks\(\s*['"]grunt-(?:contrib-)?([\w-]+)['"]`)}},
 	// gulp (doc): Task 'biuld' is not in your gulpfile / Task never defined: biuld
-	{"gulp", lazy(`Task '([^']+)' is not in your gulpfile|Task never defined: (\S+)`), []string{"gulpfile.js", "gulpfile.mjs", "gulpfile.ts"}, []*lazyRegexp{
-		lazy(`task\(\s*['"]([\w:-]+)['"]`), lazy(`exports\.(\w+)\s*=`), lazy(`export\s+(?:const|function|async function)\s+(\w+)`)}},
+	{"gulp", lazyRegexp(`Task '([^']+)' is not in your gulpfile|Task never defined: (\S+)`), []string{"gulpfile.js", "gulpfile.mjs", "gulpfile.ts"}, []lazyRegexp{
+		lazyRegexp(`task\(\s*['"]([\w:-]+)['"]`), lazyRegexp(`exports\.(\w+)\s*=`), lazyRegexp(`export\s+(?:const|function|async function)\s+(\w+)`)}},
 	// fabric 2 and invoke (doc): No idea what 'deplyo' is!
-	{"fab", lazy(`No idea what '([^']+)' is!`), []string{"fabfile.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
-	{"invoke", lazy(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
-	{"inv", lazy(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []*lazyRegexp{lazy(`(?m)^def (\w+)\(`)}},
+	{"fab", lazyRegexp(`No idea what '([^']+)' is!`), []string{"fabfile.py"}, []lazyRegexp{lazyRegexp(`(?m)^def (\w+)\(`)}},
+	{"invoke", lazyRegexp(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []lazyRegexp{lazyRegexp(`(?m)^def (\w+)\(`)}},
+	{"inv", lazyRegexp(`No idea what '([^']+)' is!`), []string{"tasks.py"}, []lazyRegexp{lazyRegexp(`(?m)^def (\w+)\(`)}},
 }
 
 // ruleTaskFile corrects an unknown task from the tasks the project's task

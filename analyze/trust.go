@@ -41,7 +41,7 @@ func (f *Failure) oneWordCorrection(cmd string) bool {
 			if word == "-"+c.Raw[j] && strings.HasPrefix(typed, "-") {
 				return true
 			}
-			if key, sc, idx := subcommandSlot(f); sc == c && j == idx && contains(subcommands[key], word) && distance(typed, word) <= 2 && distance(typed, word) < len(word)/2+1 {
+			if key, sc, idx := subcommandSlot(f); sc == c && j == idx && contains(subcommands.get()[key], word) && distance(typed, word) <= 2 && distance(typed, word) < len(word)/2+1 {
 				return true
 			}
 		}
@@ -132,7 +132,10 @@ func lineShape(cmd, shell string) shape {
 			}
 			sp := stmtSpan{start: int(n.Pos().Offset()), end: int(n.End().Offset())}
 			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				sp.name = filepath.Base(riskWord(ce.Args[0]))
+				if ws, ok := callWords(ce, cmd); ok && len(ws) > 0 {
+					args := values(ws)
+					sp.name = filepath.Base(args[unwrap(args).prog])
+				}
 			}
 			sh.stmts = append(sh.stmts, sp)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Context is what was noted of the context a command ran in, besides its
@@ -130,15 +131,24 @@ func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err e
 }
 
 // Successes returns up to limit commands with the given key that
-// succeeded and started before before (µs), newest first: one range of
-// a partial index, whatever the size of the history.
-func (s *Store) Successes(ctx context.Context, key, before int64, limit int) ([]Entry, error) {
+// succeeded and started before before (µs), recorded on installation host
+// ("" for this one; see SessionHost), newest first: one range of a partial
+// index, whatever the size of the history. (A success on another machine,
+// synced here, explains nothing of a failure here: its directories, PATH
+// and environments are that machine's.)
+func (s *Store) Successes(ctx context.Context, key, before int64, host string, limit int) ([]Entry, error) {
+	where := "c.session NOT GLOB '" + remoteGlob + "'"
+	var args []any
+	if host != "" {
+		where = "c.session GLOB ?"
+		args = append(args, "*"+HostSep+globQuote(host))
+	}
 	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+` FROM contexts x
 		JOIN commands c ON c.id = x.id
 		LEFT JOIN sessions s ON s.id = c.session
 		LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
-		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ?
-		ORDER BY x.started_at DESC LIMIT ?`, key, before, limit)
+		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ? AND `+where+`
+		ORDER BY x.started_at DESC LIMIT ?`, append(append([]any{key, before}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("successes: %w", classify(err))
 	}
@@ -152,4 +162,19 @@ func (s *Store) Successes(ctx context.Context, key, before int64, limit int) ([]
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// globQuote escapes GLOB's special characters in s.
+func globQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '*' || r == '?' || r == '[' {
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

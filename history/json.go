@@ -22,10 +22,17 @@ func (en Entry) JSON() map[string]any {
 		"duration_ms":  float64(en.DurationUS) / 1000,
 		"shell":        en.Shell,
 		"host":         en.Host,
+		"host_name":    en.Host,
 		"user":         en.User,
 		"tty":          en.TTY,
 		"output_bytes": en.OutputBytes,
 		"source":       en.Source,
+		"author":       en.Author,
+	}
+	if en.HostID != "" {
+		// A host is an installation: its id, the same on every machine
+		// the command is synced to (the hostname is only its label).
+		m["host"], m["host_id"] = en.HostID, en.HostID
 	}
 	if !utf8.ValidString(en.Command) {
 		// JSON strings cannot carry invalid UTF-8: the exact bytes go here.

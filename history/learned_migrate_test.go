@@ -32,7 +32,7 @@ func TestLearnedMigratesFromSchema3(t *testing.T) {
 	var v int
 	s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	if v != SchemaVersion || SchemaVersion < 4 {
-		t.Errorf("user_version = %d, SchemaVersion %d; want the latest (4 or more)", v, SchemaVersion)
+		t.Errorf("user_version = %d, SchemaVersion %d; want the latest, at least 4", v, SchemaVersion)
 	}
 	if l, err := s.AllLearned(ctx); err != nil || len(l) != 0 {
 		t.Errorf("AllLearned after migrating = %v, %v; want none", l, err)

@@ -110,3 +110,36 @@ func TestPruneOutputs(t *testing.T) {
 		t.Errorf("second prune = %+v, %v", st, err)
 	}
 }
+
+// TestOutputBytesNothingKept: an entry's OutputBytes is the size of the
+// output kept, and 0 when nothing of it was: a full-screen program's text
+// is only a note saying so, a pruned one has none.
+func TestOutputBytesNothingKept(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	add(t, s, []history.Session{{ID: "s1", Shell: "bash", Capture: "pty"}},
+		history.Entry{Session: "s1", Seq: 1, Command: "vim", StartedAt: t0},
+		history.Entry{Session: "s1", Seq: 2, Command: "make", StartedAt: t0 + 1},
+		history.Entry{Session: "s1", Seq: 3, Command: "cat big", StartedAt: t0 + 2})
+	addOutputs(t, s,
+		history.Output{Session: "s1", Seq: 1, Text: []byte("[full-screen program: output not kept]\n"), Bytes: 5000, Flags: history.OutputFullScreen, CreatedAt: t0},
+		history.Output{Session: "s1", Seq: 2, Text: []byte("built\n"), Bytes: 6, CreatedAt: t0 + 1},
+		history.Output{Session: "s1", Seq: 3, Bytes: 9000, Flags: history.OutputPruned, CreatedAt: t0 + 2})
+	es, err := s.List(ctx, history.Query{})
+	if err != nil || len(es) != 3 {
+		t.Fatalf("List = %+v, %v", es, err)
+	}
+	for _, want := range []struct {
+		cmd   string
+		bytes int64
+	}{{"cat big", 0}, {"make", 6}, {"vim", 0}} {
+		e := es[0]
+		es = es[1:]
+		if e.Command != want.cmd || e.OutputBytes != want.bytes {
+			t.Errorf("%s: OutputBytes %d; want %d", e.Command, e.OutputBytes, want.bytes)
+		}
+		if got, err := s.Get(ctx, e.ID); err != nil || got.OutputBytes != want.bytes {
+			t.Errorf("Get(%s): OutputBytes %d, %v; want %d", e.Command, got.OutputBytes, err, want.bytes)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -17,14 +18,26 @@ type Query struct {
 	Cwd     string // only commands started in this directory
 	Since   int64  // only commands started at or after this time (µs)
 	Text    string // every word must occur in the command, ignoring ASCII case
+	// Authors, when not nil, keeps only the commands of these authors
+	// ("" for the user's own shells, "claude-code" for that agent's).
+	Authors []string
+	// Host selects the commands of one host: its label (the hostname the
+	// shell reported) or, for commands synced from another installation,
+	// that installation's id.
+	Host string
+	// ThisHost selects the commands recorded by this installation (not
+	// synced from another).
+	ThisHost bool
 }
 
 // ErrNotFound reports a reference to a command that is not in the history.
 var ErrNotFound = errors.New("no such command in the history")
 
-const entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
-	c.duration_us, COALESCE(length(o.text), 0), c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''),
-	COALESCE(s.user, ''), COALESCE(s.tty, '')`
+// The output's size is 0 where nothing of it was kept: none captured, its
+// text pruned, or a full-screen program's (whose text is only a note).
+var entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
+	c.duration_us, CASE WHEN o.flags & ` + strconv.Itoa(int(OutputFullScreen)) + ` <> 0 THEN 0 ELSE COALESCE(length(o.text), 0) END,
+	c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''), COALESCE(s.user, ''), COALESCE(s.tty, ''), COALESCE(s.author, '')`
 
 // entryFrom joins each command to its session and to its output as the
 // terminal showed it (stream ”), whose stored size is the entry's
@@ -36,8 +49,9 @@ func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var ps string
 	err := sc.Scan(&e.ID, &e.Session, &e.Seq, &e.Command, &e.ExitCode, &ps, &e.Cwd, &e.StartedAt,
-		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY)
+		&e.DurationUS, &e.OutputBytes, &e.Source, &e.Shell, &e.Host, &e.User, &e.TTY, &e.Author)
 	e.Pipestatus = splitInts(ps)
+	e.HostID = SessionHost(e.Session)
 	return e, err
 }
 
@@ -59,6 +73,27 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Since != 0 {
 		where = append(where, "c.started_at >= ?")
 		args = append(args, q.Since)
+	}
+	if q.Authors != nil {
+		if len(q.Authors) == 0 {
+			return nil, nil
+		}
+		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
+		for _, a := range q.Authors {
+			args = append(args, a)
+		}
+	}
+	if q.Host != "" {
+		if SessionHost("x"+HostSep+q.Host) != "" {
+			where = append(where, `(s.host = ? OR c.session GLOB ?)`)
+			args = append(args, q.Host, "*"+HostSep+q.Host)
+		} else {
+			where = append(where, "s.host = ?")
+			args = append(args, q.Host)
+		}
+	}
+	if q.ThisHost {
+		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
 	}
 	words := strings.Fields(q.Text)
 	for _, w := range words {
@@ -131,6 +166,32 @@ func (s *Store) Recent(ctx context.Context, session string, n int) (Entry, error
 	return e, nil
 }
 
+// LatestSession returns the session of the most recent command of author:
+// for "" the user's most recent interactive shell (a shell's hooks
+// recorded it: not `hookd run`, not an import), for an agent's name that
+// agent's most recent session. A history without one gives an error
+// wrapping ErrNotFound.
+func (s *Store) LatestSession(ctx context.Context, author string) (string, error) {
+	source := "hook"
+	if author != "" {
+		source = "agent"
+	}
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT c.session FROM commands c JOIN sessions s ON s.id = c.session
+		WHERE c.source = ? AND s.author = ? ORDER BY c.started_at DESC, c.id DESC LIMIT 1`, source, author).Scan(&id)
+	if err == sql.ErrNoRows {
+		who := "no interactive shell"
+		if author != "" {
+			who = "no session of " + author
+		}
+		return "", fmt.Errorf("%s has recorded a command: %w", who, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("latest session: %w", classify(err))
+	}
+	return id, nil
+}
+
 // Forget deletes the given entries for good, and returns how many there were.
 func (s *Store) Forget(ctx context.Context, ids []int64) (int, error) {
 	return s.forget(ctx, func(tx *sql.Tx) ([]int64, error) { return ids, nil })
@@ -174,8 +235,43 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	if err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
 	}
+	n, err := s.forgetRows(ctx, tx, ids)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
+	}
+	return n, nil
+}
+
+// forgetRows deletes the commands with the given ids inside tx, with their
+// outputs, their rows in the full-text index, their contexts and what was
+// learned from them, and returns how many there were; a session left with
+// no command loses its environments, and an environment or a work tree no
+// command refers to any more goes too. (The schema's trigger records a
+// tombstone for each, for sync.)
+func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, error) {
 	n := 0
+	sessions := map[string]bool{}
+	var repos []any
 	for _, id := range ids {
+		var sess string
+		var repo sql.NullInt64
+		switch err := tx.QueryRowContext(ctx, `SELECT c.session, x.repo FROM commands c LEFT JOIN contexts x ON x.id = c.id
+			WHERE c.id = ?`, id).Scan(&sess, &repo); err {
+		case nil:
+			sessions[sess] = true
+			if repo.Int64 > 0 {
+				repos = append(repos, repo.Int64)
+			}
+		case sql.ErrNoRows:
+		default:
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
 		if err := s.ftsDelete(ctx, tx, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
@@ -193,6 +289,9 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 		k, _ := res.RowsAffected()
 		n += int(k)
 	}
+	if err := forgetContexts(ctx, tx, sessions, repos); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
+	}
 	// What was learned from them goes with them; and learning, which
 	// marks the last id it looked at, must see the ids SQLite may give
 	// again to new commands.
@@ -202,12 +301,6 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = CAST(MIN(CAST(value AS INTEGER),
 		COALESCE((SELECT MAX(id) FROM commands), 0)) AS TEXT) WHERE key = ?`, learnMarkKey); err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("forget: %w", classify(err))
-	}
-	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
 	}
 	return n, nil
 }
@@ -266,8 +359,8 @@ func (s *Store) SpoolOffsets(ctx context.Context) (map[string]SpoolState, error)
 // Session returns what is known of a session.
 func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	se := Session{ID: id}
-	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at, capture
-		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt, &se.Capture)
+	err := s.db.QueryRowContext(ctx, `SELECT shell, version, pid, host, user, uid, tty, started_at, capture, author
+		FROM sessions WHERE id = ?`, id).Scan(&se.Shell, &se.Version, &se.PID, &se.Host, &se.User, &se.UID, &se.TTY, &se.StartedAt, &se.Capture, &se.Author)
 	if err == sql.ErrNoRows {
 		return se, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
@@ -287,4 +380,45 @@ func (s *Store) BySeq(ctx context.Context, session string, seq int64) (Entry, er
 		return Entry{}, fmt.Errorf("get command #%d: %w", seq, classify(err))
 	}
 	return e, nil
+}
+
+// forgetContexts deletes, after commands were forgotten, the environments
+// of the sessions among sessions that have no command left, the
+// environments no session refers to any more, and the work trees among
+// repos no context refers to any more (one pass over the contexts).
+func forgetContexts(ctx context.Context, tx *sql.Tx, sessions map[string]bool, repos []any) error {
+	for sess := range sessions {
+		rows, err := tx.QueryContext(ctx, `DELETE FROM session_envs
+			WHERE session = ? AND NOT EXISTS (SELECT 1 FROM commands WHERE session = ?) RETURNING env`, sess, sess)
+		if err != nil {
+			return err
+		}
+		var envs []int64
+		for rows.Next() {
+			var e int64
+			if err := rows.Scan(&e); err != nil {
+				rows.Close()
+				return err
+			}
+			envs = append(envs, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, e := range envs {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM envs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM session_envs WHERE env = ?)`, e, e); err != nil {
+				return err
+			}
+		}
+	}
+	if len(repos) > 0 {
+		in := "?" + strings.Repeat(", ?", len(repos)-1)
+		args := append(append([]any{}, repos...), repos...)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM repos WHERE id IN (`+in+`)
+			AND id NOT IN (SELECT repo FROM contexts WHERE repo IN (`+in+`))`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -29,6 +29,7 @@ var shapes = []struct {
 	// id, session, seq, command, exit_code, pipestatus, cwd, started_at,
 	// duration_us, output_bytes, source
 	{tableCommands, false, "ntitittiiit"},
+	{tableSessions, false, "tttittititt"}, // schema 5: author
 	{tableSessions, false, "tttittitit"},
 	{tableSessions, false, "tttittiti"}, // schema 1, before capture was added
 	{tableOutputs, true, "titbiii"},
@@ -163,8 +164,8 @@ func (w *salvageWriter) begin() error {
 	w.cmd = prep(`INSERT OR IGNORE INTO commands
 		(id, session, seq, command, exit_code, pipestatus, cwd, started_at, duration_us, output_bytes, source)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	w.sess = prep(`INSERT OR IGNORE INTO sessions (id, shell, version, pid, host, user, uid, tty, started_at, capture)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	w.sess = prep(`INSERT OR IGNORE INTO sessions (id, shell, version, pid, host, user, uid, tty, started_at, capture, author)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.out = prep(`INSERT OR IGNORE INTO outputs (session, seq, stream, text, bytes, flags, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	w.spl = prep(`INSERT OR IGNORE INTO spools (name, inode, offset, bad, updated_at) VALUES (?, ?, ?, ?, ?)`)
@@ -254,12 +255,15 @@ func (w *salvageWriter) add(c *cell) {
 		}
 		count = &w.st.Commands
 	case tableSessions:
-		capture := ""
-		if len(v) == 10 {
+		capture, author := "", ""
+		if len(v) >= 10 {
 			capture = str(9)
 		}
+		if len(v) == 11 {
+			author = str(10)
+		}
 		res, err = w.sess.ExecContext(w.ctx, str(0), str(1), str(2), v[3].i, str(4), str(5), v[6].i, str(7),
-			v[8].i, capture)
+			v[8].i, capture, author)
 		count = &w.st.Sessions
 	case tableOutputs:
 		var text any

@@ -174,7 +174,7 @@ func buildSalvageDB(t testing.TB, path string) {
 		for i := range 4 {
 			if err := tx.AddSession(ctx, Session{ID: fmt.Sprintf("new-%d", i), Shell: "zsh", Version: "5.9",
 				PID: 200 + i, Host: "héllo-host", User: "u", UID: 1000, TTY: "/dev/pts/3",
-				StartedAt: salvageT0 + 100, Capture: []string{"pty", "off"}[i%2]}); err != nil {
+				StartedAt: salvageT0 + 100, Capture: []string{"pty", "off"}[i%2], Author: []string{"", "", "", "claude-code"}[i]}); err != nil {
 				return err
 			}
 		}

@@ -116,14 +116,63 @@ var migrations = []string{
 	CREATE INDEX learned_sources_fixed ON learned_sources (fixed);
 	CREATE INDEX learned_sources_learned ON learned_sources (learned);`,
 
-	// The context a command ran in, for "it worked before" (context.go):
+	// 5: who ran a session's commands: "" for the user's own shells, the
+	// name of a coding agent ("claude-code", or any name `hookd record
+	// --author` gives) for an agent's. Agents' commands are left out of
+	// -N references, of learning and of the user's recent commands by
+	// default.
+	`ALTER TABLE sessions ADD COLUMN author TEXT NOT NULL DEFAULT '';`,
+	// 6: sync (package sync). sync_hosts: the installations whose
+	// segments this one has merged, with how far (merged: the last
+	// segment number, contiguous). sync_queue: what this installation
+	// has still to upload (kind 1 a command, 2 an output, 3 a
+	// tombstone), filled by triggers only once sync is on (meta
+	// sync_on), so that every writer (ingest, import, salvage) feeds
+	// it. sync_tombstones: the commands forgotten here or anywhere, so
+	// that a copy fetched later from another host is not added again.
+	`CREATE TABLE sync_hosts (
+		id TEXT PRIMARY KEY,
+		label TEXT NOT NULL DEFAULT '',
+		merged INTEGER NOT NULL DEFAULT 0,
+		commands INTEGER NOT NULL DEFAULT 0,
+		updated_at INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE sync_queue (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		kind INTEGER NOT NULL,
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		stream TEXT NOT NULL DEFAULT ''
+	);
+	CREATE TABLE sync_tombstones (
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		at INTEGER NOT NULL,
+		PRIMARY KEY (session, seq)
+	) WITHOUT ROWID;
+	CREATE TRIGGER sync_command_added AFTER INSERT ON commands
+		WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on')
+		BEGIN INSERT INTO sync_queue (kind, session, seq) VALUES (1, NEW.session, NEW.seq); END;
+	CREATE TRIGGER sync_output_added AFTER INSERT ON outputs
+		WHEN NEW.text IS NOT NULL AND EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on')
+		BEGIN INSERT INTO sync_queue (kind, session, seq, stream) VALUES (2, NEW.session, NEW.seq, NEW.stream); END;
+	CREATE TRIGGER sync_command_forgotten AFTER DELETE ON commands
+		BEGIN
+			INSERT OR IGNORE INTO sync_tombstones (session, seq, at)
+				VALUES (OLD.session, OLD.seq, CAST((julianday('now') - 2440587.5) * 86400000000 AS INTEGER));
+			INSERT INTO sync_queue (kind, session, seq)
+				SELECT 3, OLD.session, OLD.seq WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on');
+		END;`,
+	// 7: the context a command ran in, for "it worked before" (context.go):
 	// the environments the shells noted (envs, each set of values once;
 	// session_envs says from which command of a session on one applied),
 	// the git work trees (repos, each path once), and per command (its
 	// id) its key (program and subcommand, hashed), whether it succeeded,
 	// when it started, and the work tree, branch or detached commit, and
 	// changes (-1: unknown) the agent read at ingest. The partial index
-	// finds the last successes of a key, newest first.
+	// finds the last successes of a key, newest first; the index on
+	// session_envs.env finds the environments a forget leaves unused.
+	// Contexts travel with their commands through sync (sync.go).
 	`CREATE TABLE envs (
 		id INTEGER PRIMARY KEY,
 		hash TEXT NOT NULL UNIQUE,
@@ -135,6 +184,7 @@ var migrations = []string{
 		env INTEGER NOT NULL,
 		PRIMARY KEY (session, from_seq)
 	) WITHOUT ROWID;
+	CREATE INDEX session_envs_env ON session_envs (env);
 	CREATE TABLE repos (
 		id INTEGER PRIMARY KEY,
 		path TEXT NOT NULL UNIQUE

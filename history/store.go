@@ -36,7 +36,13 @@ type Entry struct {
 	User        string
 	TTY         string
 	OutputBytes int64  // size of the stored output (0: none)
-	Source      string // "hook", "import" or "run"
+	Source      string // "hook", "import", "run" or "agent"
+	// Author is who ran it: "" for the user's own shells, a coding
+	// agent's name ("claude-code") for an agent's (see Session.Author).
+	Author string
+	// HostID is the installation that recorded the command when it came
+	// through sync from another one; "" when it was recorded here.
+	HostID string
 }
 
 // Session describes the shell a command came from.
@@ -53,6 +59,9 @@ type Session struct {
 	// Capture is the session's output capture: "pty", "off", or "" when
 	// the shell did not say (hooks older than capture, imports).
 	Capture string
+	// Author is "" for the user's own shells, and the name of the coding
+	// agent whose commands the session holds otherwise ("claude-code").
+	Author string
 }
 
 // ErrCorrupt reports a database file that SQLite cannot read.
@@ -67,6 +76,9 @@ type Store struct {
 	// (device and inode), so that Replaced can tell when the path names
 	// another one.
 	file, wal fileID
+	// readOnly says why the database is open for reading only (nil:
+	// writable); see ReadOnly.
+	readOnly error
 }
 
 // Open opens the database at path, creating it (0600, in a 0700 directory)
@@ -121,6 +133,14 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	return s, nil
 }
 
+// unwrapOpen is the cause of an error of Open ("open history P: …").
+func unwrapOpen(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}
+
 func escapePath(p string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
 }
@@ -138,8 +158,16 @@ func classify(err error) error {
 // check when check is set. A database found corrupt is moved aside, what can
 // be read of it is salvaged into a new one (see recoverDB), and the new one is
 // returned; aside then says where the old one went.
+//
+// A database that exists but cannot be written is opened for reading
+// only: its ReadOnly says why, and recording is stopped.
 func OpenRecover(ctx context.Context, path string, busy time.Duration, check bool) (s *Store, aside string, err error) {
 	s, err = Open(ctx, path, busy)
+	if err != nil && (readOnly(err) || IsDiskFull(err)) {
+		if ro, rerr := openReadOnly(ctx, path, busy, unwrapOpen(err)); rerr == nil && ro != nil {
+			return ro, "", nil
+		}
+	}
 	var found fileID
 	if err == nil && check {
 		if err = s.Check(ctx); err != nil {

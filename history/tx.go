@@ -60,8 +60,8 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	t.addCmd = prep(`INSERT OR IGNORE INTO commands
 		(session, seq, command, exit_code, pipestatus, cwd, started_at, duration_us, output_bytes, source)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	t.addSess = prep(`INSERT INTO sessions (id, shell, version, pid, host, user, uid, tty, started_at, capture)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	t.addSess = prep(`INSERT INTO sessions (id, shell, version, pid, host, user, uid, tty, started_at, capture, author)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET tty = CASE WHEN excluded.tty <> '' THEN excluded.tty ELSE tty END,
 			capture = CASE WHEN excluded.capture <> '' THEN excluded.capture ELSE capture END`)
 	t.getOf = prep(`SELECT inode, offset FROM spools WHERE name = ?`)
@@ -98,7 +98,7 @@ func (t *Tx) Rollback() { t.tx.Rollback() }
 // AddSession records a session, keeping an existing record (but filling in
 // its tty when it was unknown).
 func (t *Tx) AddSession(ctx context.Context, s Session) error {
-	_, err := t.addSess.ExecContext(ctx, s.ID, s.Shell, s.Version, s.PID, s.Host, s.User, s.UID, s.TTY, s.StartedAt, s.Capture)
+	_, err := t.addSess.ExecContext(ctx, s.ID, s.Shell, s.Version, s.PID, s.Host, s.User, s.UID, s.TTY, s.StartedAt, s.Capture, s.Author)
 	if err != nil {
 		return fmt.Errorf("add session %s: %w", s.ID, classify(err))
 	}

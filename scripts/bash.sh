@@ -1,13 +1,55 @@
 # hookd shell integration for bash (4.4 or newer).
-# Load it from ~/.bashrc with:   eval "$(hookd init bash)"
+# Load it from ~/.bashrc with two lines, the first and the last:
+#   eval "$(hookd init bash --early)"   # enters the capturing proxy here
+#   …
+#   eval "$(hookd init bash)"           # the hooks, keys and completion
+# (the last line alone works too; the rc file then runs twice under capture).
 #
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the lines marked @name@ (the binary, the state directory, the settings);
-# nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings)
+# and leaves the comment lines out; nothing else is generated.
+#
+# The file reads as a list of named steps, in the same order as zsh.sh, so
+# that the two can be read side by side. To add a piece: a start-up step of
+# its own (_hookd_init_NAME, called from _hookd_init, taken away in
+# _hookd_start), and on the prompt's path no process and no subshell (the
+# per-command cost is measured: bench/hook_overhead.sh, docs/benchmarks.md).
+#
+#   start-up (run once by _hookd_start, then unset: none of it is left for
+#   the prompt's path)
+#     _hookd_init            guards, the values hookd init fills in, the steps:
+#     _hookd_init_capture      enter the capturing proxy (capture on)
+#       _hookd_proxy             re-execute under it (the early line's work)
+#     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#       _hookd_query             a builtin's listing, without a subshell
+#     _hookd_init_env          the environment's names (fix.watch_env), first record
+#     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
+#     _hookd_init_ask          the `??` and `!!ctx` keys
+#     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_complete     completion of hookd's command line
+#     _hookd_init_agent        the agent, started if it is not running
+#   the prompt's path
+#     _hookd_precmd          records the command that just finished
+#     _hookd_after           failures, capture marks, PS0 repair, a dead agent
+#     _hookd_envrec          the environment's record, when it changed
+#     _hookd_first           hookd's precmd back in front, whatever was added
+#   the `??` keys
+#     _hookd_arm_prefix, _hookd_arm_bang, _hookd_insert, _hookd_arm,
+#     _hookd_enter, _hookd_accept_line, _hookd_offer_line
+#   the fixes
+#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
+#   completion
+#     _hookd_complete
+#   the agent
+#     _hookd_agent           starts the agent, notes how to tell it runs
+#   _hookd_start             runs the start-up; the early line's `hookd`
 
+# _hookd_init checks that this shell can load hookd (interactive, not
+# loaded yet, new enough), sets the values hookd init fills in, and runs the
+# start-up steps in order.
 _hookd_init() {
   [[ $- == *i* ]] || return 0
   [[ -z ${_hookd_loaded-} ]] || return 0
@@ -33,33 +75,62 @@ _hookd_init() {
   _hookd_fixdir= # @offerdir@
   _hookd_pidfile= # @pidfile@
 
-  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
-  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
-  # nested shell, `exec bash`) is already captured and prints the marks that
-  # cut the output per command; a shell on another terminal (a new tmux
-  # pane, say) re-executes itself under a proxy of its own, once, after
-  # checking that the proxy can start (if not, it goes on as it is, and
-  # `hookd status` says why). Nothing above this line runs twice in vain:
-  # the rc file does run again in the new shell.
-  _hookd_nonce=
-  if [[ $_hookd_capture == pty ]]; then
-    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
-      _hookd_nonce=$HOOKD_CAPTURE_NONCE
-    elif [[ -t 0 && -t 1 && -x $_hookd_bin ]] && command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
-      # The same command line again (--rcfile, a login shell's "-bash"),
-      # read without a fork; without /proc, an interactive shell.
-      local -a _hookd_argv=()
-      builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
-      if ((${#_hookd_argv[@]} > 0)); then
-        builtin exec "$_hookd_bin" shell --shell "$BASH" -- "${_hookd_argv[@]}"
-      elif builtin shopt -q login_shell; then
-        builtin exec "$_hookd_bin" shell --login --shell "$BASH"
-      else
-        builtin exec "$_hookd_bin" shell --shell "$BASH"
-      fi
-    fi
-  fi
+  _hookd_init_capture
+  _hookd_init_session
+  _hookd_init_env
+  _hookd_init_hooks
+  _hookd_init_ask
+  _hookd_init_fix
+  _hookd_init_complete
+  _hookd_init_agent
+}
 
+# _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
+# when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+# nested shell, `exec bash`) is already captured and prints the marks that
+# cut the output per command. A shell on another terminal (a new tmux pane,
+# say) enters a proxy of its own: best at the early line (`eval "$(hookd
+# init bash --early)"`, the rc file's first line), which re-executes the
+# shell before the rest of the rc file runs; where the early line ran but
+# could not, this shell goes on without capture (`hookd status` says why).
+# Without the early line, here: once, after checking that the proxy can
+# start, and then the whole rc file runs again in the new shell (`hookd
+# status` suggests the early line).
+_hookd_init_capture() {
+  _hookd_nonce=
+  [[ $_hookd_capture == pty ]] || return 0
+  if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && /dev/stdin -ef $HOOKD_PTY ]]; then
+    _hookd_nonce=$HOOKD_CAPTURE_NONCE
+  elif [[ -z ${_hookd_early-} && -t 0 && -t 1 && -x $_hookd_bin ]] &&
+    command "$_hookd_bin" shell --check --shell "$BASH" </dev/null >/dev/null 2>&1; then
+    _hookd_proxy "$_hookd_bin" --rc-again
+  fi
+  return 0
+}
+
+# _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
+# with the same command line (--rcfile, a login shell's "-bash"), read
+# without a fork; without /proc, as an interactive shell. It is all that
+# the early line runs in a terminal that is not captured yet (hookd init
+# --early prints this function and a call), so it stands alone.
+_hookd_proxy() {
+  [[ $- == *i* && -t 0 && -t 1 && -x $1 ]] || return 0
+  local -a _hookd_argv=()
+  builtin mapfile -d '' -t _hookd_argv 2>/dev/null </proc/$$/cmdline
+  if ((${#_hookd_argv[@]} > 0)); then
+    builtin exec "$1" shell ${2:+"$2"} --shell "$BASH" -- "${_hookd_argv[@]}"
+  elif builtin shopt -q login_shell; then
+    builtin exec "$1" shell ${2:+"$2"} --login --shell "$BASH"
+  else
+    builtin exec "$1" shell ${2:+"$2"} --shell "$BASH"
+  fi
+}
+
+# _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
+# is exported for the hookd CLI, but a child shell makes its own), its
+# spool file and the header record, the clock, and the XFSZ trap. No
+# process is started (the spool directory is made by hookd init).
+_hookd_init_session() {
   # The time as "seconds.micros": EPOCHREALTIME, or before bash 5 whole
   # seconds from SECONDS and the shell's start.
   builtin printf -v _hookd_epoch0 '%(%s)T' -1
@@ -71,8 +142,6 @@ _hookd_init() {
     _hookd_now='$((_hookd_epoch0 + SECONDS)).0'
   fi
   _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
-  # A new session for every shell: HOOKD_SESSION is exported for the hookd
-  # CLI, but a child shell makes its own.
   HOOKD_SESSION=${_hookd_t0//[!0-9]/}-$$-$RANDOM
   builtin export HOOKD_SESSION
   _hookd_spool=$_hookd_spooldir/$HOOKD_SESSION.spool
@@ -81,42 +150,88 @@ _hookd_init() {
   _hookd_cwd=$PWD
   _hookd_hc=${HISTCMD-0}
   builtin declare -gA _hookd_e
+  # The user's umask, read without a process (Linux has it in
+  # /proc/PID/status), so that hookd's files are made 0600 and the umask
+  # put back; where it cannot be read, a subshell keeps umask 077 to itself.
+  _hookd_umask=
+  local _hookd_k _hookd_v
+  while IFS=$': \t' builtin read -r _hookd_k _hookd_v; do
+    [[ $_hookd_k != Umask ]] || { _hookd_umask=$_hookd_v; break; }
+  done 2>/dev/null </proc/$$/status
   # Under `ulimit -f`, a spool write past the limit would kill the shell
   # with SIGXFSZ. A trap that does nothing makes the write fail instead;
   # unlike ignoring the signal, it is not passed on to the commands you run.
   # A trap of your own is left alone.
-  [[ -n $(builtin trap -p XFSZ) ]] || builtin trap ':' XFSZ
+  _hookd_query 'builtin trap -p XFSZ'
+  [[ -n $REPLY ]] || builtin trap ':' XFSZ
 
   [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- "$_hookd_state" "$_hookd_spooldir" 2>/dev/null
-  # The session header; the subshell keeps umask 077 from leaking into this shell.
-  (
-    builtin trap '' XFSZ
+  # The session header.
+  if [[ -n $_hookd_umask ]]; then
     builtin umask 077
     builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
       "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
-  ) 2>/dev/null
-  # The environment a command runs in: PATH and the variables of the
-  # environment managers, and fix.watch_env's (_hookd_watch, spliced into
-  # the checks below when set): one record now, then one whenever they
-  # change (_hookd_envrec).
+    builtin umask "$_hookd_umask"
+  else
+    (
+      builtin trap '' XFSZ
+      builtin umask 077
+      builtin printf '%s\0' $'\nS2' bash "$BASH_VERSION" "$$" "${HOSTNAME-}" "${USER-}" "${UID-}" \
+        "$_hookd_t0" "${_hookd_nonce:+pty}${_hookd_nonce:-off}" 2>/dev/null >>"$_hookd_spool"
+    ) 2>/dev/null
+  fi
+  return 0
+}
+
+# _hookd_query CODE runs CODE (builtins that list something: a trap, key
+# bindings) and sets REPLY to what it printed, without the subshell of
+# $(…): through this session's offer file, made 0600 and left empty (no
+# fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
+_hookd_query() {
+  REPLY=
+  if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
+    builtin umask 077
+    builtin eval "$1" 2>/dev/null >|"$_hookd_fixes"
+    builtin umask "$_hookd_umask"
+    IFS= builtin read -r -d '' REPLY 2>/dev/null <"$_hookd_fixes"
+    : 2>/dev/null >|"$_hookd_fixes"
+  else
+    REPLY=$(builtin eval "$1" 2>/dev/null)
+  fi
+  return 0
+}
+
+# _hookd_init_env: the environment a command runs in, noted as a record
+# in the spool at start-up and then whenever it changes (_hookd_envrec,
+# checked by the comparison _hookd_precmd makes anyway): PATH and the
+# variables of the environment managers, and fix.watch_env's (_hookd_watch:
+# hookd init lets only variable names through). The watched names are
+# spliced into the checks of _hookd_precmd and _hookd_envrec: their text is
+# read without a subshell (_hookd_query) and defined again (eval).
+_hookd_init_env() {
   _hookd_env='' _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS)
+  local _hookd_n
   if [[ -n $_hookd_watch ]]; then
-    # (hookd init lets only variable names through.)
     # shellcheck disable=SC2016 # the text of an expansion, replaced
-    local _hookd_n _hookd_p='${GOFLAGS-}' _hookd_w='' _hookd_f
+    local _hookd_p='${GOFLAGS-}' _hookd_w=''
     local -a _hookd_ws
     IFS=' ' builtin read -r -a _hookd_ws <<<"$_hookd_watch"
     for _hookd_n in "${_hookd_ws[@]}"; do _hookd_w+=":\${$_hookd_n-}"; done
     _hookd_envn+=("${_hookd_ws[@]}")
-    _hookd_f=$(builtin declare -f _hookd_precmd _hookd_envrec)
-    builtin eval "${_hookd_f//"$_hookd_p"/"$_hookd_p$_hookd_w"}"
+    _hookd_query 'builtin declare -f _hookd_precmd _hookd_envrec'
+    [[ $REPLY == *"$_hookd_p"* ]] && builtin eval "${REPLY//"$_hookd_p"/"$_hookd_p$_hookd_w"}"
   fi
   # The names as the records list them (whatever IFS is).
-  local _hookd_n
   _hookd_envnl=''
   for _hookd_n in "${_hookd_envn[@]}"; do _hookd_envnl+=" $_hookd_n"; done
   _hookd_envrec 1
+  return 0
+}
 
+# _hookd_init_hooks puts the prompt hooks in place: PS0 notes a command's
+# start (and, under capture, prints the marks that start its output), and
+# _hookd_precmd runs first in PROMPT_COMMAND.
+_hookd_init_hooks() {
   # PS0 is expanded after a command line is read and before it runs, and not
   # for an empty line. There, looking up a key in an empty array sets the
   # start time, without printing anything or starting a process; precmd
@@ -152,74 +267,107 @@ _hookd_init() {
     # shellcheck disable=SC2128,SC2178
     PROMPT_COMMAND=_hookd_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}
   fi
+  return 0
+}
 
-  # `fix` (or the name the config gives), unless that name is taken (an
-  # alias, a function, a command); hookd init lets only a plain word through.
+# _hookd_init_ask: `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; ''
+# turns them off) are rewritten in the line editor before the shell reads
+# the line, so that neither history expansion nor globbing sees them. Enter
+# keeps its own binding until the first character of the prefix or a `!`
+# is typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
+# _hookd_accept_line before accept-line, so that an ordinary command line
+# costs nothing more. Only where Enter is accept-line (another framework's
+# binding is left alone), checked without a process (_hookd_query).
+_hookd_init_ask() {
+  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed='' _hookd_maps=emacs
+  [[ -n $_hookd_prefix ]] || return 0
+  _hookd_query 'builtin bind -q accept-line'
+  [[ $REPLY == *'"\C-m"'* ]] || return 0
+  # The rewritten line says `hookd` when PATH finds this binary under
+  # that name (looked up without a process), else the binary's path.
+  local _hookd_d _hookd_found=''
+  local -a _hookd_dirs
+  IFS=: builtin read -r -a _hookd_dirs <<<"${PATH-}"
+  for _hookd_d in "${_hookd_dirs[@]}"; do
+    if [[ -x ${_hookd_d:-.}/hookd && ! -d ${_hookd_d:-.}/hookd ]]; then
+      [[ ${_hookd_d:-.}/hookd -ef $_hookd_bin ]] && _hookd_found=1
+      break
+    fi
+  done
+  [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
+  local _hookd_km _hookd_k=${_hookd_prefix:0:1}
+  [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
+  # vi's keymaps too when vi mode is on (set -o vi, or the inputrc's
+  # editing-mode), as for the fix keys: each binding costs bash ~0.2 M
+  # instructions at every start.
+  _hookd_maps=emacs
+  [[ ! -o vi ]] || _hookd_maps='emacs vi-insert vi-command'
+  for _hookd_km in $_hookd_maps; do
+    builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
+    [[ $_hookd_km == vi-command ]] && continue # (? searches there)
+    builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
+    [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
+    # Pasted text does not go through the keys: a paste arms Enter too.
+    builtin bind -m "$_hookd_km" -x '"\C-x\C-h4": _hookd_arm'
+    builtin bind -m "$_hookd_km" '"\C-x\C-h5": bracketed-paste-begin'
+    builtin bind -m "$_hookd_km" '"\e[200~": "\C-x\C-h4\C-x\C-h5"'
+  done
+  return 0
+}
+
+# _hookd_init_fix defines `fix` (or the name the config gives), unless that
+# name is taken (an alias, a function, a command; hookd init lets only a
+# plain word through), and binds Ctrl-X f (fix.key), which puts the next
+# fix on the command line, and Ctrl-X l (fix.ai_key), which asks the LLM
+# about the last failure: in the emacs keymap, and in vi's insert keymap
+# when vi mode is on (set -o vi, or the inputrc's editing-mode), where the
+# key is free: bound to nothing, not even to a macro or a shell command.
+# All read without a process (_hookd_query). bind -p lists every readline
+# function's keys, which costs bash ~13 M instructions for the emacs keymap
+# (~5 ms): a key under Ctrl-X or Esc is looked up in that prefix's own
+# keymap (emacs-ctlx, emacs-meta: ~2 M); docs/benchmarks.md.
+_hookd_init_fix() {
   if [[ -n $_hookd_fixcmd ]] && ! builtin type -t "$_hookd_fixcmd" >/dev/null 2>&1; then
     builtin eval "$_hookd_fixcmd() { _hookd_fix \"\$@\"; }"
   fi
-  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
-  # off) are rewritten in the line editor before the shell reads the line,
-  # so that neither history expansion nor globbing sees them. Enter keeps
-  # its own binding until the first character of the prefix or a `!` is
-  # typed (_hookd_arm_prefix, _hookd_arm_bang): only then does it run
-  # _hookd_accept_line before accept-line, so that an ordinary command line
-  # costs nothing more. Only where Enter is accept-line (another framework's
-  # binding is left alone); this start-up check is the one process it takes.
-  _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed=''
-  if [[ -n $_hookd_prefix ]] && [[ $(builtin bind -q accept-line 2>/dev/null) == *'"\C-m"'* ]]; then
-    # The rewritten line says `hookd` when PATH finds this binary under
-    # that name (looked up without a process), else the binary's path.
-    local _hookd_d _hookd_found=''
-    local -a _hookd_dirs
-    IFS=: builtin read -r -a _hookd_dirs <<<"${PATH-}"
-    for _hookd_d in "${_hookd_dirs[@]}"; do
-      if [[ -x ${_hookd_d:-.}/hookd && ! -d ${_hookd_d:-.}/hookd ]]; then
-        [[ ${_hookd_d:-.}/hookd -ef $_hookd_bin ]] && _hookd_found=1
-        break
-      fi
+  [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
+  local _hookd_bound _hookd_km _hookd_kms=emacs _hookd_k _hookd_f _hookd_m _hookd_r _hookd_p _hookd_pm=
+  [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
+  for _hookd_km in $_hookd_kms; do
+    # Macros and shell commands, with their whole key sequences.
+    _hookd_query "builtin bind -m $_hookd_km -s; builtin bind -m $_hookd_km -X"
+    _hookd_bound=$REPLY
+    for _hookd_k in "$_hookd_fixkey:_hookd_fix_key" "$_hookd_aikey:_hookd_ai_key"; do
+      _hookd_f=${_hookd_k##*:} _hookd_k=${_hookd_k%:*}
+      [[ -n $_hookd_k && $_hookd_bound != *"\"$_hookd_k\": "* ]] || continue
+      # Readline functions, in the keymap of the key's prefix.
+      _hookd_m=$_hookd_km _hookd_r=$_hookd_k
+      case $_hookd_km:$_hookd_k in
+        emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${_hookd_k#'\C-x'} ;;
+        emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
+      esac
+      [[ $_hookd_m == "${_hookd_pm-}" ]] || { _hookd_query "builtin bind -m $_hookd_m -p"; _hookd_pm=$_hookd_m _hookd_p=$REPLY; }
+      [[ $_hookd_p == *"\"$_hookd_r\": "* ]] ||
+        builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": $_hookd_f" 2>/dev/null
     done
-    [[ -n $_hookd_found ]] || builtin printf -v _hookd_ask_cmd '%q' "$_hookd_bin"
-    local _hookd_km _hookd_k=${_hookd_prefix:0:1}
-    [[ $_hookd_k != [\\\"] ]] || _hookd_k=\\$_hookd_k
-    for _hookd_km in emacs vi-insert vi-command; do
-      builtin bind -m "$_hookd_km" -x '"\C-x\C-h1": _hookd_accept_line'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h2": accept-line'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
-      [[ $_hookd_km == vi-command ]] && continue # (? searches there)
-      builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_arm_prefix"
-      [[ $_hookd_k == '!' ]] || builtin bind -m "$_hookd_km" -x '"!": _hookd_arm_bang'
-      # Pasted text does not go through the keys: a paste arms Enter too.
-      builtin bind -m "$_hookd_km" -x '"\C-x\C-h4": _hookd_arm'
-      builtin bind -m "$_hookd_km" '"\C-x\C-h5": bracketed-paste-begin'
-      builtin bind -m "$_hookd_km" '"\e[200~": "\C-x\C-h4\C-x\C-h5"'
-    done
-  fi
+  done
+  return 0
+}
 
-  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
-  # (fix.ai_key) asks the LLM about the last failure: in the emacs keymap,
-  # and in vi's insert keymap when vi mode is on (set -o vi, or the
-  # inputrc's editing-mode), where the key is free: bound to nothing, not
-  # even to a macro or a shell command. (bind -p lists every function's
-  # keys: ~2 ms a keymap, at start-up only; docs/benchmarks.md §1.)
-  if [[ -n $_hookd_fixkey$_hookd_aikey ]]; then
-    local _hookd_bound _hookd_km _hookd_kms=emacs
-    [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
-    for _hookd_km in $_hookd_kms; do
-      _hookd_bound=$(builtin bind -m "$_hookd_km" -p; builtin bind -m "$_hookd_km" -s; builtin bind -m "$_hookd_km" -X) 2>/dev/null
-      [[ -z $_hookd_fixkey || $_hookd_bound == *"\"$_hookd_fixkey\": "* ]] ||
-        builtin bind -m "$_hookd_km" -x "\"$_hookd_fixkey\": _hookd_fix_key" 2>/dev/null
-      [[ -z $_hookd_aikey || $_hookd_bound == *"\"$_hookd_aikey\": "* ]] ||
-        builtin bind -m "$_hookd_km" -x "\"$_hookd_aikey\": _hookd_ai_key" 2>/dev/null
-    done
-  fi
-
-  # Completion of hookd's command line, and of a question after the ask
-  # prefix (?? /review<Tab>), unless something else completes them.
+# _hookd_init_complete: completion of hookd's command line, and of a
+# question after the ask prefix (?? /review<Tab>), unless something else
+# completes them.
+_hookd_init_complete() {
   builtin complete -p hookd >/dev/null 2>&1 || builtin complete -F _hookd_complete hookd
   [[ -z $_hookd_prefix ]] || builtin complete -p "$_hookd_prefix" >/dev/null 2>&1 ||
     builtin complete -F _hookd_complete "$_hookd_prefix"
+  return 0
+}
 
+# _hookd_init_agent starts the agent if it is not running.
+_hookd_init_agent() {
   _hookd_agent
 }
 
@@ -258,9 +406,13 @@ _hookd_precmd() {
   fi
   # PS0 as hookd last left it is intact and the environment is as last
   # noted (PATH by its length; see _hookd_envrec): one string comparison;
-  # and the agent runs (its /proc entry is there).
+  # the agent runs (its /proc/PID/exe is there), and this function is still
+  # the first prompt command (of an array, the first element is the one
+  # meant).
+  # shellcheck disable=SC2128
   [[ $_hookd_s == 0 && -z $_hookd_nonce && -e $_hookd_alive &&
-    $PS0${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_ps0all" ]] || _hookd_after
+    $PS0${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_ps0all" &&
+    $PROMPT_COMMAND == _hookd_precmd* ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
@@ -278,6 +430,13 @@ _hookd_after() {
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   _hookd_ps0all=$PS0$_hookd_env
+  # A command's end time is the first thing taken after it: when prompt
+  # code was put before _hookd_precmd since (a PROMPT_COMMAND="x;
+  # $PROMPT_COMMAND" after hookd's line, as direnv's hook does), hookd's
+  # goes back to the front, from the next prompt on (the first prompt,
+  # before any command, for what the rc file did after hookd's line).
+  # shellcheck disable=SC2128 # (an array's first element)
+  [[ $PROMPT_COMMAND == _hookd_precmd* ]] || _hookd_first
   # Under capture, the mark that ends the output: for a recorded command,
   # once the record is written (the proxy then stores the output under
   # this row); for one not recorded, that its output is not kept either.
@@ -320,6 +479,22 @@ _hookd_envrec() {
   builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "$_hookd_envnl" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
 }
 
+# _hookd_first puts _hookd_precmd back at the front of PROMPT_COMMAND (a
+# string, or a bash 5.1 array), where it is the first prompt code to run.
+_hookd_first() {
+  if [[ ${PROMPT_COMMAND@a} == *a* ]]; then
+    local -a _hookd_pc=()
+    local _hookd_c
+    for _hookd_c in "${PROMPT_COMMAND[@]}"; do
+      [[ $_hookd_c == _hookd_precmd ]] || _hookd_pc+=("$_hookd_c")
+    done
+    PROMPT_COMMAND=(_hookd_precmd "${_hookd_pc[@]}")
+  else
+    # shellcheck disable=SC2128,SC2178
+    PROMPT_COMMAND=_hookd_precmd$'\n'${PROMPT_COMMAND/_hookd_precmd/}
+  fi
+}
+
 # _hookd_arm_prefix and _hookd_arm_bang insert the key typed (the first
 # character of the prefix, `!`) and make Enter run _hookd_accept_line
 # before accept-line, until the line is accepted.
@@ -342,7 +517,7 @@ _hookd_arm() {
 # _hookd_enter binds Enter (Ctrl-M and Ctrl-J) to $1 in the emacs and vi keymaps.
 _hookd_enter() {
   local _hookd_km
-  for _hookd_km in emacs vi-insert vi-command; do
+  for _hookd_km in $_hookd_maps; do
     builtin bind -m "$_hookd_km" "\"\\C-m\": $1"
     builtin bind -m "$_hookd_km" "\"\\C-j\": $1"
   done
@@ -364,11 +539,16 @@ _hookd_accept_line() {
     READLINE_LINE="$_hookd_ask_cmd ask -- '${_hookd_q//\'/\'\\\'\'}'"
     READLINE_POINT=${#READLINE_LINE}
     _hookd_asked=1
+    # An offer belongs to the question that made it: one left by an
+    # earlier `hookd ask` is emptied (a builtin truncation) before this
+    # question can leave its own.
+    [[ ! -e $_hookd_fixdir/$HOOKD_SESSION.next ]] || : 2>/dev/null >|"$_hookd_fixdir/$HOOKD_SESSION.next"
     # The keys after accept-line are read by the next prompt's line
     # editor: there, the first command of the answer goes on the line.
-    builtin bind -m emacs -x '"\C-x\C-h3": _hookd_offer_line'
-    builtin bind -m vi-insert -x '"\C-x\C-h3": _hookd_offer_line'
-    builtin bind -m vi-command -x '"\C-x\C-h3": _hookd_offer_line'
+    local _hookd_km
+    for _hookd_km in $_hookd_maps; do
+      builtin bind -m "$_hookd_km" -x '"\C-x\C-h3": _hookd_offer_line'
+    done
   elif [[ $_hookd_l =~ ^\!(\!|-[0-9]+|[0-9]+)ctx[[:space:]]*$ ]]; then
     _hookd_q=${BASH_REMATCH[1]}
     [[ $_hookd_q != '!' ]] || _hookd_q=-1
@@ -382,19 +562,20 @@ _hookd_accept_line() {
 # Enter — unless keys were typed ahead meanwhile (they would be appended to
 # it): then it waits for the fix key, as the other commands of the answer.
 _hookd_offer_line() {
-  builtin bind -m emacs '"\C-x\C-h3": ""'
-  builtin bind -m vi-insert '"\C-x\C-h3": ""'
-  builtin bind -m vi-command '"\C-x\C-h3": ""'
+  local _hookd_km
+  for _hookd_km in $_hookd_maps; do
+    builtin bind -m "$_hookd_km" '"\C-x\C-h3": ""'
+  done
   [[ -n $_hookd_asked ]] || return 0
   _hookd_asked=''
   local _hookd_c='' _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
   [[ -s $_hookd_f ]] || return 0
   if builtin read -r -t 0; then
-    : >"$_hookd_f"
+    : >|"$_hookd_f"
     return 0
   fi
   IFS= builtin read -r -d '' _hookd_c <"$_hookd_f"
-  : >"$_hookd_f"
+  : >|"$_hookd_f"
   READLINE_LINE=$_hookd_c
   READLINE_POINT=${#READLINE_LINE}
 }
@@ -437,9 +618,12 @@ _hookd_fix() {
       "${_hookd_fixkey:-the fix key}" >&2
     return 1
   fi
-  builtin read -r -p 'run it? [y/N] ' _hookd_a || return 1
+  builtin read -r -p 'run it? [y/N, then Enter] ' _hookd_a || return 1
   [[ $_hookd_a == [yY]* ]] || return 1
   builtin history -s -- "$_hookd_c"
+  # The fix is recorded as itself, timed from here: the wait for the
+  # answer is not part of its duration.
+  _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
   builtin eval -- "$_hookd_c"
 }
 
@@ -492,25 +676,62 @@ _hookd_complete() {
 }
 
 # _hookd_agent starts the hookd agent when it is not running, and notes the
-# path that tells, at each prompt without a process, that it still runs
-# (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). It is quiet when the binary is missing, and tries at
+# path that tells, at each prompt without a process, that it still runs:
+# /proc/PID/exe, which a process has while it runs and loses when it dies,
+# even before its parent reaps it (a zombie, dead but not reaped, keeps
+# /proc/PID: in a container whose PID 1 never reaps, for ever). Where
+# there is no /proc, "/", which always exists, so that only a new shell
+# checks (with kill -0). The agent starts in the background: neither the
+# prompt nor the first command waits for it (a subshell starts it, so that
+# your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid=
+  _hookd_alive=
   { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
-  if [[ -n $_hookd_pid ]] && builtin kill -0 "$_hookd_pid" 2>/dev/null; then
+  if [[ -z $_hookd_pid ]]; then
+    :
+  elif [[ -e /proc/$$/exe ]]; then
+    [[ ! -e /proc/$_hookd_pid/exe ]] || _hookd_alive=/proc/$_hookd_pid/exe
+  elif builtin kill -0 "$_hookd_pid" 2>/dev/null; then
     _hookd_alive=/
-    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
-  else
-    _hookd_alive=
-    if ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
-      _hookd_tried=$SECONDS
-      command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1
-    fi
+  fi
+  if [[ -z $_hookd_alive ]] && ((SECONDS != _hookd_tried)) && [[ -x $_hookd_bin ]]; then
+    _hookd_tried=$SECONDS
+    (command "$_hookd_bin" daemon --detach </dev/null >/dev/null 2>&1 &)
   fi
   return 0
 }
 
-_hookd_init
-builtin unset -f _hookd_init
+# _hookd_start runs the start-up, then takes every start-up function
+# away (itself too), so that nothing of it is left for the prompt's path.
+_hookd_start() {
+  _hookd_init
+  builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+  [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
+  builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
+}
+
+# The early line (`eval "$(hookd init bash --early)"`, the rc file's first
+# line), where it does not re-execute the shell under the proxy (it is
+# there already, or capture is off), prints this file with _hookd_early set
+# and without the @run@ line below: everything is defined, nothing runs
+# yet. This `hookd` function then answers the usual line at the end of the
+# rc file, `eval "$(hookd init bash)"`, without starting a process: that
+# line then runs _hookd_start. Any other hookd command (or that line with
+# flags, or HOOKD_CAPTURE changed since) goes to the binary; a `hookd`
+# function or alias of your own is left alone.
+if [[ -n ${_hookd_early-} ]] && ! builtin declare -F hookd >/dev/null && [[ -z ${BASH_ALIASES[hookd]+set} ]]; then
+  _hookd_early_fn=1 _hookd_early_capture=${HOOKD_CAPTURE-unset}
+  hookd() {
+    if [[ $# == 2 && $1 == init && $2 == bash && ${HOOKD_CAPTURE-unset} == "$_hookd_early_capture" ]]; then
+      builtin printf '%s\n' _hookd_start
+    else
+      command hookd "$@"
+    fi
+  }
+fi
+
+# @run@
+_hookd_start

@@ -1,19 +1,63 @@
 # hookd shell integration for zsh (5.3 or newer).
-# Load it from ~/.zshrc with:   eval "$(hookd init zsh)"
+# Load it from ~/.zshrc with two lines, the first and the last:
+#   eval "$(hookd init zsh --early)"   # enters the capturing proxy here
+#   …
+#   eval "$(hookd init zsh)"           # the hooks, keys and completion
+# (the last line alone works too; the rc file then runs twice under capture).
 #
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
 # hookd agent moves the records into the history database. `hookd init` fills
-# in the lines marked @name@ (the binary, the state directory, the settings);
-# nothing else is generated.
+# in the lines marked @name@ (the binary, the state directory, the settings)
+# and leaves the comment lines out; nothing else is generated.
+#
+# The file reads as a list of named steps, in the same order as bash.sh, so
+# that the two can be read side by side. To add a piece: a start-up step of
+# its own (_hookd_init_NAME, called from _hookd_init, taken away in
+# _hookd_start), and on the prompt's path no process and no subshell (the
+# per-command cost is measured: bench/hook_overhead.sh, docs/benchmarks.md).
+#
+#   start-up (run once by _hookd_start, then unfunctioned: none of it is
+#   left for the prompt's path)
+#     _hookd_init            guards, the values hookd init fills in, the steps:
+#     _hookd_init_capture      enter the capturing proxy (capture on)
+#       _hookd_proxy             re-execute under it (the early line's work)
+#     _hookd_init_session      the session: its id, spool, header, XFSZ trap
+#       _hookd_query             a builtin's listing, without a subshell
+#     _hookd_init_env          the environment's names (fix.watch_env), first record
+#     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
+#     _hookd_init_ask          the `??` and `!!ctx` keys
+#     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_complete     completion of hookd's command line
+#     _hookd_init_agent        the agent, started if it is not running
+#   the prompt's path
+#     _hookd_preexec         notes a command's start (and its output's mark)
+#     _hookd_precmd          records the command that just finished
+#     _hookd_envrec          the environment's record, when it changed
+#     _hookd_first, _hookd_end   the end time first, whatever hooks come
+#     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
+#   the `??` keys
+#     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
+#     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
+#   the fixes
+#     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
+#   completion
+#     _hookd_compdef, _hookd_complete
+#   the agent
+#     _hookd_agent           starts the agent, notes how to tell it runs
+#   _hookd_start             runs the start-up; the early line's `hookd`
 
+# _hookd_init checks that this shell can load hookd (interactive, not
+# loaded yet, new enough), sets the values hookd init fills in, and runs the
+# start-up steps in order.
 _hookd_init() {
   emulate -L zsh
   [[ -o interactive ]] || return 0
   (( ${+_hookd_loaded} )) && return 0
-  autoload -Uz is-at-least add-zsh-hook
-  if ! is-at-least 5.3; then
+  # (Compared here rather than with is-at-least, whose autoloading costs
+  # every start more than the rest of this check.)
+  if [[ $ZSH_VERSION != (5.<3->|<6->)(|.*) ]]; then
     print -ru2 -- "hookd: zsh $ZSH_VERSION is too old (5.3 or newer is needed); commands are not recorded in this shell"
     return 0
   fi
@@ -35,39 +79,73 @@ _hookd_init() {
   typeset -g _hookd_fixdir= # @offerdir@
   typeset -g _hookd_pidfile= # @pidfile@
 
-  # Output capture: this shell runs under `hookd shell`, a PTY proxy, when
-  # capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
-  # nested shell, `exec zsh`) is already captured and prints the marks that
-  # cut the output per command; a shell on another terminal (a new tmux
-  # pane, say) re-executes itself under a proxy of its own, once, after
-  # checking that the proxy can start (if not, it goes on as it is, and
-  # `hookd status` says why). The rc file runs again in the new shell.
-  typeset -g _hookd_nonce=
-  if [[ $_hookd_capture == pty ]]; then
-    if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && $TTY -ef $HOOKD_PTY ]]; then
-      _hookd_nonce=$HOOKD_CAPTURE_NONCE
-    else
-      local zsh_path=${${:-/proc/$$/exe}:A}
-      [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
-      if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
-        command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
-        # The same command line again (a login shell's "-zsh", options),
-        # read without a fork; without /proc, an interactive shell.
-        local -a zsh_argv
-        [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
-        if (( $#zsh_argv )); then
-          exec $_hookd_bin shell --shell $zsh_path -- $zsh_argv
-        elif [[ -o login ]]; then
-          exec $_hookd_bin shell --login --shell $zsh_path
-        else
-          exec $_hookd_bin shell --shell $zsh_path
-        fi
-      fi
-    fi
-  fi
+  _hookd_init_capture
+  _hookd_init_session
+  _hookd_init_env
+  _hookd_init_hooks
+  _hookd_init_ask
+  _hookd_init_fix
+  _hookd_init_complete
+  _hookd_init_agent
+}
 
-  # A new session for every shell: HOOKD_SESSION is exported for the hookd
-  # CLI, but a child shell makes its own.
+# _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
+# when capture is on. HOOKD_PTY names the proxy's terminal: a shell on it (a
+# nested shell, `exec zsh`) is already captured and prints the marks that
+# cut the output per command. A shell on another terminal (a new tmux pane,
+# say) enters a proxy of its own: best at the early line (`eval "$(hookd
+# init zsh --early)"`, the rc file's first line), which re-executes the
+# shell before the rest of the rc file runs; where the early line ran but
+# could not, this shell goes on without capture (`hookd status` says why).
+# Without the early line, here: once, after checking that the proxy can
+# start, and then the whole rc file runs again in the new shell (`hookd
+# status` suggests the early line).
+_hookd_init_capture() {
+  emulate -L zsh
+  typeset -g _hookd_nonce=
+  [[ $_hookd_capture == pty ]] || return 0
+  if [[ -n ${HOOKD_PTY-} && -n ${HOOKD_CAPTURE_NONCE-} && $TTY -ef $HOOKD_PTY ]]; then
+    _hookd_nonce=$HOOKD_CAPTURE_NONCE
+    return 0
+  fi
+  [[ -z ${_hookd_early-} ]] || return 0
+  local zsh_path=${${:-/proc/$$/exe}:A}
+  [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
+  if [[ -t 0 && -t 1 && -x $_hookd_bin && -n $zsh_path ]] &&
+    command $_hookd_bin shell --check --shell $zsh_path </dev/null >/dev/null 2>&1; then
+    _hookd_proxy $_hookd_bin --rc-again
+  fi
+  return 0
+}
+
+# _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
+# with the same command line (a login shell's "-zsh", options), read
+# without a fork; without /proc, as an interactive shell. It is all that
+# the early line runs in a terminal that is not captured yet (hookd init
+# --early prints this function and a call), so it stands alone.
+_hookd_proxy() {
+  emulate -L zsh
+  [[ -o interactive && -t 0 && -t 1 && -x $1 ]] || return 0
+  local zsh_path=${${:-/proc/$$/exe}:A}
+  [[ -x $zsh_path ]] || zsh_path=${commands[zsh]-}
+  [[ -n $zsh_path ]] || return 0
+  local -a zsh_argv
+  [[ -r /proc/$$/cmdline ]] && zsh_argv=(${(0)"$(</proc/$$/cmdline)"})
+  if (( $#zsh_argv )); then
+    exec $1 shell $2 --shell $zsh_path -- $zsh_argv
+  elif [[ -o login ]]; then
+    exec $1 shell $2 --login --shell $zsh_path
+  else
+    exec $1 shell $2 --shell $zsh_path
+  fi
+}
+
+# _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
+# is exported for the hookd CLI, but a child shell makes its own), its
+# spool file and the header record, and the XFSZ trap. No process is
+# started (the spool directory is made by hookd init).
+_hookd_init_session() {
+  emulate -L zsh
   # Times are EPOCHREALTIME as it is ("seconds.nanos"); the session id
   # starts with the microseconds.
   typeset -g _hookd_t0=$EPOCHREALTIME
@@ -77,20 +155,71 @@ _hookd_init() {
   typeset -gi _hookd_seq=0
   typeset -g _hookd_run= _hookd_ran= _hookd_cmd= _hookd_cwd=$PWD _hookd_s=0 _hookd_ps= _hookd_alive=
   typeset -gi _hookd_tried=-1
+  # The user's umask, read without a process (Linux has it in
+  # /proc/PID/status), so that hookd's files are made 0600 and the umask
+  # put back; where it cannot be read, a subshell keeps umask 077 to itself.
+  typeset -g _hookd_umask=
+  local k v
+  while IFS=$': \t' read -r k v; do
+    [[ $k != Umask ]] || { _hookd_umask=$v; break }
+  done 2>/dev/null </proc/$$/status
+
+  # Under `ulimit -f`, a spool write past the limit would kill the shell
+  # with SIGXFSZ. A trap that does nothing makes the write fail instead;
+  # unlike ignoring the signal, it is not passed on to the commands you run.
+  # A trap of your own is left alone.
+  _hookd_query trap
+  if [[ $REPLY != *XFSZ* ]]; then
+    unsetopt local_traps # set inside this function, the trap must outlive it
+    trap ':' XFSZ
+  fi
 
   [[ -d $_hookd_spooldir ]] || command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
-  # The session header; the subshell keeps umask 077 from leaking into this shell.
-  (
-    trap '' XFSZ
+  # The session header.
+  if [[ -n $_hookd_umask ]]; then
     umask 077
     print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
       "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
-  ) 2>/dev/null
-  # The environment a command runs in: PATH and the variables of the
-  # environment managers, and fix.watch_env's (hookd init lets only
-  # variable names through; they are spliced into the checks of
-  # _hookd_precmd and _hookd_envrec): one record now, then one whenever
-  # they change (_hookd_envrec). _hookd_envx expands to their values.
+    umask $_hookd_umask
+  else
+    (
+      trap '' XFSZ
+      umask 077
+      print -rN -- $'\nS2' zsh "$ZSH_VERSION" "$$" "${HOST-}" "${USER-}" "${UID-}" "$_hookd_t0" \
+        "${${_hookd_nonce:+pty}:-off}" 2>/dev/null >>$_hookd_spool
+    ) 2>/dev/null
+  fi
+
+  return 0
+}
+
+# _hookd_query CODE runs CODE (builtins that list something: the traps, key
+# bindings) and sets REPLY to what it printed, without the subshell of
+# $(…): through this session's offer file, made 0600 and left empty (no
+# fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
+_hookd_query() {
+  typeset -g REPLY=
+  if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
+    umask 077
+    eval "$1" 2>/dev/null >|$_hookd_fixes
+    umask $_hookd_umask
+    IFS= read -r -d '' REPLY 2>/dev/null <$_hookd_fixes
+    : 2>/dev/null >|$_hookd_fixes
+  else
+    REPLY=$(eval "$1" 2>/dev/null)
+  fi
+  return 0
+}
+
+# _hookd_init_env: the environment a command runs in, noted as a record
+# in the spool at start-up and then whenever it changes (_hookd_envrec,
+# checked by one comparison at each prompt): PATH and the variables of the
+# environment managers, and fix.watch_env's (_hookd_watch: hookd init lets
+# only variable names through). The watched names are spliced into the
+# checks of _hookd_precmd and _hookd_envrec (a builtin assignment to
+# $functions, no process); _hookd_envx expands to all the values.
+_hookd_init_env() {
+  emulate -L zsh
   typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
   typeset -g _hookd_envx= _hookd_env= _hookd_envnl=${(j: :)_hookd_envn}
   local n w=
@@ -102,74 +231,13 @@ _hookd_init() {
     done
   fi
   _hookd_envrec 1
+  return 0
+}
 
-  # Under `ulimit -f`, a spool write past the limit would kill the shell
-  # with SIGXFSZ. A trap that does nothing makes the write fail instead;
-  # unlike ignoring the signal, it is not passed on to the commands you run.
-  # A trap of your own is left alone.
-  if [[ -z $(trap 2>/dev/null) ]] || [[ $(trap) != *XFSZ* ]]; then
-    unsetopt local_traps # set inside this function, the trap must outlive it
-    trap ':' XFSZ
-  fi
-
-  # `fix` (or the name the config gives), unless that name is taken (an
-  # alias, a function, a command); hookd init lets only a plain word through.
-  if [[ -n $_hookd_fixcmd ]] &&
-    ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
-    functions[$_hookd_fixcmd]='_hookd_fix "$@"'
-  fi
-  # Ctrl-X f (fix.key) puts the next fix on the command line, Ctrl-X l
-  # (fix.ai_key) asks the LLM about the last failure: in the emacs and vi
-  # insert keymaps, where the key is free.
-  local km
-  if [[ -n $_hookd_fixkey ]]; then
-    zle -N _hookd_fix_widget
-    for km in emacs viins; do
-      [[ $(bindkey -M $km -- $_hookd_fixkey 2>/dev/null) == *undefined-key ]] &&
-        bindkey -M $km -- $_hookd_fixkey _hookd_fix_widget
-    done
-  fi
-  if [[ -n $_hookd_aikey ]]; then
-    zle -N _hookd_ai_widget
-    for km in emacs viins; do
-      [[ $(bindkey -M $km -- $_hookd_aikey 2>/dev/null) == *undefined-key ]] &&
-        bindkey -M $km -- $_hookd_aikey _hookd_ai_widget
-    done
-  fi
-
-  # `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; '' turns them
-  # off): the line is rewritten in the line editor, before the shell reads
-  # it, so that neither history expansion nor globbing sees it. Enter keeps
-  # its widget until the first character of the prefix or a `!` is typed
-  # (_hookd_arm): only then does accept-line become _hookd_accept_line,
-  # which rewrites the line and chains to whatever accept-line was (another
-  # plugin's wrapper), so that an ordinary command line costs nothing more.
-  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
-  if [[ -n $_hookd_prefix ]]; then
-    [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
-    autoload -Uz add-zle-hook-widget
-    zle -N _hookd_arm
-    typeset -g _hookd_prev_paste=
-    case ${widgets[bracketed-paste]-} in
-      user:_hookd_paste) ;;
-      user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
-    esac
-    zle -N bracketed-paste _hookd_paste
-    # Only where the key is self-insert: one process asks for all four.
-    local -a arm_bound
-    arm_bound=("${(@f)$(for arm_km in emacs viins; do
-      for arm_key in ${_hookd_prefix[1]} '!'; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
-    done)}")
-    local -i arm_i=0
-    local arm_km arm_key
-    for arm_km in emacs viins; do
-      for arm_key in ${_hookd_prefix[1]} '!'; do
-        (( ++arm_i ))
-        [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
-      done
-    done
-  fi
-
+# _hookd_init_hooks puts the prompt hooks in place: _hookd_preexec runs
+# last, _hookd_precmd first.
+_hookd_init_hooks() {
+  emulate -L zsh
   # zsh prints PROMPT_SP's end-of-line mark and padding before the precmd
   # hooks, that is, before the mark that ends the output, where it would be
   # kept as part of the output. Under capture, hookd prints it itself,
@@ -180,50 +248,96 @@ _hookd_init() {
   # preexec runs last (the mark that starts the output follows anything
   # other hooks print), precmd first (it sees the command's status, and the
   # mark that ends the output comes before anything other hooks print).
-  add-zsh-hook preexec _hookd_preexec
-  precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
-
-  # Completion of hookd's command line, and of a question after the ask
-  # prefix (?? /review<Tab>), once compinit has run: now, or else by the
-  # first prompt (an rc file often runs it after this).
-  _hookd_compdef || precmd_functions+=(_hookd_compdef)
-  _hookd_agent
-}
-
-# _hookd_compdef registers _hookd_complete with the completion system
-# (where nothing else completes hookd, or the ask prefix), then takes
-# itself out of the precmd hooks. It fails when compinit has not run.
-_hookd_compdef() {
-  (( $+functions[compdef] )) || return 1
-  precmd_functions=(${precmd_functions:#_hookd_compdef})
-  (( $+_comps[hookd] )) || compdef _hookd_complete hookd
-  [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
+  preexec_functions=(${preexec_functions:#_hookd_preexec} _hookd_preexec)
+  typeset -g _hookd_t1=
+  _hookd_first
   return 0
 }
 
-# _hookd_complete completes the words of a hookd command line (or a
-# question after the ask prefix, as hookd ask): hookd itself says what fits
-# (subcommands, flags, prompt-file names, with descriptions), or that file
-# names do.
-_hookd_complete() {
-  local -a w out cands
-  local c
-  w=("${(@Q)words[2,CURRENT]}")
-  [[ -n $_hookd_prefix && $words[1] == "$_hookd_prefix" ]] && w=(ask "${(@)w}")
-  out=("${(@f)$(command $_hookd_bin __complete -- "${(@)w}" 2>/dev/null)}")
-  if [[ ${out[1]-} == :files ]]; then
-    _files
-    return
-  fi
-  for c in "${(@)out}"; do
-    [[ -n $c ]] || continue
-    if [[ $c == *$'\t'* ]]; then
-      cands+=("${${c%%$'\t'*}//:/\\:}:${c#*$'\t'}")
-    else
-      cands+=("${c//:/\\:}")
-    fi
+# _hookd_init_ask: `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; ''
+# turns them off): the line is rewritten in the line editor, before the
+# shell reads it, so that neither history expansion nor globbing sees it.
+# Enter keeps its widget until the first character of the prefix or a `!`
+# is typed (_hookd_arm): only then does accept-line become
+# _hookd_accept_line, which rewrites the line and chains to whatever
+# accept-line was (another plugin's wrapper), so that an ordinary command
+# line costs nothing more.
+_hookd_init_ask() {
+  emulate -L zsh
+  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
+  [[ -n $_hookd_prefix ]] || return 0
+  [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
+  autoload -Uz add-zle-hook-widget
+  zle -N _hookd_arm
+  typeset -g _hookd_prev_paste=
+  case ${widgets[bracketed-paste]-} in
+    user:_hookd_paste) ;;
+    user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
+  esac
+  zle -N bracketed-paste _hookd_paste
+  # Only where the key is self-insert, asked without a process.
+  local arm_km arm_key
+  _hookd_query 'for arm_km in emacs viins; do
+    for arm_key in ${_hookd_prefix[1]} "!"; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
+  done'
+  local -a arm_bound
+  arm_bound=("${(@f)REPLY}")
+  local -i arm_i=0
+  for arm_km in emacs viins; do
+    for arm_key in ${_hookd_prefix[1]} '!'; do
+      (( ++arm_i ))
+      [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
+    done
   done
-  (( $#cands )) && _describe -t hookd hookd cands
+  return 0
+}
+
+# _hookd_init_fix defines `fix` (or the name the config gives), unless that
+# name is taken (an alias, a function, a command; hookd init lets only a
+# plain word through), and binds Ctrl-X f (fix.key), which puts the next
+# fix on the command line, and Ctrl-X l (fix.ai_key), which asks the LLM
+# about the last failure: in the emacs and vi insert keymaps, where the key
+# is free.
+_hookd_init_fix() {
+  emulate -L zsh
+  if [[ -n $_hookd_fixcmd ]] &&
+    ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
+    functions[$_hookd_fixcmd]='_hookd_fix "$@"'
+  fi
+  # The four bindings, asked without a process: a line each.
+  [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
+  local km key widget
+  _hookd_query 'for key in "$_hookd_fixkey" "$_hookd_aikey"; do
+    for km in emacs viins; do
+      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
+    done
+  done'
+  local -a bound=("${(@f)REPLY}")
+  local -i i=0
+  for key widget in "$_hookd_fixkey" _hookd_fix_widget "$_hookd_aikey" _hookd_ai_widget; do
+    for km in emacs viins; do
+      (( ++i ))
+      [[ -n $key ]] || continue
+      zle -N $widget
+      [[ ${bound[i]-} == *undefined-key ]] && bindkey -M $km -- $key $widget
+    done
+  done
+  return 0
+}
+
+# _hookd_init_complete: completion of hookd's command line, and of a
+# question after the ask prefix (?? /review<Tab>), once compinit has run:
+# now, or else by the first prompt (an rc file often runs it after this).
+_hookd_init_complete() {
+  emulate -L zsh
+  _hookd_compdef || precmd_functions+=(_hookd_compdef)
+  return 0
+}
+
+# _hookd_init_agent starts the agent if it is not running.
+_hookd_init_agent() {
+  emulate -L zsh
+  _hookd_agent
 }
 
 # _hookd_preexec notes the command line as typed and its start. $1 is empty
@@ -272,7 +386,7 @@ _hookd_precmd() {
     # The braces take stderr first: zsh reports a failing redirection (the
     # spool directory removed) on the shell's own stderr otherwise.
     {
-      print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 $EPOCHREALTIME $_hookd_s $_hookd_ps" \
+      print -rN -- $'\nC1' "$_hookd_seq $_hookd_t0 ${_hookd_t1:-$EPOCHREALTIME} $_hookd_s $_hookd_ps" \
         "$_hookd_cwd" r "$_hookd_cmd" >>$_hookd_spool
     } 2>/dev/null
     # The record is written: now the mark that ends the output (the proxy
@@ -300,11 +414,13 @@ _hookd_precmd() {
     fi
     print -rn -- "$m"$'\e]133;A\a'
   fi
-  _hookd_ran=
+  _hookd_ran= _hookd_t1=
   _hookd_cwd=$PWD
-  # A dead agent is started again by the next prompt (its /proc entry is
+  # A dead agent is started again by the next prompt (its /proc/PID/exe is
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
+  # hookd's precmd stays the first prompt code, whatever was added since.
+  [[ $precmd_functions[1] == _hookd_precmd ]] && (( ! $+functions[precmd] )) || _hookd_first
   return $_hookd_s
 }
 
@@ -319,6 +435,35 @@ _hookd_envrec() {
   [[ $x != "$_hookd_env" ]] || return 0
   _hookd_env=$x
   { print -rN -- $'\nE1' $1 "$_hookd_envnl" "${(e)_hookd_envx}" >>$_hookd_spool } 2>/dev/null
+}
+
+# _hookd_first keeps a command's end time the first thing taken after it:
+# zsh runs a precmd() function before precmd_functions, so a precmd() of
+# the user's (`precmd() { vcs_info }`, defined before hookd's line or
+# after it) is wrapped in one of hookd's that notes the time first, and
+# _hookd_precmd goes back to the front of precmd_functions when a hook was
+# put before it. It runs at start-up and at each prompt where the check in
+# _hookd_precmd finds something to do (once, after each such change; at
+# the first prompt, before any command, for what the rc file did after
+# hookd's line).
+_hookd_first() {
+  emulate -L zsh
+  [[ $precmd_functions[1] == _hookd_precmd ]] || precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
+  (( $+functions[precmd] )) && [[ $functions[precmd] != "${_hookd_pcwrap-}" ]] || return 0
+  # An autoloaded precmd is loaded first, so that its body is copied.
+  [[ $functions[precmd] != *'autoload -X'* ]] || autoload +X precmd 2>/dev/null
+  functions[_hookd_user_precmd]=$functions[precmd]
+  functions[precmd]='_hookd_end; _hookd_user_precmd "$@"'
+  typeset -g _hookd_pcwrap=$functions[precmd]
+}
+
+# _hookd_end (in hookd's precmd()) notes the end time before the user's
+# precmd() runs; _hookd_precmd records it. $? is kept for the user's
+# function.
+_hookd_end() {
+  local s=$?
+  typeset -g _hookd_t1=$EPOCHREALTIME
+  return s
 }
 
 # _hookd_take_sp turns PROMPT_SP off and lets _hookd_prompt_sp do its work
@@ -344,24 +489,6 @@ _hookd_prompt_sp() {
   local bare=${${mark//\%[BbSsUu]/}//\%[FfKk](\{[^\}]#\}|)/}
   local -i w=${(m)#${(%)bare}}
   REPLY="${(%)mark}${(l:COLUMNS - w:: :)}"$'\r'"${(l:w:: :)}"$'\r'
-}
-
-# _hookd_accept_line is accept-line (Enter): it rewrites a `?? QUESTION`
-# line into `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or
-# run, and the line re-asks the same question when recalled), and a line
-# that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
-# REF`, then accepts the line as accept-line would.
-_hookd_accept_line() {
-  _hookd_rewrite_line
-  # accept-line is what it was again, until the next arming.
-  if [[ -n $_hookd_prev_accept ]]; then
-    zle -N accept-line $_hookd_prev_accept
-    $_hookd_prev_accept "$@"
-  else
-    zle -A .accept-line accept-line
-    zle .accept-line
-  fi
-  _hookd_armed=
 }
 
 # _hookd_arm (bound to the prefix's first character and `!`) inserts the
@@ -396,6 +523,27 @@ _hookd_arm_enter() {
   zle -N accept-line _hookd_accept_line
 }
 
+# _hookd_accept_line is accept-line (Enter): it rewrites a `?? QUESTION`
+# line into `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or
+# run, and the line re-asks the same question when recalled), and a line
+# that is a mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin
+# REF`, then accepts the line as accept-line would.
+_hookd_accept_line() {
+  _hookd_rewrite_line
+  # accept-line is what it was again, until the next arming.
+  if [[ -n $_hookd_prev_accept ]]; then
+    zle -N accept-line $_hookd_prev_accept
+    $_hookd_prev_accept "$@"
+  else
+    zle -A .accept-line accept-line
+    zle .accept-line
+  fi
+  _hookd_armed=
+}
+
+# _hookd_rewrite_line rewrites the line for _hookd_accept_line: a question
+# after the prefix into `hookd ask -- 'QUESTION'`, a mention alone into
+# `hookd ask --pin REF`; anything else is left as it is.
 _hookd_rewrite_line() {
   emulate -L zsh
   setopt extended_glob
@@ -406,6 +554,10 @@ _hookd_rewrite_line() {
     BUFFER="$_hookd_ask_cmd ask -- ${(qq)rest}"
     CURSOR=$#BUFFER
     _hookd_asked=1
+    # An offer belongs to the question that made it: one left by an
+    # earlier `hookd ask` is emptied (a builtin truncation) before this
+    # question can leave its own.
+    [[ ! -e $_hookd_fixdir/$HOOKD_SESSION.next ]] || : 2>/dev/null >|$_hookd_fixdir/$HOOKD_SESSION.next
     # At the next prompt, the first command of the answer (once).
     add-zle-hook-widget line-init _hookd_offer_line
   elif [[ $line == (#b)'!'('!'|-[0-9]##|[0-9]##)'ctx'[[:space:]]# ]]; then
@@ -430,8 +582,19 @@ _hookd_offer_line() {
   if (( PENDING == 0 )) && [[ -z $BUFFER ]]; then
     BUFFER=$(<$next)
     CURSOR=$#BUFFER
+    _hookd_highlight
   fi
-  : >$next
+  : >|$next
+}
+
+# _hookd_highlight has zsh-syntax-highlighting, where it is loaded,
+# highlight the line hookd just put there as that command. The highlighter
+# redraws after the widgets it wraps, and it wraps only those defined
+# before it: hookd's (its line comes last in .zshrc) and the line-init
+# hook are not among them. Called twice (hookd's line before the
+# highlighter), it does nothing the second time.
+_hookd_highlight() {
+  (( ! $+functions[_zsh_highlight] )) || _zsh_highlight
 }
 
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
@@ -473,6 +636,7 @@ _hookd_fix_widget() {
   local -i i=${fixes[(Ie)$BUFFER]}
   BUFFER=${fixes[i % $#fixes + 1]}
   CURSOR=$#BUFFER
+  _hookd_highlight
 }
 
 # _hookd_ai_widget (bound to Ctrl-X l) asks the LLM about the last failed
@@ -488,27 +652,102 @@ _hookd_ai_widget() {
   command $_hookd_bin suggest --ai --failed </dev/null
 }
 
+# _hookd_compdef registers _hookd_complete with the completion system
+# (where nothing else completes hookd, or the ask prefix), then takes
+# itself out of the precmd hooks. It fails when compinit has not run.
+_hookd_compdef() {
+  (( $+functions[compdef] )) || return 1
+  precmd_functions=(${precmd_functions:#_hookd_compdef})
+  (( $+_comps[hookd] )) || compdef _hookd_complete hookd
+  [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
+  return 0
+}
+
+# _hookd_complete completes the words of a hookd command line (or a
+# question after the ask prefix, as hookd ask): hookd itself says what fits
+# (subcommands, flags, prompt-file names, with descriptions), or that file
+# names do.
+_hookd_complete() {
+  local -a w out cands
+  local c
+  w=("${(@Q)words[2,CURRENT]}")
+  [[ -n $_hookd_prefix && $words[1] == "$_hookd_prefix" ]] && w=(ask "${(@)w}")
+  out=("${(@f)$(command $_hookd_bin __complete -- "${(@)w}" 2>/dev/null)}")
+  if [[ ${out[1]-} == :files ]]; then
+    _files
+    return
+  fi
+  for c in "${(@)out}"; do
+    [[ -n $c ]] || continue
+    if [[ $c == *$'\t'* ]]; then
+      cands+=("${${c%%$'\t'*}//:/\\:}:${c#*$'\t'}")
+    else
+      cands+=("${c//:/\\:}")
+    fi
+  done
+  (( $#cands )) && _describe -t hookd hookd cands
+}
+
 # _hookd_agent starts the hookd agent when it is not running, and notes the
-# path that tells, at each prompt without a process, that it still runs
-# (/proc/PID; where there is no /proc, "/", which always exists, so that only
-# a new shell checks). It is quiet when the binary is missing, and tries at
+# path that tells, at each prompt without a process, that it still runs:
+# /proc/PID/exe, which a process has while it runs and loses when it dies,
+# even before its parent reaps it (a zombie, dead but not reaped, keeps
+# /proc/PID: in a container whose PID 1 never reaps, for ever). Where
+# there is no /proc, "/", which always exists, so that only a new shell
+# checks (with kill -0). The agent starts in the background: neither the
+# prompt nor the first command waits for it (a subshell starts it, so that
+# your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
   local _hookd_pid= _hookd_rest
+  _hookd_alive=
   { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
-  if [[ -n $_hookd_pid ]] && kill -0 $_hookd_pid 2>/dev/null; then
+  if [[ -z $_hookd_pid ]]; then
+    :
+  elif [[ -e /proc/$$/exe ]]; then
+    [[ ! -e /proc/$_hookd_pid/exe ]] || _hookd_alive=/proc/$_hookd_pid/exe
+  elif kill -0 $_hookd_pid 2>/dev/null; then
     _hookd_alive=/
-    [[ ! -d /proc/$$ ]] || _hookd_alive=/proc/$_hookd_pid
-  else
-    _hookd_alive=
-    if (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
-      _hookd_tried=$SECONDS
-      command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1
-    fi
+  fi
+  if [[ -z $_hookd_alive ]] && (( SECONDS != _hookd_tried )) && [[ -x $_hookd_bin ]]; then
+    _hookd_tried=$SECONDS
+    (command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1 &)
   fi
   return 0
 }
 
-_hookd_init
-unfunction _hookd_init
-[[ -z ${_hookd_nonce-} ]] || _hookd_take_sp
+# _hookd_start runs the start-up, then takes every start-up function
+# away (itself too), so that nothing of it is left for the prompt's path.
+# (It runs without emulate -L: _hookd_take_sp changes an option for the
+# whole shell.)
+_hookd_start() {
+  _hookd_init
+  unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+  [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
+  unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
+  [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp
+}
+
+# The early line (`eval "$(hookd init zsh --early)"`, the rc file's first
+# line), where it does not re-execute the shell under the proxy (it is
+# there already, or capture is off), prints this file with _hookd_early set
+# and without the @run@ line below: everything is defined, nothing runs
+# yet. This `hookd` function then answers the usual line at the end of the
+# rc file, `eval "$(hookd init zsh)"`, without starting a process: that
+# line then runs _hookd_start. Any other hookd command (or that line with
+# flags, or HOOKD_CAPTURE changed since) goes to the binary; a `hookd`
+# function or alias of your own is left alone.
+if [[ -n ${_hookd_early-} ]] && (( ! $+functions[hookd] && ! $+aliases[hookd] )); then
+  typeset -g _hookd_early_fn=1 _hookd_early_capture=${HOOKD_CAPTURE-unset}
+  hookd() {
+    if [[ $# == 2 && $1 == init && $2 == zsh && ${HOOKD_CAPTURE-unset} == "$_hookd_early_capture" ]]; then
+      print -r -- _hookd_start
+    else
+      command hookd "$@"
+    fi
+  }
+fi
+
+# @run@
+_hookd_start

@@ -131,20 +131,29 @@ func Shells() []string {
 }
 
 // Script returns the integration code for shell with the values of o filled
-// in; nothing else is generated.
+// in and the comments left out; nothing else is generated.
 func Script(shell string, o Options) (string, error) {
+	lines, err := fill(shell, o)
+	if err != nil {
+		return "", err
+	}
+	return withoutComments(shell, lines), nil
+}
+
+// fill returns the lines of shell's script with the values of o filled in.
+func fill(shell string, o Options) ([]string, error) {
 	src, ok := sources[shell]
 	if !ok {
-		return "", fmt.Errorf("unsupported shell %q (supported: %s)", shell, strings.Join(Shells(), ", "))
+		return nil, fmt.Errorf("unsupported shell %q (supported: %s)", shell, strings.Join(Shells(), ", "))
 	}
 	switch o.Capture {
 	case "pty", "off":
 	default:
-		return "", fmt.Errorf("capture must be pty or off, not %q", o.Capture)
+		return nil, fmt.Errorf("capture must be pty or off, not %q", o.Capture)
 	}
 	for _, p := range []string{o.StateDir, o.SpoolDir, o.OfferDir, o.PIDFile} {
 		if !filepath.IsAbs(p) {
-			return "", fmt.Errorf("hookd's paths must be absolute, not %q", p)
+			return nil, fmt.Errorf("hookd's paths must be absolute, not %q", p)
 		}
 	}
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
@@ -161,7 +170,7 @@ func Script(shell string, o Options) (string, error) {
 			}
 			eq := strings.IndexByte(trimmed, '=')
 			if eq < 0 {
-				return "", fmt.Errorf("script for %s: marked line has no assignment", shell)
+				return nil, fmt.Errorf("script for %s: marked line has no assignment", shell)
 			}
 			lines[i] = trimmed[:eq+1] + Quote(val) + "\n"
 			found[marker] = true
@@ -169,14 +178,91 @@ func Script(shell string, o Options) (string, error) {
 	}
 	for marker := range vals {
 		if !found[marker] {
-			return "", fmt.Errorf("script for %s: no line marked %q", shell, strings.TrimSpace(marker))
+			return nil, fmt.Errorf("script for %s: no line marked %q", shell, strings.TrimSpace(marker))
 		}
 	}
-	return strings.Join(lines, ""), nil
+	return lines, nil
 }
 
-// Quote returns s as one single-quoted word that bash and zsh both read back
-// as exactly s. s must not contain a NUL byte, which no shell word can hold.
+// withoutComments leaves out the lines that hold only a comment, and blank
+// lines: reading them costs the shell at every start (about a quarter of
+// bash's work in defining hookd's functions) and changes nothing, since no
+// string in the scripts spans a line that starts with "#" (the shells'
+// own listing of the functions is the same either way: see the tests). The
+// run marker stays, for Early; a first line says where the comments are.
+func withoutComments(shell string, lines []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s.sh in hookd's source, without its comments.\n", shell, shell)
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, runMarker):
+			b.WriteString(runMarker + "\n")
+		case t == "" || strings.HasPrefix(t, "#"):
+		default:
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// runMarker starts the scripts' last lines, which run the start-up.
+const runMarker = "# @run@"
+
+// Early returns what the early line (`eval "$(hookd init SHELL --early)"`,
+// the rc file's first line) runs where it does not enter the proxy: the
+// whole script with its values, _hookd_early set and the start-up left
+// out. Everything is defined and nothing runs until the usual line at the
+// end of the rc file, which the script's `hookd` function then answers
+// without a process.
+func Early(shell string, o Options) (string, error) {
+	src, err := Script(shell, o)
+	if err != nil {
+		return "", err
+	}
+	return early(shell, src)
+}
+
+// early is src up to its run marker, with _hookd_early set.
+func early(shell, src string) (string, error) {
+	i := strings.Index(src, "\n"+runMarker)
+	if i < 0 {
+		return "", fmt.Errorf("script for %s: no %q line", shell, runMarker)
+	}
+	return "_hookd_early=1\n" + src[:i+1], nil
+}
+
+// Enter returns what the early line runs where it enters the capturing
+// proxy: the script's _hookd_proxy function alone and a call with the
+// binary's path, so that the shell re-executes itself under `hookd shell`
+// before the rest of the rc file runs.
+func Enter(shell, bin string) (string, error) {
+	src, ok := sources[shell]
+	if !ok {
+		return "", fmt.Errorf("unsupported shell %q (supported: %s)", shell, strings.Join(Shells(), ", "))
+	}
+	start := strings.Index(src, "\n_hookd_proxy() {\n")
+	if start < 0 {
+		return "", fmt.Errorf("script for %s: no _hookd_proxy function", shell)
+	}
+	end := strings.Index(src[start:], "\n}\n")
+	if end < 0 {
+		return "", fmt.Errorf("script for %s: _hookd_proxy does not end", shell)
+	}
+	unset := "builtin unset -f _hookd_proxy"
+	if shell == "zsh" {
+		unset = "unfunction _hookd_proxy"
+	}
+	return src[start+1:start+end+3] + "_hookd_proxy " + Quote(bin) + "\n" + unset + "\n", nil
+}
+
+// Quote returns s as one single-quoted word that bash, zsh and any POSIX sh
+// read back as exactly s, whatever bytes it holds. s must not contain a NUL
+// byte, which no shell word can hold. Where bash or zsh reads a word back,
+// mvdan.cc/sh/v3/syntax.Quote (LangBash) does (as package recorder does);
+// Quote is for the values filled into the scripts and for text that any
+// POSIX sh runs (a chain's run steps: dash has no $'…', which
+// syntax.Quote needs for what is not printable).
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -67,6 +67,46 @@ func TestScriptsParse(t *testing.T) {
 	}
 }
 
+// TestWithoutComments: leaving the comments out of what hookd init prints
+// changes no function: each shell lists the same functions, with the same
+// bodies, from the script with its comments and from the one without.
+func TestWithoutComments(t *testing.T) {
+	o := Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid",
+		Capture: "pty", AskPrefix: "??", FixCommand: "fix", FixKey: []byte{0x18, 'f'}, AIKey: []byte{0x18, 'l'}}
+	list := map[string]string{"bash": "declare -f", "zsh": "functions"}
+	for _, sh := range Shells() {
+		t.Run(sh, func(t *testing.T) {
+			shelltest.Need(t, sh)
+			lines, err := fill(sh, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := early(sh, strings.Join(lines, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bare, err := Early(sh, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(bare) > len(full)*2/3 {
+				t.Errorf("without comments: %d bytes of %d", len(bare), len(full))
+			}
+			funcs := func(src string) string {
+				out, err := exec.Command(sh, "-c", src+"\n"+list[sh]).CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", sh, err, out)
+				}
+				return string(out)
+			}
+			a, b := funcs(full), funcs(bare)
+			if a != b || !strings.Contains(a, "_hookd_precmd") {
+				t.Errorf("the functions differ without the comments:\n%s\n----\n%s", a, b)
+			}
+		})
+	}
+}
+
 func TestShellcheck(t *testing.T) {
 	if _, err := exec.LookPath("shellcheck"); err != nil {
 		if os.Getenv("REQUIRE_SHELLS") != "" {

@@ -193,26 +193,36 @@ func (p *Probe) Executables(ctx context.Context) []string {
 	return p.exes
 }
 
-var (
-	bashBuiltins = strings.Fields(`. : [ alias bg bind break builtin caller cd command compgen complete
+// builtins are the shells' builtins, split into words on first use (a
+// hookd command that analyses nothing does not pay for it).
+var builtins struct {
+	once      sync.Once
+	bash, zsh []string
+}
+
+func shellBuiltins(zsh bool) []string {
+	builtins.once.Do(func() {
+		builtins.bash = strings.Fields(`. : [ alias bg bind break builtin caller cd command compgen complete
 		compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash
 		help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly
 		return set shift shopt source suspend test times trap true type typeset ulimit umask unalias
 		unset wait`)
-	zshBuiltins = strings.Fields(`. : [ alias autoload bg bindkey break builtin bye cd chdir command
+		builtins.zsh = strings.Fields(`. : [ alias autoload bg bindkey break builtin bye cd chdir command
 		compadd compdef declare dirs disable disown echo emulate enable eval exec exit export false fc
 		fg float functions getopts hash history integer jobs kill let local logout noglob popd print
 		printf pushd pwd r read readonly rehash return set setopt shift source suspend test times trap
 		true ttyctl type typeset ulimit umask unalias unfunction unhash unset unsetopt wait whence where
 		which zcompile zle zmodload zparseopts zstyle`)
-)
+	})
+	if zsh {
+		return builtins.zsh
+	}
+	return builtins.bash
+}
 
 // Builtins returns the builtins of the user's shell.
 func (p *Probe) Builtins(context.Context) []string {
-	if p.opts.Shell == "zsh" {
-		return zshBuiltins
-	}
-	return bashBuiltins
+	return shellBuiltins(p.opts.Shell == "zsh")
 }
 
 // Aliases returns the alias names the caller supplied.
@@ -447,7 +457,8 @@ func (p *Probe) PackageScripts(ctx context.Context, dir string) ([]string, error
 	})
 }
 
-var makeTargetRe = regexp.MustCompile(`^([^\s:=#][^:=#]*?)\s*::?(?:[^=]|$)`)
+// makeTargetRe finds a target in a Makefile; compiled on first use.
+var makeTargetRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:=#][^:=#]*?)\s*::?(?:[^=]|$)`) })
 
 // MakeTargets returns the explicit targets of the makefile in dir, the way
 // make looks for it (GNUmakefile, makefile, Makefile).
@@ -476,7 +487,7 @@ func parseTargets(data []byte) []string {
 		if line == "" || line[0] == '\t' || line[0] == '#' || line[0] == ' ' {
 			continue
 		}
-		m := makeTargetRe.FindStringSubmatch(line)
+		m := makeTargetRe().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/project"
 	"github.com/hookd/hookd/internal/ai/skill"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 )
 
 // question reads what shapes a question asked in cwd (project.ForQuestion);
@@ -37,7 +38,8 @@ func (e *env) runContext(ctx context.Context, q project.Question, execs []string
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL")}
+	e.loadConfig()
+	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL"), Env: e.commandEnv}
 	if confirm {
 		opt.Confirm = confirmOnTTY()
 	}
@@ -72,8 +74,8 @@ func printSkills(e *env, skills []skill.Skill) error {
 		if desc == "" {
 			desc, _, _ = strings.Cut(strings.TrimSpace(s.Prepend), "\n")
 		}
-		fmt.Fprintf(e.stdout, "%s  /%s/  %s\n    %s\n", e.out.String(sanitize.Line(s.Name)).Bold(), sanitize.Line(strings.TrimPrefix(s.Pattern.String(), "(?i)")),
-			e.out.String(sanitize.Line(s.Source)).Faint(), sanitize.Line(desc))
+		fmt.Fprintf(e.stdout, "%s  /%s/  %s\n    %s\n", e.palette.Render(style.Label, sanitize.Line(s.Name)), sanitize.Line(strings.TrimPrefix(s.Pattern.String(), "(?i)")),
+			e.palette.Render(style.Dim, sanitize.Line(s.Source)), sanitize.Line(desc))
 	}
 	return nil
 }

@@ -9,8 +9,6 @@ import (
 
 	"github.com/hookd/hookd/cmd/hookd/complete"
 	"github.com/hookd/hookd/internal/ai/project"
-	"github.com/hookd/hookd/internal/config"
-	"github.com/spf13/pflag"
 )
 
 // completeCommand is the hidden subcommand the shell code's completion
@@ -18,7 +16,7 @@ import (
 const completeCommand = "__complete"
 
 // cmdComplete completes a hookd command line: subcommands from the command
-// table, each command's flags from its own flag set (commandFlags),
+// table, each command's flags from the flags it declares (command.define),
 // prompt-file names from promptfile, profiles from the config and the
 // project's .hookd.yml. Nothing is written, nothing is run.
 func cmdComplete(ctx context.Context, e *env, args []string) error {
@@ -44,7 +42,7 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 	if i < 0 {
 		return nil
 	}
-	fs := commandFlags(ctx, e, commands[i])
+	fs, _ := commands[i].define(io.Discard) // the flags, declared with the command: nothing runs
 	sp := complete.Locate(words[1:], cur, fs)
 	var cands []complete.Candidate
 	add := func(values ...string) {
@@ -94,20 +92,6 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 	return complete.Write(e.stdout, sp.Prefix+sp.Cur, cands)
 }
 
-// commandFlags returns c's flag set, as c itself defines it: c runs with
-// --help (every command parses its flags before it does anything) and its
-// output is discarded.
-func commandFlags(ctx context.Context, e *env, c command) *pflag.FlagSet {
-	probe := *e
-	probe.stdout, probe.stderr = io.Discard, io.Discard
-	probe.flagSet = nil
-	c.run(ctx, &probe, []string{"--help"})
-	if probe.flagSet == nil {
-		return pflag.NewFlagSet(c.name, pflag.ContinueOnError)
-	}
-	return probe.flagSet
-}
-
 // promptNames are the prompt files that resolve here, with their
 // argument hints and descriptions.
 func promptNames(e *env) []complete.Candidate {
@@ -130,7 +114,7 @@ func profileNames(e *env) []string {
 	}
 	cwd, _ := os.Getwd()
 	if path, ok := project.Find(cwd); ok {
-		a, _ := config.LoadProject(path)
+		a, _ := project.ReadAsk(path)
 		for n := range a.Profiles {
 			names = append(names, n)
 		}

@@ -4,49 +4,58 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	hsync "github.com/hookd/hookd/internal/sync"
 	"os"
 	"time"
 
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/spf13/pflag"
 )
 
-func cmdDaemon(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "daemon")
+func cmdDaemon(fs *pflag.FlagSet) runFunc {
 	detach := fs.Bool("detach", false, "start the agent in the background (restarting one of another version) and return")
-	if err := parse(fs, args); err != nil {
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 0 {
+			return usagef("no arguments expected")
+		}
+		if err := paths.Private(e.paths.Runtime); err != nil {
+			return err
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		if *detach {
+			return agent.Start(ctx, agent.SocketPath(e.paths.Runtime), exe, version)
+		}
+		log, closer, err := e.logger()
+		if err != nil {
+			return err
+		}
+		defer closer.Close()
+		cfg := e.config()
+		err = agent.Run(ctx, agent.Options{
+			Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
+			DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(), Log: log, Exe: exe,
+			MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
+			Sync: &hsync.Loop{Log: log, New: func() (*hsync.Syncer, error) {
+				// The configuration as it is now: sync set up after the
+				// agent started is picked up without a restart.
+				ne, err := newEnv(e.stdin, e.stdout, e.stderr)
+				if err != nil || ne.syncSettings() == nil {
+					return nil, err
+				}
+				return ne.syncer()
+			}},
+		})
+		if errors.Is(err, agent.ErrRunning) {
+			fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")
+			return nil
+		}
+		if err != nil {
+			log.Error("agent failed", "error", err)
+		}
 		return err
 	}
-	if fs.NArg() != 0 {
-		return usagef("no arguments expected")
-	}
-	if err := paths.Private(e.paths.Runtime); err != nil {
-		return err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	if *detach {
-		return agent.Start(ctx, agent.SocketPath(e.paths.Runtime), exe, version)
-	}
-	log, closer, err := e.logger()
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	cfg := e.config()
-	err = agent.Run(ctx, agent.Options{
-		Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
-		DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(), Log: log, Exe: exe,
-		MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
-	})
-	if errors.Is(err, agent.ErrRunning) {
-		fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")
-		return nil
-	}
-	if err != nil {
-		log.Error("agent failed", "error", err)
-	}
-	return err
 }

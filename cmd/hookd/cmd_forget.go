@@ -5,49 +5,49 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+
+	"github.com/spf13/pflag"
 )
 
-func cmdForget(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "forget")
+func cmdForget(fs *pflag.FlagSet) runFunc {
 	match := fs.String("match", "", "forget every command matching the regular expression `REGEX`")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if (*match == "") == (fs.NArg() == 0) {
-		return usagef("give ids or --match REGEX, not both")
-	}
-	var ids []int64
-	for _, a := range fs.Args() {
-		id, err := strconv.ParseInt(a, 10, 64)
-		if err != nil || id < 1 {
-			return usagef("bad id %q", a)
+	return func(ctx context.Context, e *env, args []string) error {
+		if (*match == "") == (len(args) == 0) {
+			return usagef("give ids or --match REGEX, not both")
 		}
-		ids = append(ids, id)
-	}
-	var re *regexp.Regexp
-	if *match != "" {
-		var err error
-		if re, err = regexp.Compile(*match); err != nil {
-			return usagef("--match: %v", err)
+		var ids []int64
+		for _, a := range args {
+			id, err := strconv.ParseInt(a, 10, 64)
+			if err != nil || id < 1 {
+				return usagef("bad id %q", a)
+			}
+			ids = append(ids, id)
 		}
+		var re *regexp.Regexp
+		if *match != "" {
+			var err error
+			if re, err = regexp.Compile(*match); err != nil {
+				return usagef("--match: %v", err)
+			}
+		}
+		s, err := e.openFlushed(ctx)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		var n int
+		if re != nil {
+			n, err = s.ForgetMatch(ctx, re)
+		} else {
+			n, err = s.Forget(ctx, ids)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "forgot %d commands\n", n)
+		if re == nil && n < len(ids) {
+			return exitCode{1, fmt.Sprintf("%d of the ids were not in the history", len(ids)-n)}
+		}
+		return nil
 	}
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	var n int
-	if re != nil {
-		n, err = s.ForgetMatch(ctx, re)
-	} else {
-		n, err = s.Forget(ctx, ids)
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "forgot %d commands\n", n)
-	if re == nil && n < len(ids) {
-		return exitCode{1, fmt.Sprintf("%d of the ids were not in the history", len(ids)-n)}
-	}
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/hostid"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -16,155 +17,177 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
+	"github.com/spf13/pflag"
 )
 
-func cmdHistory(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "history")
+func cmdHistory(fs *pflag.FlagSet) runFunc {
 	n := fs.IntP("limit", "n", 0, "show at most `N` commands (the most recent)")
 	failed := fs.Bool("failed", false, "only commands that failed (non-zero exit status)")
 	session := fs.Bool("session", false, "only commands of this shell session")
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
+	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(fs.Args(), " ")}
-	if *n < 0 {
-		return usagef("-n must be positive")
-	}
-	if *session {
-		if e.session == "" {
-			return errors.New("--session: HOOKD_SESSION is not set (this shell does not load hookd)")
+	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
+	return func(ctx context.Context, e *env, args []string) error {
+		q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(args, " ")}
+		if fs.Changed("author") {
+			q.Authors = []string{*author}
 		}
-		q.Session = e.session
-	}
-	if *cwd != "" {
-		abs, err := filepath.Abs(*cwd)
+		if *hostName != "" {
+			if id, err := hostid.Read(e.paths.HostID); err == nil && id == *hostName {
+				q.ThisHost = true
+			} else {
+				q.Host = *hostName
+			}
+		}
+		if *n < 0 {
+			return usagef("-n must be positive")
+		}
+		if *session {
+			if e.session == "" {
+				return errors.New("--session: HOOKD_SESSION is not set (this shell does not load hookd)")
+			}
+			q.Session = e.session
+		}
+		if *cwd != "" {
+			abs, err := filepath.Abs(*cwd)
+			if err != nil {
+				return err
+			}
+			q.Cwd = abs
+		}
+		if *since != "" {
+			t, err := history.ParseSince(*since, time.Now())
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			q.Since = t.UnixMicro()
+		}
+		s, err := e.openFlushed(ctx)
 		if err != nil {
 			return err
 		}
-		q.Cwd = abs
-	}
-	if *since != "" {
-		t, err := history.ParseSince(*since, time.Now())
+		defer s.Close()
+		entries, err := s.List(ctx, q)
 		if err != nil {
-			return usageError{err.Error()}
+			return err
 		}
-		q.Since = t.UnixMicro()
-	}
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	entries, err := s.List(ctx, q)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		for _, en := range entries {
-			if err := enc.Encode(en.JSON()); err != nil {
-				return err
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
+			self, _ := hostid.Get(e.paths.HostID) // this installation's id, for what was recorded here
+			for _, en := range entries {
+				if en.HostID == "" {
+					en.HostID = self
+				}
+				if err := enc.Encode(en.JSON()); err != nil {
+					return err
+				}
 			}
+			return nil
+		}
+		// Oldest first, so that the newest is next to the prompt.
+		for i := len(entries) - 1; i >= 0; i-- {
+			printEntryLine(e, entries[i])
 		}
 		return nil
 	}
-	// Oldest first, so that the newest is next to the prompt.
-	for i := len(entries) - 1; i >= 0; i-- {
-		printEntryLine(e, entries[i])
-	}
-	return nil
 }
 
 func printEntryLine(e *env, en history.Entry) {
 	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
 	status := fmt.Sprintf("%3d", en.ExitCode)
-	st := e.out.String(status)
+	st := e.palette.Render(style.Success, status)
 	if en.ExitCode != 0 {
-		st = st.Foreground(e.out.Color("1")).Bold()
-	} else {
-		st = st.Foreground(e.out.Color("2"))
+		st = e.palette.Render(style.Danger, status)
 	}
-	id := e.out.String(fmt.Sprintf("%6d", en.ID)).Faint()
+	id := e.palette.Render(style.Dim, fmt.Sprintf("%6d", en.ID))
 	size := ""
 	if en.OutputBytes > 0 {
 		size = formatSize(en.OutputBytes)
 	}
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %5s  %s\n", id, when, formatDuration(en.DurationUS), st,
-		e.out.String(size).Faint(), sanitize.Line(en.Command))
+	by := ""
+	if en.Author != "" {
+		by = e.palette.Render(style.Dim, "["+sanitize.Line(en.Author)+"]") + " "
+	}
+	// Padded before it is styled: on a terminal the style's escape
+	// sequences would count in the width.
+	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
+		e.palette.Render(style.Dim, fmt.Sprintf("%5s", size)), by, sanitize.Line(en.Command))
 }
 
-func cmdShow(ctx context.Context, e *env, args []string) error {
-	args, refs := recall.SplitRefs(args)
-	fs := flags(e, "show")
+func cmdShow(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print one JSON object, with the output")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	ref, err := oneRef(append(refs, fs.Args()...))
-	if err != nil {
-		return err
-	}
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	rd := e.reader(s)
-	en, err := entry(ctx, rd, ref)
-	if err != nil {
-		return err
-	}
-	o, oerr := rd.Output(ctx, en, "", 0)
-	why := ""
-	var no *recall.NoOutput
-	if errors.As(oerr, &no) {
-		why = no.Reason
-	} else if oerr != nil {
-		return oerr
-	}
-	if *asJSON {
-		m := en.JSON()
-		m["output"] = string(o.Text)
-		if !utf8.Valid(o.Text) {
-			m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)
+	author := authorFlag(fs)
+	return func(ctx context.Context, e *env, args []string) error {
+		ref, err := oneRef(args)
+		if err != nil {
+			return err
 		}
-		if why != "" {
-			m["output_missing"] = why
+		s, err := e.openFlushed(ctx)
+		if err != nil {
+			return err
 		}
-		if o.Flags&history.OutputTruncated != 0 {
-			m["output_truncated"] = true
+		defer s.Close()
+		rd := e.reader(s)
+		rd.Author = *author
+		en, err := entry(ctx, rd, ref)
+		if err != nil {
+			return err
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(m)
+		o, oerr := rd.Output(ctx, en, "", 0)
+		why := ""
+		var no *recall.NoOutput
+		if errors.As(oerr, &no) {
+			why = no.Reason
+		} else if oerr != nil {
+			return oerr
+		}
+		if *asJSON {
+			if en.HostID == "" {
+				en.HostID, _ = hostid.Get(e.paths.HostID)
+			}
+			m := en.JSON()
+			m["output"] = string(o.Text)
+			if !utf8.Valid(o.Text) {
+				m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)
+			}
+			if why != "" {
+				m["output_missing"] = why
+			}
+			if o.Flags&history.OutputTruncated != 0 {
+				m["output_truncated"] = true
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
+			return enc.Encode(m)
+		}
+		printEntry(e.stdout, e, en)
+		label := e.palette.Render(style.Label, fmt.Sprintf("%-9s", "output"))
+		switch {
+		case why != "":
+			fmt.Fprintf(e.stdout, "%s none: %s\n", label, why)
+		case len(o.Text) == 0:
+			fmt.Fprintf(e.stdout, "%s none: it printed nothing\n", label)
+		default:
+			note := formatSize(int64(len(o.Text)))
+			if o.Flags&history.OutputTruncated != 0 {
+				note += fmt.Sprintf(" kept of %s written", formatSize(o.Bytes))
+			}
+			fmt.Fprintf(e.stdout, "%s %s\n", label, note)
+			text := string(o.Text)
+			if e.stdoutTTY {
+				text = sanitize.Text(text)
+			}
+			fmt.Fprint(e.stdout, text)
+			if text[len(text)-1] != '\n' {
+				fmt.Fprintln(e.stdout)
+			}
+		}
+		return nil
 	}
-	printEntry(e.stdout, e, en)
-	label := e.out.String(fmt.Sprintf("%-9s", "output")).Bold().String()
-	switch {
-	case why != "":
-		fmt.Fprintf(e.stdout, "%s none: %s\n", label, why)
-	case len(o.Text) == 0:
-		fmt.Fprintf(e.stdout, "%s none: it printed nothing\n", label)
-	default:
-		note := formatSize(int64(len(o.Text)))
-		if o.Flags&history.OutputTruncated != 0 {
-			note += fmt.Sprintf(" kept of %s written", formatSize(o.Bytes))
-		}
-		fmt.Fprintf(e.stdout, "%s %s\n", label, note)
-		text := string(o.Text)
-		if e.stdoutTTY {
-			text = sanitize.Text(text)
-		}
-		fmt.Fprint(e.stdout, text)
-		if text[len(text)-1] != '\n' {
-			fmt.Fprintln(e.stdout)
-		}
-	}
-	return nil
 }
 
 // formatSize shows a byte count the short way: 512B, 3.4K, 12M.
@@ -184,7 +207,7 @@ func formatSize(n int64) string {
 }
 
 func printEntry(w io.Writer, e *env, en history.Entry) {
-	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	cmd := en.Command
 	if e.stdoutTTY {
 		cmd = sanitize.Text(cmd)
@@ -199,5 +222,14 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitize.Line(en.Cwd))
 	who := strings.TrimSpace(fmt.Sprintf("%s %s@%s %s", en.Shell, en.User, en.Host, en.TTY))
 	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitize.Line(who))
+	if en.Author != "" {
+		fmt.Fprintf(w, "%s %s (a coding agent's command)\n", label("author"), sanitize.Line(en.Author))
+	}
 	fmt.Fprintf(w, "%s %d\n", label("id"), en.ID)
+}
+
+// authorFlag is the --author flag of the commands that take a REF: -N
+// counts in that coding agent's most recent session.
+func authorFlag(fs *pflag.FlagSet) *string {
+	return fs.String("author", "", "-N counts in the most recent session of the coding agent `NAME` (claude-code…) instead of this shell's")
 }

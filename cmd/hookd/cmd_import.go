@@ -12,57 +12,56 @@ import (
 	"github.com/hookd/hookd/internal/recording/histfile"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/spf13/pflag"
 )
 
-func cmdImport(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "import")
+func cmdImport(fs *pflag.FlagSet) runFunc {
 	file := fs.String("file", "", "the history file `F` (default: ~/.bash_history, or ~/.zsh_history, $ZDOTDIR's if set)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	shell := filepath.Base(os.Getenv("SHELL"))
-	switch fs.NArg() {
-	case 0:
-	case 1:
-		shell = fs.Arg(0)
-	default:
-		return usagef("one shell at most")
-	}
-	if !slices.Contains(histfile.Shells, shell) {
-		return usagef("unsupported shell %q (supported: %s)", shell, strings.Join(histfile.Shells, ", "))
-	}
-	if *file == "" {
-		*file = histfile.DefaultFile(shell, e.home, os.Getenv("ZDOTDIR"))
-	}
-	f, err := os.Open(*file)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	res, err := histfile.Parse(ctx, shell, f)
-	if err != nil {
-		return fmt.Errorf("import %s: %w", *file, err)
-	}
-	s, err := e.openStore(ctx, 10*time.Second, false)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	added, ignored, err := ingest.Import(ctx, s, e.rules(), shell, res.Entries, fi.ModTime())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "imported %d commands from %s (%d already there or left out by your ignore rules: %d)\n",
-		added, *file, len(res.Entries)-added, ignored)
-	if res.Skipped > 0 {
-		fmt.Fprintf(e.stderr, "hookd: skipped %d unreadable entries:\n", res.Skipped)
-		for _, p := range res.Problems {
-			fmt.Fprintf(e.stderr, "  %s\n", sanitize.Line(p))
+	return func(ctx context.Context, e *env, args []string) error {
+		shell := filepath.Base(os.Getenv("SHELL"))
+		switch len(args) {
+		case 0:
+		case 1:
+			shell = args[0]
+		default:
+			return usagef("one shell at most")
 		}
+		if !slices.Contains(histfile.Shells, shell) {
+			return usagef("unsupported shell %q (supported: %s)", shell, strings.Join(histfile.Shells, ", "))
+		}
+		if *file == "" {
+			*file = histfile.DefaultFile(shell, e.home, os.Getenv("ZDOTDIR"))
+		}
+		f, err := os.Open(*file)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		res, err := histfile.Parse(ctx, shell, f)
+		if err != nil {
+			return fmt.Errorf("import %s: %w", *file, err)
+		}
+		s, err := e.openStore(ctx, 10*time.Second, false)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		added, ignored, err := ingest.Import(ctx, s, e.rules(), shell, res.Entries, fi.ModTime())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "imported %d commands from %s (%d already there or left out by your ignore rules: %d)\n",
+			added, *file, len(res.Entries)-added, ignored)
+		if res.Skipped > 0 {
+			fmt.Fprintf(e.stderr, "hookd: skipped %d unreadable entries:\n", res.Skipped)
+			for _, p := range res.Problems {
+				fmt.Fprintf(e.stderr, "  %s\n", sanitize.Line(p))
+			}
+		}
+		return nil
 	}
-	return nil
 }

@@ -6,53 +6,93 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/shellinit"
+	"github.com/spf13/pflag"
 )
 
-func cmdInit(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "init")
+func cmdInit(fs *pflag.FlagSet) runFunc {
 	capture := fs.String("capture", "", "pty: keep each command's output (the shell re-executes itself once under hookd shell);\noff: do not. Default: $HOOKD_CAPTURE, else capture in the config file, else pty")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("name one shell: %s", strings.Join(shellinit.Shells(), " or "))
-	}
-	bin, err := selfPath()
-	if err != nil {
-		return err
-	}
-	mode := *capture
-	if mode == "" {
-		mode = e.captureMode()
-	}
-	if mode != "pty" && mode != "off" {
-		return usagef("--capture must be pty or off, not %q", mode)
-	}
-	cfg := e.config()
-	// What is wrong in the config file is said here, once per shell start;
-	// not again by the shell that re-executes itself under the capturing
-	// proxy (it runs its rc file a second time), nor by a shell nested in
-	// one that said it.
-	if tty := os.Getenv(ptyEnv); tty == "" || !sameFile(tty, "/dev/stdin") {
-		for _, w := range e.configWarnings() {
-			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+	early := fs.Bool("early", false, "for the rc file's first line: enter the capturing proxy there, so that the rest of the rc\nfile runs once (the usual line at its end then starts no process)")
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("name one shell: %s", strings.Join(shellinit.Shells(), " or "))
 		}
+		bin, err := selfPath()
+		if err != nil {
+			return err
+		}
+		mode := *capture
+		if mode == "" {
+			mode = e.captureMode()
+		}
+		if mode != "pty" && mode != "off" {
+			return usagef("--capture must be pty or off, not %q", mode)
+		}
+		shell := args[0]
+		captured := false
+		if tty := os.Getenv(capturer.PTYEnv); tty != "" && sameFile(tty, "/dev/stdin") {
+			captured = true
+		}
+		// The early line, in a terminal not captured yet, enters the proxy
+		// there: the shell re-executes itself before the rest of the rc file
+		// runs. The proxy is checked here, in this process: where it cannot
+		// start, the shell goes on without capture and hookd status says why.
+		if *early && mode == "pty" && !captured && isTTY(os.Stdin) && slices.Contains(shellinit.Shells(), shell) {
+			if capturer.Check([]string{shell}, e.paths.CaptureProblem) == nil {
+				capturer.ClearRCTwice(e.paths.RCTwice)
+				script, err := shellinit.Enter(shell, bin)
+				if err != nil {
+					return usageError{err.Error()}
+				}
+				_, err = fmt.Fprint(e.stdout, script)
+				return err
+			}
+		}
+		cfg := e.config()
+		// What is wrong in the config file is said here, once per shell start;
+		// not again by the shell that re-executes itself under the capturing
+		// proxy (it runs its rc file a second time), nor by a shell nested in
+		// one that said it.
+		if !captured {
+			for _, w := range e.configWarnings() {
+				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
+			}
+		}
+		// Directories an older version or a loose umask left open to others;
+		// the ones the shell writes to are made here, so that the shell starts
+		// no process for them.
+		paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
+		for _, dir := range []string{e.paths.Spool, e.paths.Offers} {
+			paths.Private(dir)
+		}
+		script := shellinit.Script
+		if *early {
+			script = shellinit.Early
+		}
+		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
+			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
+			Watch: watchNames(cfg.Fix.WatchEnv)})
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		_, err = fmt.Fprint(e.stdout, text)
+		return err
 	}
-	// Directories an older version or a loose umask left open to others.
-	paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
-	script, err := shellinit.Script(fs.Arg(0), shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
-		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
-		Watch: watchNames(cfg.Fix.WatchEnv)})
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	_, err = fmt.Fprint(e.stdout, script)
-	return err
+}
+
+// isTTY reports whether f is a terminal (not merely a character device
+// such as /dev/null).
+func isTTY(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // selfPath is the path under which the shell should run hookd: the one it

@@ -7,40 +7,40 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/spf13/pflag"
 )
 
-func cmdOut(ctx context.Context, e *env, args []string) error {
-	args, refs := recall.SplitRefs(args)
-	fs := flags(e, "out")
+func cmdOut(fs *pflag.FlagSet) runFunc {
 	stream := fs.String("stream", "", "print only the command's stdout or stderr (kept apart for commands run with hookd run)")
-	if err := parse(fs, args); err != nil {
+	author := authorFlag(fs)
+	return func(ctx context.Context, e *env, args []string) error {
+		ref, err := oneRef(args)
+		if err != nil {
+			return err
+		}
+		switch *stream {
+		case "", outbox.Stdout, outbox.Stderr:
+		default:
+			return usagef("--stream must be stdout or stderr, not %q", *stream)
+		}
+		s, err := e.openFlushed(ctx)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		rd := e.reader(s)
+		rd.Author = *author
+		en, err := entry(ctx, rd, ref)
+		if err != nil {
+			return err
+		}
+		o, err := rd.Output(ctx, en, *stream, 0)
+		if err != nil {
+			return noOutput(err)
+		}
+		_, err = e.stdout.Write(o.Text)
 		return err
 	}
-	ref, err := oneRef(append(refs, fs.Args()...))
-	if err != nil {
-		return err
-	}
-	switch *stream {
-	case "", outbox.Stdout, outbox.Stderr:
-	default:
-		return usagef("--stream must be stdout or stderr, not %q", *stream)
-	}
-	s, err := e.openFlushed(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	rd := e.reader(s)
-	en, err := entry(ctx, rd, ref)
-	if err != nil {
-		return err
-	}
-	o, err := rd.Output(ctx, en, *stream, 0)
-	if err != nil {
-		return noOutput(err)
-	}
-	_, err = e.stdout.Write(o.Text)
-	return err
 }
 
 // entry resolves a REF, a malformed one being a usage error.

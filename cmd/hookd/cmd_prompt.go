@@ -9,101 +9,102 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/promptfile"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/spf13/pflag"
 )
 
 // promptOptions are how prompt files expand here: the places for cwd, the
 // built-in allowlist and the user's own prompt_files.allow.
 func (e *env) promptOptions(cwd string) promptfile.Options {
 	return promptfile.Options{Places: promptfile.PlacesFor(cwd, e.paths.Commands, e.home), Cwd: cwd,
-		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}}
+		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}, Env: e.commandEnv}
 }
 
-func cmdCommands(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "commands")
+func cmdCommands(fs *pflag.FlagSet) runFunc {
 	names := fs.Bool("names", false, "print only the names that resolve, one a line (for completion)")
 	asJSON := fs.Bool("json", false, "print JSON Lines: name, path, place, description, shadowed_by")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
-	cwd, _ := os.Getwd()
-	files := e.promptOptions(cwd).Places.List()
-	switch {
-	case *names:
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q", args[0])
+		}
+		cwd, _ := os.Getwd()
+		places := e.promptOptions(cwd).Places
+		files := places.List()
+		for _, i := range places.Ignored {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(i.Warning().String()))
+		}
+		switch {
+		case *names:
+			for _, f := range files {
+				if f.ShadowedBy == "" {
+					fmt.Fprintln(e.stdout, f.Name)
+				}
+			}
+			return nil
+		case *asJSON:
+			enc := json.NewEncoder(e.stdout)
+			for _, f := range files {
+				if err := enc.Encode(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if len(files) == 0 {
+			fmt.Fprintf(e.stdout, "No prompt files here. Put Markdown files in %s, a project's .hookd/commands/ or .claude/commands/.\n", e.paths.Commands)
+			return nil
+		}
+		w := 0
 		for _, f := range files {
-			if f.ShadowedBy == "" {
-				fmt.Fprintln(e.stdout, f.Name)
+			w = max(w, len(f.Name)+1)
+		}
+		for _, f := range files {
+			fmt.Fprintf(e.stdout, "%-*s  %s\n", w, "/"+f.Name, sanitize.Line(f.Summary()))
+			where := "    " + f.Path
+			if f.ShadowedBy != "" {
+				where += "  (shadowed by " + f.ShadowedBy + ")"
+			}
+			fmt.Fprintln(e.stdout, where)
+			if f.Warning != "" {
+				fmt.Fprintf(e.stdout, "    warning: %s\n", sanitize.Line(f.Warning))
 			}
 		}
 		return nil
-	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		for _, f := range files {
-			if err := enc.Encode(f); err != nil {
-				return err
-			}
-		}
-		return nil
 	}
-	if len(files) == 0 {
-		fmt.Fprintf(e.stdout, "No prompt files here. Put Markdown files in %s, a project's .hookd/commands/ or .claude/commands/.\n", e.paths.Commands)
-		return nil
-	}
-	w := 0
-	for _, f := range files {
-		w = max(w, len(f.Name)+1)
-	}
-	for _, f := range files {
-		fmt.Fprintf(e.stdout, "%-*s  %s\n", w, "/"+f.Name, sanitize.Line(f.Summary()))
-		where := "    " + f.Path
-		if f.ShadowedBy != "" {
-			where += "  (shadowed by " + f.ShadowedBy + ")"
-		}
-		fmt.Fprintln(e.stdout, where)
-		if f.Warning != "" {
-			fmt.Fprintf(e.stdout, "    warning: %s\n", sanitize.Line(f.Warning))
-		}
-	}
-	return nil
 }
 
-func cmdExpand(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "expand")
-	asJSON := fs.Bool("json", false, "print seed 004's JSON result (success, command, expansions, metadata, or error)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return usagef("name a prompt file")
-	}
-	cwd, _ := os.Getwd()
-	r := promptfile.Expand(ctx, fs.Arg(0), fs.Args()[1:], e.promptOptions(cwd))
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			return err
+func cmdExpand(fs *pflag.FlagSet) runFunc {
+	asJSON := fs.Bool("json", false, "print the JSON result (success, command, expansions, metadata, or error)")
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) == 0 {
+			return usagef("name a prompt file")
+		}
+		cwd, _ := os.Getwd()
+		r := promptfile.Expand(ctx, args[0], args[1:], e.promptOptions(cwd))
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			if !r.Success {
+				return exitCode{1, ""}
+			}
+			return nil
+		}
+		for _, w := range r.Warnings {
+			fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(w))
 		}
 		if !r.Success {
-			return exitCode{1, ""}
+			return exitCode{1, promptError(r.Error)}
+		}
+		reportExpansions(e, r)
+		content := sanitize.Text(r.Command.Content)
+		fmt.Fprint(e.stdout, content)
+		if !strings.HasSuffix(content, "\n") {
+			fmt.Fprintln(e.stdout)
 		}
 		return nil
 	}
-	for _, w := range r.Warnings {
-		fmt.Fprintf(e.stderr, "hookd: warning: %s\n", sanitize.Line(w))
-	}
-	if !r.Success {
-		return exitCode{1, promptError(r.Error)}
-	}
-	reportExpansions(e, r)
-	content := sanitize.Text(r.Command.Content)
-	fmt.Fprint(e.stdout, content)
-	if !strings.HasSuffix(content, "\n") {
-		fmt.Fprintln(e.stdout)
-	}
-	return nil
 }
 
 // reportExpansions says on stderr which references were not expanded.

@@ -18,65 +18,63 @@ import (
 	"github.com/hookd/hookd/internal/recording/agent"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/recording/recorder"
-	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/spf13/pflag"
 )
 
 // cmdRun runs one command with its output captured: for scripts, CI and
 // terminals without the proxy. The command is recorded in a session of its
 // own (shell "run"), through a spool and the outbox like everything else,
 // so the agent stores it even when it is not running yet.
-func cmdRun(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "run")
+func cmdRun(fs *pflag.FlagSet) runFunc {
 	script := fs.StringP("command", "c", "", "run this command line through $SHELL -c (pipes, redirections, &&)")
 	quiet := fs.Bool("no-suggest", false, "do not analyse a failure")
 	fs.SetInterspersed(false) // everything after the command's name is its own
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	x := recorder.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
-		TerminalInterrupts: isTerminal(os.Stdin)}
-	text := ""
-	switch {
-	case *script != "" && fs.NArg() > 0:
-		return usagef("give -c 'COMMAND LINE' or CMD [ARG…], not both")
-	case *script != "":
-		sh := os.Getenv("SHELL")
-		if sh == "" {
-			sh = "/bin/sh"
+	return func(ctx context.Context, e *env, args []string) error {
+		x := recorder.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
+			TerminalInterrupts: isTerminal(os.Stdin)}
+		text := ""
+		switch {
+		case *script != "" && len(args) > 0:
+			return usagef("give -c 'COMMAND LINE' or CMD [ARG…], not both")
+		case *script != "":
+			sh := os.Getenv("SHELL")
+			if sh == "" {
+				sh = "/bin/sh"
+			}
+			x.Argv, text = []string{sh, "-c", *script}, *script
+		case len(args) > 0:
+			x.Argv = args
+		default:
+			return usagef("name a command to run")
 		}
-		x.Argv, text = []string{sh, "-c", *script}, *script
-	case fs.NArg() > 0:
-		x.Argv = fs.Args()
-	default:
-		return usagef("name a command to run")
+		// Ctrl-C at the terminal reaches the command (same process group);
+		// hookd waits for it to end rather than dying first. Signals sent to
+		// hookd alone are passed on.
+		sigs := make(chan os.Signal, 4)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		defer signal.Stop(sigs)
+		x.Signals = sigs
+		c, err := x.Run()
+		var start *recorder.StartError
+		if err != nil && !errors.As(err, &start) {
+			return fmt.Errorf("run: %w", err)
+		}
+		if text != "" {
+			c.Text = text
+		}
+		e.save(runWriter(), c, "run")
+		e.flushAgent()
+		if start != nil {
+			return exitCode{c.Status, fmt.Sprintf("run: %v", start)}
+		}
+		if c.Status != 0 && c.Status != 130 && !*quiet {
+			e.runSuggest(ctx, c.Text, c.Status, c.Cwd, c.Output)
+		}
+		if c.Status != 0 {
+			return exitCode{c.Status, ""}
+		}
+		return nil
 	}
-	// Ctrl-C at the terminal reaches the command (same process group);
-	// hookd waits for it to end rather than dying first. Signals sent to
-	// hookd alone are passed on.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
-	x.Signals = sigs
-	c, err := x.Run()
-	var start *recorder.StartError
-	if err != nil && !errors.As(err, &start) {
-		return fmt.Errorf("run: %w", err)
-	}
-	if text != "" {
-		c.Text = text
-	}
-	e.save(runWriter(), c, "run")
-	e.flushAgent()
-	if start != nil {
-		return exitCode{c.Status, fmt.Sprintf("run: %v", start)}
-	}
-	if c.Status != 0 && c.Status != 130 && !*quiet {
-		e.runSuggest(ctx, c.Text, c.Status, c.Cwd, c.Output)
-	}
-	if c.Status != 0 {
-		return exitCode{c.Status, ""}
-	}
-	return nil
 }
 
 // runWriter is the recorder of the commands hookd runs itself (hookd run,
@@ -110,19 +108,7 @@ func (e *env) runSuggest(ctx context.Context, text string, status int, cwd strin
 	if e.config().AI == config.AIOnFailure && !r.Quiet {
 		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout, true)
 	}
-	if r.Quiet || (len(r.Fixes) == 0 && (r.RootCause == "" || r.ErrorType == analyze.Unknown)) {
-		return
-	}
-	w := e.stderr
-	fmt.Fprintf(w, "hookd: %s exited with status %d", recall.Short(text), status)
-	if r.RootCause != "" {
-		fmt.Fprintf(w, ": %s", sanitize.Line(r.RootCause))
-	}
-	fmt.Fprintln(w)
-	for i, f := range r.Fixes {
-		fmt.Fprintf(w, "  %d. %s   (%s risk) %s\n", i+1, sanitize.Line(f.Command), f.Risk, sanitize.Line(f.Explanation))
-		if note := suggest.Note(f); note != "" {
-			fmt.Fprintf(w, "     %s\n", sanitize.Line(note))
-		}
-	}
+	// On stderr, plain (the palette is stdout's).
+	lead := fmt.Sprintf("hookd: %s exited with status %d", recall.Short(text), status)
+	suggest.Printer{Lead: lead}.Print(e.stderr, r)
 }

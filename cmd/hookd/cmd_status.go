@@ -11,8 +11,11 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/status"
+	"github.com/hookd/hookd/internal/ui/style"
+	"github.com/spf13/pflag"
 )
 
 // sameFile reports whether two paths name the same file.
@@ -22,33 +25,41 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
-func cmdStatus(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "status")
+func cmdStatus(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 0 {
+			return usagef("no arguments expected")
+		}
+		tty := os.Getenv(capturer.PTYEnv)
+		if tty != "" && !sameFile(tty, "/dev/stdin") {
+			tty = ""
+		}
+		var warns []string
+		for _, w := range e.configWarnings() {
+			warns = append(warns, w.String())
+		}
+		r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
+			CapturedTTY: tty, ConfigWarnings: warns, LLM: e.llmStatus(ctx),
+			Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
+		syncSt := e.syncStatus(ctx)
+		r.Sync = syncSt
+		syncText, syncProblem := syncLine(syncSt)
+		if syncProblem != "" {
+			r.Problems = append(r.Problems, syncProblem)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			return enc.Encode(r)
+		}
+		printStatus(e, &r, syncText)
+		return nil
 	}
-	if fs.NArg() != 0 {
-		return usagef("no arguments expected")
-	}
-	tty := os.Getenv(ptyEnv)
-	if tty != "" && !sameFile(tty, "/dev/stdin") {
-		tty = ""
-	}
-	r := status.Gather(ctx, status.Inputs{Version: version, Paths: e.paths, Session: e.session, CaptureMode: e.captureMode(),
-		CapturedTTY: tty, ConfigWarnings: e.configWarnings(), LLM: e.llmStatus(ctx),
-		Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		return enc.Encode(r)
-	}
-	printStatus(e, &r)
-	return nil
 }
 
-func printStatus(e *env, r *status.Report) {
+func printStatus(e *env, r *status.Report, syncText string) {
 	w := e.stdout
-	label := func(s string) string { return e.out.String(fmt.Sprintf("%-9s", s)).Bold().String() }
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
 	if a := r.Agent; a != nil {
 		extra := ""
@@ -58,7 +69,7 @@ func printStatus(e *env, r *status.Report) {
 		fmt.Fprintf(w, "%s running, pid %d, version %s, %d commands ingested since %s%s\n",
 			label("agent"), a.PID, a.Version, a.Ingested, a.StartedAt, extra)
 	} else {
-		fmt.Fprintf(w, "%s %s\n", label("agent"), e.out.String("not running").Foreground(e.out.Color("1")))
+		fmt.Fprintf(w, "%s %s\n", label("agent"), e.palette.Render(style.Alert, "not running"))
 	}
 	d := r.Database
 	if d.Error != "" {
@@ -70,6 +81,7 @@ func printStatus(e *env, r *status.Report) {
 	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, status.Bytes(r.Spool.BacklogBytes))
 	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
 	fmt.Fprintf(w, "%s %s\n", label("llm"), r.LLM)
+	fmt.Fprintf(w, "%s %s\n", label("sync"), sanitize.Line(syncText))
 	session := r.Session
 	if session == "" {
 		session = "none (this shell does not load hookd)"
@@ -81,7 +93,7 @@ func printStatus(e *env, r *status.Report) {
 		fmt.Fprintf(w, "%s %s\n", label("error"), sanitize.Line(r.LastError))
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(w, "%s %s\n", e.out.String("!").Foreground(e.out.Color("3")).String()+strings.Repeat(" ", 8), p)
+		fmt.Fprintf(w, "%s %s\n", e.palette.Render(style.Caution, "!")+strings.Repeat(" ", 8), p)
 	}
 }
 

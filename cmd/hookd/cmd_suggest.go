@@ -22,11 +22,11 @@ import (
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/recording/scrollback"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
+	"github.com/spf13/pflag"
 )
 
-func cmdSuggest(ctx context.Context, e *env, args []string) error {
-	args, refs := recall.SplitRefs(args)
-	fs := flags(e, "suggest")
+func cmdSuggest(fs *pflag.FlagSet) runFunc {
 	command := fs.String("command", "", "analyse this command line instead of one from the history")
 	exit := fs.Int("exit", 1, "its exit status (with --command)")
 	outputFile := fs.String("output-file", "", "a file holding its output, stdout and stderr (with --command)")
@@ -41,122 +41,111 @@ func cmdSuggest(ctx context.Context, e *env, args []string) error {
 	failed := fs.Bool("failed", false, "the last command that failed in this shell (the one fix offers fixes for), instead of a REF")
 	ai := fs.Bool("ai", false, "also ask the LLM (llm: in the config) and merge its fixes with the rules'; the rules stand alone if it fails or is slow")
 	aiTimeout := fs.Duration("ai-timeout", aifix.DefaultTimeout, "with --ai: how long to wait for the LLM")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	var shellNames []string
-	if *names {
-		b, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
-		shellNames = strings.Fields(string(b))
-	}
-	if *inline {
-		return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
-	}
-	refs = append(refs, fs.Args()...)
-	eng := e.engine(true, shellNames)
-	in := analyze.Input{Shell: *shell}
-	var store *history.Store    // for the fixes learned from the history
-	var recorded *history.Entry // the failure, when it is in the history
-	if in.Shell == "" {
-		in.Shell = filepath.Base(os.Getenv("SHELL"))
-	}
-	switch {
-	case *command != "":
-		if len(refs) > 0 || *failed {
-			return usagef("give a REF, --failed or --command, not more than one")
+	return func(ctx context.Context, e *env, args []string) error {
+		var shellNames []string
+		if *names {
+			b, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+			shellNames = strings.Fields(string(b))
 		}
-		in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
-		if in.Cwd == "" {
-			in.Cwd, _ = os.Getwd()
+		if *inline {
+			return suggestInline(ctx, e, *seq, *width, *captured, shellNames)
 		}
-		if *outputFile != "" {
-			b, err := os.ReadFile(*outputFile)
-			if err != nil {
-				return fmt.Errorf("suggest: %w", err)
-			}
-			in.Output = string(b)
-		}
-		// The history helps (what succeeded here before), but asking a
-		// question must not create a database.
-		if _, err := os.Stat(e.paths.DB); err == nil {
-			if s, err := e.openStore(ctx, time.Second, false); err == nil {
-				defer s.Close()
-				in.History = suggest.Past(ctx, s)
-				store = s
-			}
-		}
-	default:
-		ref, err := oneRef(refs)
-		if err != nil {
-			return err
-		}
-		if *outputFile != "" || *cwd != "" {
-			return usagef("--output-file and --cwd go with --command")
-		}
-		if *failed && ref != "" {
-			return usagef("give a REF or --failed, not both")
-		}
-		s, err := e.openFlushed(ctx)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		store = s
-		rd := e.reader(s)
-		var en history.Entry
-		if *failed {
-			en, err = suggest.LastFailed(ctx, rd, string(e.config().Fix.Command))
-		} else {
-			en, err = entry(ctx, rd, ref)
-		}
-		if err != nil {
-			return err
-		}
-		// Only the last command's output may still be on the screen.
-		last := ref == "" || ref == "-1"
-		if *failed {
-			r, err := rd.Store.Recent(ctx, rd.Session, 1)
-			last = err == nil && r.ID == en.ID
-		}
-		sh := in.Shell
-		var source string
-		in, source = eng.Input(ctx, rd, en, last && en.Session == e.session)
+		refs := args
+		eng := e.engine(true, shellNames)
+		in := analyze.Input{Shell: *shell}
+		var store *history.Store    // for the fixes learned from the history
+		var recorded *history.Entry // the failure, when it is in the history
 		if in.Shell == "" {
-			in.Shell = sh
+			in.Shell = filepath.Base(os.Getenv("SHELL"))
 		}
-		if source != "" {
-			fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
-		}
-		recorded = &en
-	}
-	res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
-	var cmp *before.Comparison
-	if recorded != nil {
-		res, cmp = suggest.WorkedBefore(ctx, store, *recorded, in.Output, res, e.home)
-	} else if store != nil && in.ExitCode != 0 {
-		// A failure described by hand: its directory and files are
-		// known, not the rest of its context.
-		res, cmp = suggest.WorkedBefore(ctx, store, history.Entry{Command: in.Command, ExitCode: in.ExitCode, Cwd: in.Cwd,
-			StartedAt: time.Now().UnixMicro()}, in.Output, res, e.home)
-	}
-	if *ai && in.ExitCode != 0 {
-		res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
-		if len(res.Fixes) > 0 && e.session != "" && *command == "" {
-			// fix N runs these, as after the inline suggestions.
-			cmds := make([]string, 0, len(res.Fixes))
-			for _, f := range res.Fixes {
-				cmds = append(cmds, f.Command)
+		switch {
+		case *command != "":
+			if len(refs) > 0 || *failed {
+				return usagef("give a REF, --failed or --command, not more than one")
 			}
-			offer.Write(e.paths.Offers, e.session, cmds)
+			in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
+			if in.Cwd == "" {
+				in.Cwd, _ = os.Getwd()
+			}
+			if *outputFile != "" {
+				b, err := os.ReadFile(*outputFile)
+				if err != nil {
+					return fmt.Errorf("suggest: %w", err)
+				}
+				in.Output = string(b)
+			}
+			// The history helps (what succeeded here before), but asking a
+			// question must not create a database.
+			if _, err := os.Stat(e.paths.DB); err == nil {
+				if s, err := e.openStore(ctx, time.Second, false); err == nil {
+					defer s.Close()
+					in.History = suggest.Past(ctx, s)
+					store = s
+				}
+			}
+		default:
+			ref, err := oneRef(refs)
+			if err != nil {
+				return err
+			}
+			if *outputFile != "" || *cwd != "" {
+				return usagef("--output-file and --cwd go with --command")
+			}
+			if *failed && ref != "" {
+				return usagef("give a REF or --failed, not both")
+			}
+			s, err := e.openFlushed(ctx)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			store = s
+			rd := e.reader(s)
+			var en history.Entry
+			if *failed {
+				en, err = suggest.LastFailed(ctx, rd, string(e.config().Fix.Command))
+			} else {
+				en, err = entry(ctx, rd, ref)
+			}
+			if err != nil {
+				return err
+			}
+			sh := in.Shell
+			var source string
+			in, source = eng.Input(ctx, rd, en, rd.Last(ctx, en))
+			if in.Shell == "" {
+				in.Shell = sh
+			}
+			if source != "" {
+				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
+			}
+			recorded = &en
 		}
+		res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
+		var cmp *before.Comparison
+		if recorded != nil {
+			res, cmp = suggest.WorkedBefore(ctx, store, *recorded, in.Output, res, e.home)
+		} else if store != nil && in.ExitCode != 0 {
+			// A failure described by hand: its directory and files are
+			// known, not the rest of its context.
+			res, cmp = suggest.WorkedBefore(ctx, store, history.Entry{Command: in.Command, ExitCode: in.ExitCode, Cwd: in.Cwd,
+				StartedAt: time.Now().UnixMicro()}, in.Output, res, e.home)
+		}
+		if *ai && in.ExitCode != 0 {
+			res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
+			if len(res.Fixes) > 0 && e.session != "" && *command == "" {
+				// fix N runs these, as after the inline suggestions.
+				offer.Fixes(e.paths.Offers, e.session, res.Fixes)
+			}
+		}
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetEscapeHTML(false)
+			return enc.Encode(suggest.JSONWorked(res, cmp))
+		}
+		printSuggest(e, in, res, cmp)
+		return nil
 	}
-	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(suggest.JSONWorked(res, cmp))
-	}
-	printSuggest(e, in, res, cmp)
-	return nil
 }
 
 // aiAnalysis asks the LLM about the failure in and merges its answer with
@@ -175,7 +164,7 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	e.firstRemoteNotice(prov.Endpoint())
 	if say {
 		// The answer may take seconds: say what is being asked meanwhile.
-		fmt.Fprintln(e.stderr, e.out.String(fmt.Sprintf("hookd: asking the LLM why %s failed (exit status %d)…", recall.Short(in.Command), in.ExitCode)).Faint())
+		fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, fmt.Sprintf("hookd: asking the LLM why %s failed (exit status %d)…", recall.Short(in.Command), in.ExitCode)))
 	}
 	out := aifix.Analyze(ctx, prov, req, res, timeout)
 	if out.Fallback != "" {
@@ -189,34 +178,7 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result, cmp *before.Compar
 		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))
 		return
 	}
-	if r.Quiet {
-		return
-	}
-	if r.RootCause != "" {
-		fmt.Fprintln(e.stdout, sanitize.Line(r.RootCause))
-	}
-	switch r.Method {
-	case aifix.MethodAI:
-		fmt.Fprintln(e.stdout, e.out.String("  (from the LLM; risks rated again by hookd)").Faint())
-	case aifix.MethodHybrid:
-		fmt.Fprintln(e.stdout, e.out.String("  (from the rules and the LLM; risks rated again by hookd)").Faint())
-	}
-	for i, f := range r.Fixes {
-		risk := e.out.String(f.Risk)
-		switch f.Risk {
-		case analyze.RiskHigh:
-			risk = risk.Foreground(e.out.Color("1")).Bold()
-		case analyze.RiskMedium:
-			risk = risk.Foreground(e.out.Color("3"))
-		}
-		fmt.Fprintf(e.stdout, "  %d. %s   (%s) %s\n", i+1, e.out.String(sanitize.Line(f.Command)).Bold(), risk, sanitize.Line(f.Explanation))
-		if note := suggest.Note(f); note != "" {
-			fmt.Fprintf(e.stdout, "     %s\n", e.out.String(sanitize.Line(note)).Foreground(e.out.Color("3")))
-		}
-	}
-	if cmp != nil && cmp.Line != "" {
-		fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(sanitize.Line(cmp.Line)).Faint())
-	}
+	suggest.Printer{Palette: e.palette, Asked: true, Worked: suggest.WorkedLine(cmp)}.Print(e.stdout, r)
 }
 
 // suggestInline is the failure path of the shell hooks: analyse the command
@@ -238,57 +200,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	if !ok {
 		return err
 	}
-	learn := cfg.Fix.Learn
-	width = max(width, 20)
-	line := func(text string) string {
-		text = sanitize.Line(text)
-		if r := []rune(text); len(r) > width-4 {
-			text = string(r[:width-5]) + "…"
-		}
-		return text
-	}
-	// What changed since it last worked, under the fixes.
-	worked := func() {
-		if cmp != nil && cmp.Line != "" {
-			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(cmp.Line)).Faint())
-		}
-	}
-	if len(r.Fixes) == 0 {
-		// A cause worth a line; "it failed" is not news.
-		if r.RootCause != "" && r.ErrorType != analyze.Unknown {
-			fmt.Fprintf(e.stdout, "  %s %s\n", e.out.String("↳").Faint(), e.out.String(line(r.RootCause)).Faint())
-		}
-		worked()
-		return nil
-	}
-	for i, f := range r.Fixes {
-		label := "fix"
-		if i > 0 {
-			label = fmt.Sprintf("fix %d", i+1)
-		}
-		if f.Learned > 0 {
-			label += fmt.Sprintf(" · learned, worked %d×", f.Learned)
-		}
-		text := line(f.Command)
-		risk := ""
-		if f.Risk != analyze.RiskLow {
-			risk = " " + e.out.String("("+f.Risk+" risk)").Foreground(e.out.Color("3")).String()
-		}
-		if f.Incomplete {
-			risk += " " + e.out.String("(complete it first)").Foreground(e.out.Color("3")).String()
-		}
-		fmt.Fprintf(e.stdout, "  %s %s%s   %s\n", e.out.String("↳").Faint(), e.out.String(text).Bold(), risk,
-			e.out.String(label).Faint())
-		if learn && f.Explanation != "" {
-			// Learning mode: why this fix works, under it.
-			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(f.Explanation)).Faint())
-		}
-		if note := suggest.Note(f); learn && note != "" {
-			fmt.Fprintf(e.stdout, "    %s\n", e.out.String(line(note)).Faint())
-		}
-	}
-	worked()
-	return nil
+	return suggest.Printer{Palette: e.palette, Inline: true, Width: width, Learn: cfg.Fix.Learn, Worked: suggest.WorkedLine(cmp)}.Print(e.stdout, r)
 }
 
 // engine is the failure analysis with the user's patterns; with warn, what

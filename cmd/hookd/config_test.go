@@ -30,3 +30,29 @@ func TestConfigWarnedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigWarningsWhereTheyMatter: hookd ask says what is wrong in the
+// llm section (it decides which model answers), and hookd ask --skills
+// what is wrong in a skill, a profile's included; neither repeats the
+// rest of the file's warnings (hookd init and hookd status say those).
+func TestConfigWarningsWhereTheyMatter(t *testing.T) {
+	h := newHome(t)
+	cfg := "fix:\n  key: 'not a key'\nllm:\n  provider: nosuch\nask:\n  profiles:\n    my.team:\n      skills:\n        - {pattern: 'a(', llm_prepend: x}\n"
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := h.Path(".config", "hookd", "config.yaml")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ask", "hello"}, "hookd: warning: " + file + `:4:13: llm.provider: unknown provider "nosuch"`},
+		{[]string{"ask", "--skills"}, "hookd: warning: " + file + ":9:11: ask.profiles.my.team.skills[0]: pattern: error parsing regexp"},
+	} {
+		_, errOut, _ := hookdRun(h, []string{"ANTHROPIC_API_KEY=", "OPENAI_API_KEY=", "OLLAMA_HOST=127.0.0.1:9"}, c.args...)
+		if strings.Count(errOut, "warning:") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("hookd %s: stderr\n%s\nwant the one warning %q", strings.Join(c.args, " "), errOut, c.want)
+		}
+	}
+}

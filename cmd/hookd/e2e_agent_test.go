@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,10 +44,7 @@ func TestOneAgentWhenManyStart(t *testing.T) {
 	}
 	wg.Wait()
 	// Losers exit as soon as they see the lock taken; wait for that.
-	deadline := time.Now().Add(10 * time.Second)
-	for agentCount(h) != 1 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	shelltest.Poll(10*time.Second, func() bool { return agentCount(h) == 1 })
 	if n := agentCount(h); n != 1 {
 		t.Fatalf("%d agents running; want exactly 1", n)
 	}
@@ -54,15 +52,11 @@ func TestOneAgentWhenManyStart(t *testing.T) {
 	var st struct {
 		Agent *struct{ PID int } `json:"agent"`
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		err := json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
-		if err == nil && st.Agent != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("status: %v %+v", err, st)
-		}
-	}
+	var err error
+	shelltest.Eventually(t, 10*time.Second, func() bool {
+		err = json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
+		return err == nil && st.Agent != nil
+	}, func() string { return fmt.Sprintf("status: %v %+v", err, st) })
 }
 
 // TestOutdatedAgentIsReplaced runs an agent of another version, as after an
@@ -90,10 +84,7 @@ func TestOutdatedAgentIsReplaced(t *testing.T) {
 		}
 		return st.Agent.Version
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for version() != "0.0.1-old" && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	shelltest.Poll(10*time.Second, func() bool { return version() == "0.0.1-old" })
 	if v := version(); v != "0.0.1-old" {
 		t.Fatalf("old agent not running (version %q)", v)
 	}
@@ -101,10 +92,7 @@ func TestOutdatedAgentIsReplaced(t *testing.T) {
 		t.Errorf("status does not say the agent is outdated:\n%s", out)
 	}
 	hookd(t, h, "daemon", "--detach")
-	deadline = time.Now().Add(10 * time.Second)
-	for version() != version0() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	shelltest.Poll(10*time.Second, func() bool { return version() == version0() })
 	if v := version(); v != version0() {
 		t.Fatalf("agent version %q after restart; want %q", v, version0())
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/shelltest"
 )
@@ -43,15 +44,9 @@ func runPrompt(t *testing.T, s *shelltest.Shell, line string) {
 	// A command that prints an OSC 133;A mark itself (line names it)
 	// comes before the prompt's own.
 	// Several lines (typed ahead at once) give as many prompts.
-	n := strings.Count(s.Output(), "\x1b]133;A\a") + strings.Count(line, "133;A") + strings.Count(line, "\r")
+	n := s.Prompts() + strings.Count(line, "133;A") + strings.Count(line, "\r")
 	s.Type(line + "\r")
-	deadline := time.Now().Add(20 * time.Second)
-	for strings.Count(s.Output(), "\x1b]133;A\a") <= n {
-		if time.Now().After(deadline) {
-			t.Fatalf("no prompt after %q; output:\n%s", line, s.Plain())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	s.WaitPrompts(n+1, 20*time.Second)
 	s.Sync()
 }
 
@@ -100,13 +95,9 @@ func TestCaptureOutputs(t *testing.T) {
 		runPrompt(t, s, "printf '\\033]6973;hookd;0123;D;x;1;0\\007spoof\\n'")
 		// Rapid commands typed ahead, with and without output.
 		runPrompt(t, s, "echo r1\rtrue\recho r3\r:\recho r5")
-		// Wait for the last command to end before typing more: keys typed
-		// while a command runs are echoed by the terminal as part of its
-		// output (as the user would see them).
-		s.Type("sh -c 'printf \"partial\"; exit 3'\r")
+		// Output without a final newline.
+		runPrompt(t, s, "sh -c 'printf \"partial\"; exit 3'")
 		s.WaitForPlain(regexp.MustCompile(`\npartial`), 10*time.Second)
-		time.Sleep(300 * time.Millisecond)
-		s.Sync()
 
 		want := []struct{ cmd, out string }{
 			{"echo hello; echo to-stderr >&2", "hello\nto-stderr\n"},
@@ -195,20 +186,22 @@ func TestCaptureInteractive(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := startCaptured(t, h, shell, "")
-		// A command reading input.
-		s.Type("read x; echo got:$x\r")
-		time.Sleep(200 * time.Millisecond)
+		// A command reading input (typed once it is reading: the line
+		// editor's terminal settings are gone once the command printed).
+		m := s.Mark()
+		s.Type("printf 'read%s\\n' y; read x; echo got:$x\r")
+		s.WaitPlainSince(m, regexp.MustCompile(`\nready\n`), 10*time.Second)
 		s.Type("typed-in\r")
 		s.WaitForPlain(regexp.MustCompile(`got:typed-in`), 10*time.Second)
 		s.Sync()
 		// Ctrl-C interrupts a running command, not the proxy.
 		s.Type("sleep 30\r")
-		time.Sleep(300 * time.Millisecond)
+		s.WaitForeground("sleep", "30")
 		s.Type("\x03")
 		s.Sync()
 		// Ctrl-Z suspends it; fg brings it back.
-		s.Type("sleep 1; echo slept\r")
-		time.Sleep(300 * time.Millisecond)
+		s.Type("sleep 3; echo slept\r")
+		s.WaitForeground("sleep", "3")
 		s.Type("\x1a")
 		s.WaitForPlain(regexp.MustCompile(`(?i)(stopped|suspended)`), 10*time.Second)
 		s.Sync()
@@ -216,10 +209,14 @@ func TestCaptureInteractive(t *testing.T) {
 		s.WaitForPlain(regexp.MustCompile(`\nslept\n`), 10*time.Second)
 		s.Sync()
 		// A resize of the outer terminal reaches programs inside.
+		// The proxy passes the new size on when its SIGWINCH comes: ask
+		// until the shell inside sees it.
 		s.Resize(123, 45)
-		time.Sleep(200 * time.Millisecond)
-		runPrompt(t, s, "stty size")
-		s.WaitForPlain(regexp.MustCompile(`\n45 123\n`), 10*time.Second)
+		shelltest.Eventually(t, 20*time.Second, func() bool {
+			m := s.Mark()
+			runPrompt(t, s, "stty size")
+			return strings.Contains(s.PlainSince(m), "\n45 123\n")
+		}, func() string { return "the shell inside never saw the new size:\n" + s.Plain() })
 
 		es := entries(t, h)
 		byCmd := map[string]rec{}
@@ -229,7 +226,7 @@ func TestCaptureInteractive(t *testing.T) {
 		if e, ok := byCmd["sleep 30"]; !ok || e.ExitCode != 130 {
 			t.Errorf("sleep 30 after Ctrl-C: %+v; want exit 130", e)
 		}
-		if o := show(t, h, byCmd["read x; echo got:$x"].ID); !strings.Contains(o.Output, "got:typed-in") {
+		if o := show(t, h, byCmd["printf 'read%s\\n' y; read x; echo got:$x"].ID); !strings.Contains(o.Output, "got:typed-in") {
 			t.Errorf("read's output = %q", o.Output)
 		}
 		if o := show(t, h, byCmd["stty size"].ID); o.Output != "45 123\n" {
@@ -294,13 +291,8 @@ func TestCaptureProxyKilled(t *testing.T) {
 		}
 		inner := below[0]
 		syscall.Kill(s.PID(), syscall.SIGKILL)
-		deadline := time.Now().Add(10 * time.Second)
-		for syscall.Kill(inner, 0) == nil {
-			if time.Now().After(deadline) {
-				t.Fatalf("the inner shell survived its proxy")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		shelltest.Eventually(t, 10*time.Second, func() bool { return !shelltest.Alive(inner) },
+			func() string { return "the inner shell survived its proxy" })
 		var got string
 		for _, o := range outputs(t, h) {
 			if o.Command == "echo before-kill" {
@@ -324,6 +316,56 @@ func TestCaptureFixUsesOutput(t *testing.T) {
 		s.Type("grep TODO src\r")
 		s.WaitForPlain(regexp.MustCompile(`↳ grep -r TODO src`), 10*time.Second)
 		s.Sync()
+	})
+}
+
+// TestHistorySizeColumn: on a terminal (where the column is styled), hookd
+// history's output sizes line up, and a full-screen command, whose output
+// is not kept, shows no size (nor in --json).
+func TestHistorySizeColumn(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := startCaptured(t, h, shell, "PS1='$ '\nPROMPT='%# '\n")
+		sizes := []struct{ cmd, size string }{
+			{"echo hi", "   3B"},
+			{"seq 1 3000", "  13K"},
+			{"printf '\\033[?1049hfull screen\\033[?1049l'", "     "},
+			{"true", "     "},
+		}
+		for _, c := range sizes {
+			runPrompt(t, s, c.cmd)
+		}
+		m := s.Mark()
+		runPrompt(t, s, "hookd history")
+		if raw := s.OutputSince(m); !strings.Contains(raw, "\x1b[2m") {
+			t.Fatalf("hookd history on a terminal is not styled:\n%q", raw)
+		}
+		col := -1
+		for _, line := range strings.Split(s.PlainSince(m), "\n") {
+			for _, c := range sizes {
+				i := strings.Index(line, "  "+c.cmd)
+				if i < 0 || !regexp.MustCompile(`^ *\d+  \d{4}-`).MatchString(line) {
+					continue
+				}
+				// In characters on the screen (µs is one).
+				if n := utf8.RuneCountInString(line[:i]); col < 0 {
+					col = n
+				} else if n != col {
+					t.Errorf("%q starts at column %d, not %d:\n%s", c.cmd, n, col, s.PlainSince(m))
+				}
+				if i < 5 || line[i-5:i] != c.size {
+					t.Errorf("%q: size %q; want %q", c.cmd, line[max(0, i-5):i], c.size)
+				}
+			}
+		}
+		if col < 0 {
+			t.Fatalf("no history lines:\n%s", s.PlainSince(m))
+		}
+		for _, e := range entries(t, h) {
+			if strings.Contains(e.Command, "1049h") && e.OutputBytes != 0 {
+				t.Errorf("the full-screen command's output_bytes = %d; want 0", e.OutputBytes)
+			}
+		}
 	})
 }
 

@@ -62,13 +62,17 @@ func TestAskProjectContext(t *testing.T) {
 		os.Remove(marker)
 		os.WriteFile(file, []byte(yml+"  variables: {X: y}\n"), 0o600)
 		s.Run("?? and after the edit")
-		s.WaitForPlain(regexp.MustCompile(`(?s)and after the edit.*is not trusted.*Answered\.`), 10*time.Second)
+		// Said as hookd allow --list says it.
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after the edit.*\.hookd\.yml changed since it was allowed: its context commands \(Project Facts\) were not run; .hookd allow [^\n]*\.hookd\.yml. trusts what it says now.*Answered\.`), 10*time.Second)
+		m := s.Mark()
+		s.Run("hookd allow --list")
+		s.WaitPlainSince(m, regexp.MustCompile(`changed +[^\n]*\.hookd\.yml +\(changed since it was allowed: `), 10*time.Second)
 		if _, err := os.Stat(marker); err == nil {
 			t.Error("the edited file's command ran")
 		}
 		s.Run("hookd allow && hookd deny")
 		s.Run("?? and after deny")
-		s.WaitForPlain(regexp.MustCompile(`(?s)and after deny.*is not trusted.*Answered\.`), 10*time.Second)
+		s.WaitForPlain(regexp.MustCompile(`(?s)and after deny.*\.hookd\.yml is denied: its context commands \(Project Facts\) were not run.*Answered\.`), 10*time.Second)
 		if _, err := os.Stat(marker); err == nil {
 			t.Error("the denied file's command ran")
 		}
@@ -83,13 +87,15 @@ func TestFixAI(t *testing.T) {
 		fake.SetKey("test-key")
 		fake.SetReply(llmtest.Reply{Text: []string{`{"root_cause":"the script needs the --production flag","error_type":"configuration_error","fixes":[` +
 			`{"command":"sh ./deploy.sh --production","explanation":"the flag it wants","risk":"low","confidence":0.9},` +
-			`{"command":"rm -rf ~","explanation":"start over","risk":"low","confidence":0.8}]}`}})
+			`{"command":"rm -rf ~","explanation":"start over","risk":"low","confidence":0.8},` +
+			`{"command":"rm -rf ~/.cache && sh ./deploy.sh --production","explanation":"a clean cache","risk":"low","confidence":0.7}]}`}})
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 		s.Run("printf 'echo \"error: missing --production\" >&2; exit 3\\n' > deploy.sh")
 		s.Run("sh ./deploy.sh")
-		s.Run("fix --ai")
-		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\)`), 15*time.Second)
+		s.RunAlone("fix --ai")
+		// A whole tree deleted in the home is high, whatever the model said.
+		s.WaitForPlain(regexp.MustCompile(`(?s)the script needs the --production flag\n.*from the LLM.*1\. sh \./deploy\.sh --production +\(low\).*2\. rm -rf ~ +\(high\).*3\. rm -rf ~/\.cache && sh \./deploy\.sh --production +\(high\)`), 15*time.Second)
 		if user := userMessage(t, fake); !strings.Contains(user, "$ sh ./deploy.sh") || !strings.Contains(user, "error: missing --production") {
 			t.Errorf("the model did not get the failure:\n%s", user)
 		}
@@ -111,8 +117,10 @@ func TestAIKey(t *testing.T) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 		s.Run("printf 'echo \"error: no greeting given\" >&2; exit 3\\n' > greet.sh")
-		s.Run("sh ./greet.sh")
-		s.Run("echo in-between")
+		// Nothing typed ahead while these run: under capture, the echo of
+		// keys typed early lands in the output (between its lines).
+		s.RunAlone("sh ./greet.sh")
+		s.RunAlone("echo in-between")
 		s.WaitForPlain(regexp.MustCompile(`\nin-between\n`), 5*time.Second)
 		s.Editing()
 		s.Type("\x18l")
@@ -121,8 +129,8 @@ func TestAIKey(t *testing.T) {
 			t.Errorf("the model did not get the last failure (and only it):\n%s", user)
 		}
 		s.Editing()
-		s.Type("\x18f")
-		time.Sleep(300 * time.Millisecond)
+		// The fix on the line, then Enter.
+		s.TypeWait("\x18f", regexp.MustCompile(`echo ai-fixed`), 10*time.Second)
 		s.Type("\r")
 		s.WaitForPlain(regexp.MustCompile(`\nai-fixed\n`), 5*time.Second)
 		s.Sync()
@@ -137,7 +145,9 @@ func TestAIKey(t *testing.T) {
 			"zsh":  "bindkey -M emacs '^Xl' beep\n",
 		}[shell] + initLine(shell)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
-		s.Run(map[string]string{
+		// Alone: the echo of keys typed while it runs would land between
+		// the lines its pattern spans.
+		s.RunAlone(map[string]string{
 			"bash": `bind -m emacs -s | grep -F '\C-xl'; bind -m emacs -X | grep -c _hookd_ai_key; bind -m vi-insert -X | grep -c _hookd_ai_key`,
 			"zsh":  "bindkey -M emacs '^Xl'; bindkey -M viins '^Xl'",
 		}[shell])

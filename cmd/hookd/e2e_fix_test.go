@@ -31,14 +31,14 @@ func TestFixFlow(t *testing.T) {
 		s.Run("ech again")
 		if shell == "bash" {
 			s.Type("fix\r")
-			s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N\] $`), 5*time.Second)
+			s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 5*time.Second)
 			s.Type("n\r")
 			s.Sync()
 			if strings.Contains(s.Plain(), "\nagain\n") {
 				t.Fatalf("fix ran without consent")
 			}
 			s.Type("fix\r")
-			s.WaitForPlain(regexp.MustCompile(`(?s)run it\? \[y/N\] .*run it\? \[y/N\] $`), 5*time.Second)
+			s.WaitForPlain(regexp.MustCompile(`(?s)run it\? \[y/N, then Enter\] .*run it\? \[y/N, then Enter\] $`), 5*time.Second)
 			s.Type("y\r")
 		} else {
 			// zsh puts the fix on the command line: Enter runs it.
@@ -82,8 +82,8 @@ func TestFixOptions(t *testing.T) {
 		s.Run("ech key-works")
 		// Ctrl-X f: the fix on the command line; Enter runs it.
 		s.Editing()
-		s.Type("\x18f")
-		time.Sleep(300 * time.Millisecond)
+		// The fix on the line, then Enter.
+		s.TypeWait("\x18f", regexp.MustCompile(`echo key-works`), 10*time.Second)
 		s.Type("\r")
 		s.WaitForPlain(regexp.MustCompile(`\nkey-works\n`), 5*time.Second)
 		s.Sync()
@@ -91,5 +91,30 @@ func TestFixOptions(t *testing.T) {
 		if got[len(got)-1] != "echo key-works" {
 			t.Errorf("history ends with %q; want the fix put there by the key", got[len(got)-1])
 		}
+	})
+}
+
+// TestPrintableFixKeyRefused: fix.key: 12 (a key that starts with a
+// character typed as text) is warned about when the shell starts and not
+// bound: typing 12 types 12, and the default key is bound instead.
+func TestPrintableFixKeyRefused(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  key: 12\n"), 0o600)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+		s.WaitForPlain(regexp.MustCompile(`hookd: warning: .*fix\.key: key "12" starts with '1', a character typed as text.*; using \^Xf`), 10*time.Second)
+		m := s.Mark()
+		s.Run("echo 12 1 2")
+		s.WaitPlainSince(m, regexp.MustCompile(`\n12 1 2\n`), 10*time.Second)
+		m = s.Mark()
+		s.RunAlone(map[string]string{ // alone: its output spans lines
+			"bash": `bind -X | grep -c '"12"'; bind -X | grep -F '\C-xf'`,
+			"zsh":  "bindkey 12; bindkey '^Xf'",
+		}[shell])
+		s.WaitPlainSince(m, regexp.MustCompile(map[string]string{
+			"bash": `\n0\n"\\C-xf": "_hookd_fix_key"\n`,
+			"zsh":  `\n"12" undefined-key\n"\^Xf" _hookd_fix_widget\n`,
+		}[shell]), 10*time.Second)
 	})
 }

@@ -56,19 +56,13 @@ func TestLearnedFix(t *testing.T) {
 			}
 			return res.Fixes
 		}
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			f := learned("deploy --prod q")
-			if len(f) > 0 && f[0].Learned > 0 {
-				if f[0].Command != "deploy --production q" || f[0].Risk != "low" {
-					t.Fatalf("learned fix = %+v", f[0])
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the agent learned nothing within 15 s: %+v", f)
-			}
-			time.Sleep(200 * time.Millisecond)
+		var f []fix
+		shelltest.Eventually(t, 15*time.Second, func() bool {
+			f = learned("deploy --prod q")
+			return len(f) > 0 && f[0].Learned > 0
+		}, func() string { return fmt.Sprintf("the agent learned nothing: %+v", f) })
+		if f[0].Command != "deploy --production q" || f[0].Risk != "low" {
+			t.Fatalf("learned fix = %+v", f[0])
 		}
 
 		// The next failure: the learned fix first, before the prompt.

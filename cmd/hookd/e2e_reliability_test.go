@@ -16,18 +16,16 @@ import (
 // agentPID reads the running agent's pid, waiting for it to appear.
 func agentPID(t *testing.T, h *shelltest.Home) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var pid int
+	shelltest.Eventually(t, 10*time.Second, func() bool {
 		b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
-		if err == nil {
-			if pid, err := strconv.Atoi(strings.Fields(string(b) + " x")[0]); err == nil && syscall.Kill(pid, 0) == nil {
-				return pid
-			}
+		if err != nil {
+			return false
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("no agent running")
-	return 0
+		pid, err = strconv.Atoi(strings.Fields(string(b) + " x")[0])
+		return err == nil && shelltest.Alive(pid)
+	}, func() string { return "no agent running" })
+	return pid
 }
 
 // TestManyShellsAgentKilled types 1,000 commands in each of 8 shells while

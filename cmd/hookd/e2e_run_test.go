@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // TestRun: hookd run streams the command's stdout and stderr, exits with
@@ -76,7 +78,7 @@ func TestRunSignal(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
 			t.Errorf("exit = %v; want 143", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(shelltest.Scale(30 * time.Second)):
 		cmd.Process.Kill()
 		t.Fatal("hookd run did not end after SIGTERM")
 	}

@@ -20,6 +20,10 @@ import (
 var hookdBin string
 
 func TestMain(m *testing.M) {
+	// Started as a container's init that never reaps (TestZombieAgent).
+	if os.Getenv(noReapEnv) != "" {
+		os.Exit(noReapInit(os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "hookd-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

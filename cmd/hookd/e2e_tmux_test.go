@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,24 +38,19 @@ func TestFixFromTmuxPane(t *testing.T) {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
 	t.Cleanup(func() { tmux("kill-server") })
-	wait := func(want string) string {
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			screen := tmux("capture-pane", "-p")
-			if strings.Contains(screen, want) {
-				return screen
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q on the screen:\n%s", want, screen)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+	wait := func(want string) {
+		t.Helper()
+		var screen string
+		shelltest.Eventually(t, 15*time.Second, func() bool {
+			screen = tmux("capture-pane", "-p")
+			return strings.Contains(screen, want)
+		}, func() string { return fmt.Sprintf("no %q on the screen:\n%s", want, screen) })
 	}
 	wait("[st=0] $")
 	tmux("send-keys", "grep TODO src", "Enter")
 	wait("↳ grep -r TODO src")
 	tmux("send-keys", "fix", "Enter")
-	wait("run it? [y/N]")
+	wait("run it? [y/N, then Enter]")
 	tmux("send-keys", "y", "Enter")
 	wait("src/a.txt:TODO")
 }

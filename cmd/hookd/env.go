@@ -11,15 +11,15 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/muesli/termenv"
-	"github.com/spf13/pflag"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/recall"
-	"github.com/hookd/hookd/internal/redact"
+	"github.com/hookd/hookd/internal/ui/style"
 )
 
 // env is everything a command takes from the process: streams, paths and
@@ -32,18 +32,20 @@ type env struct {
 	paths   paths.Layout
 	session string // HOOKD_SESSION: the shell session hookd runs in
 	debug   bool
-	out     *termenv.Output // styling for stdout (plain when piped or NO_COLOR)
+	out     *termenv.Output // stdout's terminal (plain when piped or NO_COLOR)
+	palette style.Palette   // the named styles, for stdout
 	// stdoutTTY: stdout is a terminal.
 	stdoutTTY bool
 
 	// The configuration, read once (loadConfig): the file, what is wrong
 	// in it, and the ingestion rules it makes.
 	cfg         *config.Config
-	cfgWarnings []string
+	cfgWarnings []config.Warning
 	ingestRules *ingest.Rules
-
-	// flagSet is the last flag set flags made (for completion).
-	flagSet *pflag.FlagSet
+	// commandEnv is the environment of the commands hookd starts for a
+	// question or a chain: this process's without the API keys
+	// (llm.Scrub).
+	commandEnv []string
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -68,6 +70,7 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
 		opts = append(opts, termenv.WithProfile(termenv.Ascii))
 	}
 	e.out = termenv.NewOutput(stdout, opts...)
+	e.palette = style.New(e.out)
 	return e, nil
 }
 
@@ -85,8 +88,8 @@ func (e *env) config() config.Config {
 	return *e.cfg
 }
 
-// configWarnings says what is wrong in the configuration file, one line each.
-func (e *env) configWarnings() []string {
+// configWarnings says what is wrong in the configuration file.
+func (e *env) configWarnings() []config.Warning {
 	e.loadConfig()
 	return e.cfgWarnings
 }
@@ -97,15 +100,14 @@ func (e *env) loadConfig() {
 	}
 	c, warns := config.Load(e.paths.Config, e.home)
 	e.cfg = &c
-	for _, w := range warns {
-		e.cfgWarnings = append(e.cfgWarnings, w.String())
-	}
-	red, err := redact.New(c.Redact.Patterns.Sources())
-	if err != nil {
-		e.cfgWarnings = append(e.cfgWarnings, fmt.Sprintf("%s: redact.patterns: %v; using the built-in redaction only", e.paths.Config, err))
-		red, _ = redact.New(nil)
-	}
-	e.ingestRules = &ingest.Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red}
+	rules, more := ingest.RulesFrom(c, e.paths.Config)
+	// The commands hookd starts for a question or a chain get this
+	// process's environment without the provider keys, whose values the
+	// redactor replaces wherever they show.
+	var keys []string
+	e.commandEnv, keys = llm.Scrub(os.Environ(), string(c.LLM.APIKeyEnv))
+	rules.Redactor = rules.Redactor.WithLiterals(keys...)
+	e.cfgWarnings, e.ingestRules = append(warns, more...), rules
 }
 
 // rules are the ingestion rules from the configuration.
@@ -131,9 +133,13 @@ func (e *env) captureMode() string {
 func (e *env) openStore(ctx context.Context, busy time.Duration, check bool) (*history.Store, error) {
 	s, aside, err := history.OpenRecover(ctx, e.paths.DB, busy, check)
 	if aside != "" {
-		fmt.Fprintf(e.stderr, "hookd: the history database was corrupt: it was moved to %s, and what could be read of it copied into a new one (hookd status says how much)\n", aside)
+		e.sayAside(aside)
 	}
 	return s, err
+}
+
+func (e *env) sayAside(path string) {
+	fmt.Fprintf(e.stderr, "hookd: the history database was corrupt: it was moved to %s, and what could be read of it copied into a new one (hookd status says how much)\n", path)
 }
 
 // recoverStore recovers a database found damaged while it was read: quick
@@ -147,27 +153,24 @@ func (e *env) recoverStore(ctx context.Context) error {
 }
 
 // openFlushed opens the history after moving every finished command from the
-// spools into it, so that the last command typed is there. A busy database
-// is no error: what is stored is read. A database found corrupt (or moved
-// aside by another process) meanwhile is opened again, recovered.
+// spools into it, so that the last command typed is there (ingest.Flush,
+// which recovers a database found damaged meanwhile).
 func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
-	s, err := e.openStore(ctx, 3*time.Second, false)
+	s, res, err := ingest.Flush{DB: e.paths.DB, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, Rules: e.rules(),
+		Busy: 3 * time.Second, Aside: e.sayAside}.Open(ctx)
+	e.logProblems(res.Problems)
 	if err != nil {
 		return nil, err
 	}
-	st, err := ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
-	if errors.Is(err, history.ErrCorrupt) || errors.Is(err, ingest.ErrReplaced) {
-		s.Close()
-		e.logProblems(st.Problems)
-		if s, err = e.openStore(ctx, 3*time.Second, true); err != nil {
-			return nil, err
-		}
-		st, err = ingest.Pass(ctx, s, e.paths.Spool, e.paths.Outbox, e.rules(), time.Now())
+	var full *history.DiskFullError
+	switch {
+	case res.ReadOnly != nil:
+		fmt.Fprintf(e.stderr, "hookd: %s\n", res.ReadOnly)
+	case errors.As(res.Err, &full):
+		fmt.Fprintf(e.stderr, "hookd: %s\n", full)
+	case res.Err != nil && e.debug:
+		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", res.Err)
 	}
-	if err != nil && e.debug {
-		fmt.Fprintf(e.stderr, "hookd: ingest: %v\n", err)
-	}
-	e.logProblems(st.Problems)
 	return s, nil
 }
 

@@ -8,18 +8,60 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 )
 
 func main() {
 	// A command runs for milliseconds: collecting garbage less often
 	// makes it faster (hookd ctx on a 1 MiB output: 17.9 → 14.5 ms). The
-	// long-running ones (the agent, the proxy) keep Go's default, and so
-	// does a GOGC of the user's.
-	if len(os.Args) > 1 && os.Args[1] != "daemon" && os.Args[1] != "shell" && os.Getenv("GOGC") == "" {
+	// long-running ones (the agent, the proxy, a streamed answer, whose
+	// heap would grow to five times what it holds) keep Go's default, and
+	// so does a GOGC of the user's.
+	if len(os.Args) > 1 && !longRunning[os.Args[1]] && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	watchSignals(cancel, len(os.Args) > 1 && wrappers[os.Args[1]])
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	cancel()
 	os.Exit(code)
+}
+
+// longRunning are the commands that keep Go's garbage collection.
+var longRunning = map[string]bool{"daemon": true, "shell": true, "ask": true, "chain": true}
+
+// wrappers are the commands that run a child in the foreground and end
+// with it: the terminal's signals reach the child too, and they forward
+// SIGTERM to it (a Ctrl-C that an interactive child catches must not end
+// hookd under it).
+var wrappers = map[string]bool{"shell": true, "run": true, "chain": true}
+
+// graceTerm is how long a SIGTERM leaves hookd to end on its own.
+const graceTerm = time.Second
+
+// watchSignals cancels the command on the first Ctrl-C or SIGTERM, so that
+// it stops cleanly. Nothing may keep hookd alive after that: a second
+// Ctrl-C or SIGTERM ends it at once, and after a SIGTERM it ends within
+// graceTerm whatever it is blocked on. A wrapper is left to end itself
+// with its child (the proxy restores the terminal first).
+func watchSignals(cancel context.CancelFunc, wrapper bool) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		first := (<-sigs).(syscall.Signal)
+		cancel()
+		if wrapper {
+			return
+		}
+		var term <-chan time.Time
+		if first == syscall.SIGTERM {
+			term = time.After(graceTerm)
+		}
+		select {
+		case s := <-sigs:
+			os.Exit(128 + int(s.(syscall.Signal)))
+		case <-term:
+			os.Exit(128 + int(syscall.SIGTERM))
+		}
+	}()
 }

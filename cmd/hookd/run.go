@@ -8,46 +8,62 @@ import (
 	"strings"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-// command is one subcommand.
+// command is one subcommand, declared in one struct literal. Its flags are
+// declared with it, as cmd/go's commands carry their flag sets: flags
+// defines them on a flag set and returns the function that runs the
+// command with their values. It defines flags and nothing else, so that
+// --help and completion (hookd __complete) read a command's flags without
+// running it.
 type command struct {
 	name    string
 	args    string // synopsis after the name
 	summary string
-	run     func(ctx context.Context, e *env, args []string) error
+	// refs: the command takes REFs, whose -N form is taken out of the
+	// arguments before the flags are parsed (it would read as a flag).
+	refs bool
+	// flags defines the command's flags on fs and returns the command,
+	// to run once they are parsed with the positional arguments (the REFs
+	// first, for a refs command).
+	flags func(fs *pflag.FlagSet) runFunc
 }
 
-var commands []command
+// runFunc runs a command; args are its positional arguments.
+type runFunc func(ctx context.Context, e *env, args []string) error
 
-func init() {
-	commands = []command{
-		{"init", "bash|zsh [--capture=pty|off]", "print the shell code to eval in ~/.bashrc or ~/.zshrc", cmdInit},
-		{"history", "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--json] [QUERY…]", "list and search the history", cmdHistory},
-		{"show", "[REF] [--json]", "one command in full, with its output", cmdShow},
-		{"out", "[REF] [--stream stdout|stderr]", "print a command's captured output exactly, for pipes and files", cmdOut},
-		{"run", "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", "run a command with its output captured and recorded, and a failure analysed; exits with its status", cmdRun},
-		{"shell", "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", cmdShell},
-		{"status", "[--json]", "agent, database, spool and output capture state: the first thing to run when something is off", cmdStatus},
-		{"suggest", "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", cmdSuggest},
-		{"ask", "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", cmdAsk},
-		{"diff", "[REF [REF2]] [--context N] [--json]", "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", cmdDiff},
-		{"ctx", "[REF…] [--budget N]", "print the context block of commands (text, status, directory, output) for any LLM tool", cmdCtx},
-		{"allow", "[FILE] | --list", "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", cmdAllow},
-		{"deny", "[FILE]", "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", cmdDeny},
-		{"chain", "FILE [--dry-run]", "run a chain: a YAML file of steps (run, ask, expand) that pass outputs on as ${id.name}; the whole file is checked first, each run step recorded; exits with the status of the step that failed", cmdChain},
-		{"commands", "[--names | --json]", "list the prompt files here (the project's .hookd/commands and .claude/commands, your own), with descriptions, and which shadows which", cmdCommands},
-		{"expand", "NAME|PATH [--json] [ARGS…]", "expand a prompt file: arguments, @file (the project's files) and !`cmd` (allowlisted commands, 5 s each)", cmdExpand},
-		{"import", "[bash|zsh] [--file F]", "import an existing history file (again: adds nothing twice)", cmdImport},
-		{"forget", "ID… | --match REGEX", "delete entries for good, and what was learned from them", cmdForget},
-		{"learned", "[--json] | --delete ID… | --clear", "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", cmdLearned},
-		{"daemon", "[--detach]", "the agent; the shell code starts it when it is not running", cmdDaemon},
-		{"version", "", "print the version", cmdVersion},
-	}
+var commands = []command{
+	{name: "init", args: "bash|zsh [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
+	{name: "history", args: "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
+	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
+	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output exactly, for pipes and files", flags: cmdOut},
+	{name: "run", args: "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", summary: "run a command with its output captured and recorded, and a failure analysed; exits with its status", flags: cmdRun},
+	{name: "shell", args: "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", summary: "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", flags: cmdShell},
+	{name: "status", args: "[--json]", summary: "agent, database, spool and output capture state: the first thing to run when something is off", flags: cmdStatus},
+	{name: "suggest", args: "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", refs: true, summary: "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", flags: cmdSuggest},
+	{name: "ask", args: "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", summary: "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", flags: cmdAsk},
+	{name: "diff", args: "[REF [REF2]] [--author NAME] [--context N] [--json]", refs: true, summary: "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", flags: cmdDiff},
+	{name: "ctx", args: "[REF…] [--author NAME] [--budget N]", refs: true, summary: "print the context block of commands (text, status, directory, output) for any LLM tool", flags: cmdCtx},
+	{name: "allow", args: "[FILE] | --list", summary: "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", flags: cmdAllow},
+	{name: "deny", args: "[FILE]", summary: "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", flags: cmdDeny},
+	{name: "chain", args: "FILE [--dry-run]", summary: "run a chain: a YAML file of steps (run, ask, expand) that pass outputs on as ${id.name}; the whole file is checked first, each run step recorded; exits with the status of the step that failed", flags: cmdChain},
+	{name: "commands", args: "[--names | --json]", summary: "list the prompt files here (the project's .hookd/commands and .claude/commands, your own), with descriptions, and which shadows which", flags: cmdCommands},
+	{name: "expand", args: "NAME|PATH [--json] [ARGS…]", summary: "expand a prompt file: arguments, @file (the project's files) and !`cmd` (allowlisted commands, 5 s each)", flags: cmdExpand},
+	{name: "import", args: "[bash|zsh] [--file F]", summary: "import an existing history file (again: adds nothing twice)", flags: cmdImport},
+	{name: "forget", args: "ID… | --match REGEX", summary: "delete entries for good, and what was learned from them", flags: cmdForget},
+	{name: "learned", args: "[--json] | --delete ID… | --clear", summary: "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", flags: cmdLearned},
+	{name: "mcp", args: "[--print-config claude-code|codex|gemini|cursor]", summary: "serve coding agents (Claude Code, Codex, Gemini CLI, Cursor) your history and outputs over MCP on stdin/stdout, read-only and redacted; --print-config prints the setup for an agent", flags: cmdMCP},
+	{name: "agent-hook", args: "claude-code [--print-config]", summary: "record a command Claude Code's Bash tool ran, with its output, from the hook's JSON on stdin (returns at once, exits 0); --print-config prints the hooks block for .claude/settings.json", flags: cmdAgentHook},
+	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record a command another tool (a coding agent) ran, with its output, as that tool's", flags: cmdRecord},
+	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
+	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
+	{name: "version", args: "", summary: "print the version", flags: cmdVersion},
 }
 
 // rereadable are the commands that only read the history, run again after
@@ -94,8 +110,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			continue
 		}
 		e, err := newEnv(stdin, stdout, stderr)
+		var cmd runFunc
+		var pos []string
 		if err == nil {
-			err = c.run(ctx, e, args[1:])
+			cmd, pos, err = c.parse(e.stdout, args[1:])
+		}
+		if err == nil {
+			err = cmd(ctx, e, pos)
 		}
 		if e != nil && errors.Is(err, history.ErrCorrupt) {
 			// Damage found while reading (opening did not show it): the
@@ -104,7 +125,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			if rerr := e.recoverStore(ctx); rerr != nil {
 				err = rerr
 			} else if rereadable[c.name] {
-				err = c.run(ctx, e, args[1:])
+				err = cmd(ctx, e, pos)
 			} else {
 				err = exitCode{1, "the history database was damaged and has been recovered (hookd status says how): run the command again"}
 			}
@@ -116,17 +137,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case errors.Is(err, pflag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "hookd %s: %s\nusage: hookd %s %s\n", c.name, ue.msg, c.name, c.args)
+			fmt.Fprintf(stderr, "hookd %s: %s\nusage: hookd %s %s\n", c.name, sanitize.Text(ue.msg), c.name, c.args)
 			return 2
 		default:
 			var ec exitCode
 			if errors.As(err, &ec) {
 				if ec.msg != "" {
-					fmt.Fprintf(stderr, "hookd: %s\n", ec.msg)
+					fmt.Fprintf(stderr, "hookd: %s\n", sanitize.Text(ec.msg))
 				}
 				return ec.code
 			}
-			fmt.Fprintf(stderr, "hookd: %v\n", err)
+			fmt.Fprintf(stderr, "hookd: %s\n", sanitize.Text(err.Error()))
 			return 1
 		}
 	}
@@ -168,27 +189,40 @@ Run 'hookd COMMAND --help' for a command's options.
 `)
 }
 
-// flags returns a flag set for the named command that prints its help.
-func flags(e *env, name string) *pflag.FlagSet {
-	var c command
-	for _, x := range commands {
-		if x.name == name {
-			c = x
-		}
-	}
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+// define returns c's flag set, its flags defined, whose --help prints c's
+// help on w; and the command, bound to the flags.
+func (c command) define(w io.Writer) (*pflag.FlagSet, runFunc) {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	e.flagSet = fs
+	run := c.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stdout, "usage: hookd %s %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
+		fmt.Fprintf(w, "usage: hookd %s %s\n\n%s.\n", c.name, c.args, capitalize(c.summary))
 		if strings.Contains(c.args, "REF") {
-			fmt.Fprint(e.stdout, "\nREF is a history id, or -N: the N-th most recent command of this shell\nsession (-1, the default, is the last one).\n")
+			fmt.Fprint(w, "\nREF is a history id, or -N: the N-th most recent command of this shell\nsession (-1, the default, is the last one).\n")
 		}
 		if fs.HasFlags() {
-			fmt.Fprintf(e.stdout, "\nOptions:\n%s", flagUsages(fs))
+			fmt.Fprintf(w, "\nOptions:\n%s", flagUsages(fs))
 		}
 	}
-	return fs
+	return fs, run
+}
+
+// parse parses c's command line (-h/--help prints its help on w) and
+// returns the command and its positional arguments, the REFs first.
+func (c command) parse(w io.Writer, args []string) (runFunc, []string, error) {
+	var refs []string
+	if c.refs {
+		args, refs = recall.SplitRefs(args)
+	}
+	fs, run := c.define(w)
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		return nil, nil, err // the help is printed
+	}
+	if err != nil {
+		return nil, nil, usageError{err.Error()}
+	}
+	return run, append(refs, fs.Args()...), nil
 }
 
 // flagUsages lists the flags, one a line: "-n, --limit N  text".
@@ -218,18 +252,6 @@ func flagUsages(fs *pflag.FlagSet) string {
 	return b.String()
 }
 
-// parse parses args; -h/--help prints the command's help.
-func parse(fs *pflag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if errors.Is(err, pflag.ErrHelp) {
-		return err // pflag has printed the help
-	}
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return nil
-}
-
 // oneRef returns the single REF among refs ("" for none, which means -1).
 func oneRef(refs []string) (string, error) {
 	switch len(refs) {
@@ -248,11 +270,9 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func cmdVersion(ctx context.Context, e *env, args []string) error {
-	fs := flags(e, "version")
-	if err := parse(fs, args); err != nil {
-		return err
+func cmdVersion(fs *pflag.FlagSet) runFunc {
+	return func(ctx context.Context, e *env, args []string) error {
+		fmt.Fprintf(e.stdout, "hookd %s\n", version)
+		return nil
 	}
-	fmt.Fprintf(e.stdout, "hookd %s\n", version)
-	return nil
 }

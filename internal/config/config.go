@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Config is the whole configuration, with the defaults applied to what the
@@ -27,13 +28,53 @@ type Config struct {
 	AI AIMode `yaml:"ai"`
 	// PromptFiles configures prompt files (hookd expand, hookd ask /NAME).
 	PromptFiles PromptFiles `yaml:"prompt_files"`
+	// Agents says what coding agents' commands (hookd agent-hook, hookd
+	// record) are used for besides the history.
+	Agents Agents `yaml:"agents"`
+	// Sync is where the history syncs to (package sync; docs/sync.md).
+	Sync Sync `yaml:"sync"`
+}
+
+// Agents configures the use of coding agents' commands.
+type Agents struct {
+	// Learn learns fixes from agents' commands too: a failure of the
+	// agent's and the command that fixed it. Off by default, as the fixes
+	// offered are the user's own.
+	Learn bool `yaml:"learn"`
+}
+
+// Sync configures end-to-end encrypted sync through an S3-compatible
+// bucket. Nothing syncs until URL is set and `hookd sync init` (or join)
+// made the key.
+type Sync struct {
+	// URL is s3://BUCKET or s3://BUCKET/PREFIX.
+	URL S3URL `yaml:"url"`
+	// Endpoint is the store's address (http://127.0.0.1:9000); empty
+	// for AWS S3.
+	Endpoint URL `yaml:"endpoint"`
+	// Region is the bucket's region (default: AWS_REGION, the AWS
+	// profile's, else us-east-1).
+	Region string `yaml:"region"`
+	// PathStyle puts the bucket in the path rather than the host name:
+	// the default with an endpoint (self-hosted stores), not for AWS.
+	PathStyle *bool `yaml:"path_style"`
+	// Outputs says which captured outputs travel: none, small (the
+	// default: up to OutputLimit each) or all.
+	Outputs SyncOutputs `yaml:"outputs"`
+	// OutputLimit is the largest output that travels with outputs:
+	// small (default 16KiB).
+	OutputLimit Size `yaml:"output_limit"`
+	// Interval is how often the agent syncs (default 5m); it also syncs
+	// soon after a burst of new commands. 0 turns background sync off
+	// (hookd sync only).
+	Interval Duration `yaml:"interval"`
 }
 
 // PromptFiles configures prompt files.
 type PromptFiles struct {
 	// Allow extends the built-in allowlist of the commands a prompt
 	// file's !`cmd` may run: each pattern is a command's words, where *
-	// matches anything (make -n*). Only the user's config.yaml sets it; a
+	// matches anything (wc -l *). Only the user's config.yaml sets it; a
 	// project's .hookd.yml never can.
 	Allow []string `yaml:"allow"`
 }
@@ -96,6 +137,10 @@ const (
 	DefaultOutputKeepDays = 90
 	// MinOutputLimit is the smallest output.limit.
 	MinOutputLimit = 1 << 10
+	// DefaultSyncOutputLimit is the largest output that travels with
+	// sync.outputs: small; DefaultSyncInterval how often the agent syncs.
+	DefaultSyncOutputLimit = 16 << 10
+	DefaultSyncInterval    = 5 * time.Minute
 )
 
 // Defaults returns the configuration used when there is no file: every
@@ -108,6 +153,7 @@ func Defaults() Config {
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
 		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
 		AI:      AIOff,
+		Sync:    Sync{Outputs: SyncOutputsSmall, OutputLimit: DefaultSyncOutputLimit, Interval: Duration(DefaultSyncInterval)},
 	}
 }
 
@@ -130,6 +176,8 @@ fix:
   learn: false          # true: say why each fix works, under it
   watch_env: [API_URL]  # variables noted with each command, to explain a failure of
                         # one that worked before (PATH, VIRTUAL_ENV... are always noted)
+agents:
+  learn: false          # true: learn fixes from coding agents' commands too (hookd agent-hook, hookd record)
 output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
   keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)
@@ -156,9 +204,16 @@ output:
 #     - {name: Git Status, command: git status --short, on_failure: warn, timeout: 5}
 #   profiles:           # chosen with --profile NAME, or by the working directory
 #     work: {when: {cwd: '~/work/*'}, variables: {TEAM: payments}}
+# sync:                 # every machine's history on every machine (docs/sync.md)
+#   url: s3://my-bucket/hookd   # then: hookd sync init (first machine), hookd sync join (others)
+#   endpoint: 'http://127.0.0.1:9000'  # a self-hosted store; omit for AWS S3
+#   region: us-east-1
+#   outputs: small      # none | small (up to output_limit each) | all
+#   output_limit: 16KiB
+#   interval: 5m        # the agent syncs this often, and soon after a burst of commands
 # prompt_files:         # hookd expand NAME, hookd ask /NAME (only this file sets it)
 #   allow:              # more commands a prompt file may run (* matches anything)
-#     - 'make -n*'
+#     - 'wc -l *'     # never make, npm run…: they run the project's own code
 `
 
 // Load reads the file at path, once: the caller keeps what it returns for

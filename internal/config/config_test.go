@@ -153,6 +153,13 @@ func TestLoadWarnings(t *testing.T) {
 			func(c Config) bool {
 				return c.Capture == CaptureOff && c.Fix.Command == "capture" && c.Fix.Key == "^Xf"
 			}},
+		{"printable keys",
+			"fix:\n  key: 12\n  ai_key: 'l^X'\n",
+			[]string{
+				`2:8: fix.key: key "12" starts with '1', a character typed as text, which it would take over; start it with a control key (^Xf is Ctrl-X then f); using ^Xf`,
+				`3:11: fix.ai_key: key "l^X" starts with 'l', a character typed as text, which it would take over; start it with a control key (^Xf is Ctrl-X then f); using ^Xl`,
+			},
+			func(c Config) bool { return c.Fix.Key == "^Xf" && c.Fix.AIKey == "^Xl" }},
 		{"AI key same as the fix key",
 			"fix:\n  key: '^Xa'\n  ai_key: '^xa'\n",
 			[]string{`3:11: fix.ai_key: the same key as fix.key; no AI key`},
@@ -365,7 +372,7 @@ func TestKeyBytes(t *testing.T) {
 			t.Errorf("Key(%q).Bytes() = %q; want %q", key, b, want)
 		}
 	}
-	for _, key := range []string{"^1", "a b", "^X^X^X^X^X^X^X^X^X"} {
+	for _, key := range []string{"^1", "a b", "^X^X^X^X^X^X^X^X^X", "12", "x", "f^X", "jk", "~"} {
 		if b, err := KeyBytes(key); err == nil {
 			t.Errorf("KeyBytes(%q) = %q, nil; want an error", key, b)
 		}
@@ -412,5 +419,30 @@ func TestLoadPatterns(t *testing.T) {
 					strings.Join(got, "\n\t"), tt.names, tt.lines, strings.Join(tt.want, "\n\t"))
 			}
 		})
+	}
+}
+
+func TestWarningUnder(t *testing.T) {
+	for _, c := range []struct {
+		key, under string
+		want       bool
+	}{
+		{"llm.provider", "llm", true},
+		{"llm", "llm", true},
+		{"llmx", "llm", false},
+		{"ask.llm.provider", "llm", false},
+		{"", "llm", false},
+		{"ask.skills[0]", "ask.skills", true},
+		{"ask.skills[0].pattern", "ask.skills", true},
+		{"ask.skillset", "ask.skills", false},
+		{"ask.profiles.work.skills[1]", "ask.skills", false},
+		{"ask.profiles.work.skills[1]", "ask.profiles.*.skills", true},
+		{"ask.profiles.my.team.skills[0].pattern", "ask.profiles.*.skills", true},
+		{"ask.profiles.work.template", "ask.profiles.*.skills", false},
+		{"ask.profiles.skills", "ask.profiles.*.skills", false},
+	} {
+		if got := (Warning{Key: c.key}).Under(c.under); got != c.want {
+			t.Errorf("Warning{Key: %q}.Under(%q) = %v; want %v", c.key, c.under, got, c.want)
+		}
 	}
 }

@@ -46,6 +46,52 @@ func (w Warning) String() string {
 	return b.String()
 }
 
+// Under reports whether w is about the setting key or one inside it:
+// Under("llm") holds for llm and llm.provider, not for llmx;
+// Under("ask.skills") for ask.skills[2].pattern. A * in key stands for
+// one or more names, such as a profile's (which may hold dots):
+// Under("ask.profiles.*.skills").
+func (w Warning) Under(key string) bool {
+	return under(keyPath(w.Key), keyPath(key))
+}
+
+func under(have, want []string) bool {
+	switch {
+	case len(want) == 0:
+		return true
+	case len(have) == 0:
+		return false
+	case want[0] == "*":
+		for i := 1; i <= len(have); i++ {
+			if under(have[i:], want[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return have[0] == want[0] && under(have[1:], want[1:])
+}
+
+// keyPath splits a key into its names and list items:
+// ask.skills[2].pattern is ask, skills, [2], pattern.
+func keyPath(key string) []string {
+	var path []string
+	for name := range strings.SplitSeq(key, ".") {
+		for name != "" {
+			i := strings.IndexByte(name[1:], '[') + 1
+			if i <= 0 {
+				break
+			}
+			path = append(path, name[:i])
+			name = name[i:]
+		}
+		if name != "" {
+			path = append(path, name)
+		}
+	}
+	return path
+}
+
 // inOrder sorts warnings in the order of their lines in the file.
 func inOrder(warns []Warning) []Warning {
 	slices.SortStableFunc(warns, func(a, b Warning) int { return a.Line - b.Line })

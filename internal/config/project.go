@@ -31,11 +31,17 @@ type projectFile struct {
 // where it is checked out); one starting with ~ is warned about and
 // ignored, for the same reason.
 func LoadProject(file string) (Ask, []Warning) {
-	const giveUp = "ignoring the file"
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return Ask{}, []Warning{{File: file, Msg: err.Error(), Then: giveUp}}
+		return Ask{}, []Warning{{File: file, Msg: err.Error(), Then: "ignoring the file"}}
 	}
+	return ParseProject(file, data)
+}
+
+// ParseProject is LoadProject on the file's content, read by the caller
+// (who checks the trust of the very same bytes).
+func ParseProject(file string, data []byte) (Ask, []Warning) {
+	const giveUp = "ignoring the file"
 	src, w := parse(file, data)
 	if w != nil {
 		w.Then = giveUp

@@ -241,6 +241,8 @@ func (k Key) same(o Key) bool { return string(k.Bytes()) == string(o.Bytes()) }
 
 // KeyBytes reads a key in caret notation: ^X is Ctrl-X, ^[ or \e is Esc,
 // ^? is Delete, any other printable ASCII character is itself. "" is no key.
+// A key must start with a control character (Esc and Delete included): one
+// that starts with a printable character is an error.
 func KeyBytes(key string) ([]byte, error) {
 	var b []byte
 	for i := 0; i < len(key); i++ {
@@ -270,6 +272,12 @@ func KeyBytes(key string) ([]byte, error) {
 	}
 	if len(b) > 8 {
 		return nil, fmt.Errorf("key %q is too long", key)
+	}
+	// A key that starts with a character typed as text would be bound
+	// over it: each one typed would wait for the rest of the key, or be
+	// taken by it (12 takes every 1 typed before a 2).
+	if len(b) > 0 && b[0] >= ' ' && b[0] < 0x7f {
+		return nil, fmt.Errorf("key %q starts with %q, a character typed as text, which it would take over; start it with a control key (^Xf is Ctrl-X then f)", key, b[0])
 	}
 	return b, nil
 }
@@ -476,4 +484,47 @@ func (g *Glob) UnmarshalYAML(n ast.Node) error {
 	}
 	*g = Glob(s)
 	return nil
+}
+
+// S3URL is s3://BUCKET or s3://BUCKET/PREFIX.
+type S3URL string
+
+// UnmarshalYAML checks the form.
+func (u *S3URL) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	if s != "" {
+		p, err := url.Parse(s)
+		if err != nil || p.Scheme != "s3" || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+			return reject(n, fmt.Errorf("%q: want s3://BUCKET or s3://BUCKET/PREFIX", s))
+		}
+	}
+	*u = S3URL(s)
+	return nil
+}
+
+// SyncOutputs says which outputs travel.
+type SyncOutputs string
+
+// The sync.outputs modes.
+const (
+	SyncOutputsNone  SyncOutputs = "none"
+	SyncOutputsSmall SyncOutputs = "small"
+	SyncOutputsAll   SyncOutputs = "all"
+)
+
+// UnmarshalYAML accepts none, small or all.
+func (o *SyncOutputs) UnmarshalYAML(n ast.Node) error {
+	s, err := text(n)
+	if err != nil {
+		return err
+	}
+	switch v := SyncOutputs(s); v {
+	case SyncOutputsNone, SyncOutputsSmall, SyncOutputsAll:
+		*o = v
+		return nil
+	}
+	return reject(n, fmt.Errorf("want none, small or all, not %q", s))
 }

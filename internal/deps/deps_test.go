@@ -1,6 +1,7 @@
-// Package deps holds a test that keeps hookd's packages layered: imports
-// flow one way (scripts → shellinit; spool, redact → agent → history; …),
-// in the spirit of Go's own go/build deps_test.go.
+// Package deps holds the tests that keep hookd's packages layered, in the
+// spirit of Go's own go/build deps_test.go: imports flow one way, from the
+// CLI down through the subsystems (fix, ai, recording) to the base, and
+// docs/design.md's package map says exactly what the tree is.
 package deps
 
 import (
@@ -11,88 +12,203 @@ import (
 
 const module = "github.com/hookd/hookd/"
 
+// layers are the tree's groups, bottom first. A package belongs to the
+// first layer with a prefix that matches its path (a prefix ending in "/"
+// matches a folder's packages, any other a package and the ones below
+// it). A package may import packages of its own layer or lower ones,
+// never of a higher one: that is an import running back up.
+var layers = []struct {
+	name     string
+	prefixes []string
+}{
+	// Formats, pure libraries, the file layout and the settings: they
+	// know nothing of processes or of the product's flows.
+	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
+		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
+		"internal/textdiff"}},
+	// Sync: the history's own segments to and from an S3-compatible
+	// store, run by the agent.
+	{"sync", []string{"internal/sync"}},
+	// Every command on its way into the history, and read back out.
+	{"recording", []string{"internal/recording/"}},
+	// The LLM half: providers, questions, the context the user controls.
+	{"ai", []string{"internal/ai/"}},
+	// The failure path: rules' fixes, the LLM's, the offer.
+	{"fix", []string{"internal/fix/"}},
+	// What reads all of them for the user or another program: hookd
+	// status, the MCP server for coding agents.
+	{"apps", []string{"internal/status", "internal/mcp"}},
+	// Helpers that only tests import.
+	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps", "bench"}},
+	// The CLI: flags, output and wiring. Nothing imports it.
+	{"cli", []string{"cmd/hookd"}},
+}
+
+// layerOf returns the index in layers of pkg's layer, or -1.
+func layerOf(pkg string) int {
+	for i, l := range layers {
+		for _, p := range l.prefixes {
+			if strings.HasSuffix(p, "/") && strings.HasPrefix(pkg, p) ||
+				pkg == p || strings.HasPrefix(pkg, p+"/") {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // allowed lists, for each package, the hookd packages it may import. Every
 // package has a row (TestLayering fails for one that has none), so that a
-// new package states its place. The flow: scripts → shellinit; the shells'
-// spools and the capturers' outbox → ingest → history, run by agent;
-// history + outbox → recall → suggest (with analyze) and, next, the LLM
-// half; cmd/hookd wires them and nothing imports it.
+// new package states its place; docs/design.md §2.3 draws the same graph
+// (TestDesignMap).
 var allowed = map[string][]string{
-	// Leaves: formats, pure libraries, the file layout.
-	"scripts":                     {},
-	"internal/sanitize":           {},
-	"internal/redact":             {},
-	"internal/recording/spool":    {},
-	"internal/recording/runctx":   {},
-	"internal/textdiff":           {},
-	"capture":                     {},
-	"internal/config":             {},
-	"internal/paths":              {},
-	"internal/recording/histfile": {},
-	"history":                     {},
-	"analyze":                     {"capture"},
-	"internal/recording/proxy":    {},
-	"internal/fix/offer":          {},
-	"internal/ai/promptblock":     {},
-	"internal/ai/render":          {"internal/sanitize"},
-	"cmd/hookd/complete":          {"internal/sanitize"},
-	"internal/ai/llm":             {},
-	"internal/ai/template":        {},
-	"internal/ai/frontmatter":     {},
-	"internal/ai/skill":           {"internal/config", "internal/ai/frontmatter"},
-	// Fixes learned from the user's own history: pure, on word lists.
-	"analyze/learn":     {},
-	"internal/ai/trust": {},
-	// Test servers speaking the providers' wire formats.
-	"internal/ai/llm/llmtest": {},
-	// analyze's own helpers.
+	// base
+	"scripts":             {},
+	"shellinit":           {"scripts"},
+	"capture":             {},
+	"history":             {},
+	"analyze":             {"capture"},
+	"analyze/learn":       {},
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
-	// Shell code and the recorders' side.
-	"shellinit":                     {"scripts"},
+	"internal/paths":      {},
+	"internal/config":     {},
+	"internal/redact":     {},
+	"internal/sanitize":   {},
+	// The palette: named styles for every terminal view.
+	"internal/ui/style": {},
+	// This installation's id (the "this host" of sync and of searches).
+	"internal/hostid": {},
+	// Two texts compared line by line, as diff -u does (hookd diff).
+	"internal/textdiff": {},
+
+	// sync: sealed segments through an S3-compatible bucket, on a small
+	// S3 client of its own; the real server the tests start.
+	"internal/sync":        {"history", "internal/sync/s3"},
+	"internal/sync/s3":     {},
+	"internal/sync/s3test": {},
+
+	// recording: the hooks' spools and the capturers' outbox → ingest →
+	// history, run by the agent; recall reads it back.
+	"internal/recording/spool": {},
+	// The context a command ran in, read at ingest: its key, git's state.
+	"internal/recording/runctx":     {},
+	"internal/recording/histfile":   {},
+	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "shellinit"},
-	// Ingestion and the agent.
-	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/runctx", "internal/recording/outbox", "capture", "internal/redact", "internal/recording/histfile", "analyze/learn"},
-	"internal/recording/agent":  {"internal/recording/ingest", "history"},
-	// What hookd status reports.
-	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool"},
-	// Reading back, and what is built on it.
-	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize"},
-	"internal/fix/suggest":      {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/fix/before"},
-	// "It worked before": the last success of a command compared with its failure.
-	"internal/fix/before": {"analyze", "history", "internal/recording/runctx"},
-	"internal/ai/ask":     {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall", "internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
+	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
+	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
+		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
+	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
+	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
+	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
+	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
+	// Coding agents' formats: their hook payloads, their setup snippets.
+	"internal/recording/agenthook": {},
+
+	// ai
+	"internal/ai/llm":         {},
+	"internal/ai/llm/llmtest": {},
+	"internal/ai/promptblock": {},
+	"internal/ai/template":    {},
+	"internal/ai/frontmatter": {},
+	"internal/ai/trust":       {},
+	"internal/ai/render":      {"internal/sanitize"},
+	"internal/ai/skill":       {"internal/config", "internal/ai/frontmatter"},
+	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
+	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
+	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project"},
+	"internal/ai/chain":       {"internal/recording/recorder", "shellinit"},
+	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
+		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
+
+	// fix
+	"internal/fix/offer": {"analyze"},
+	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style",
+		"internal/fix/before"},
+	// "It worked before": a failure compared with the last success of
+	// the same command, and two runs' outputs.
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff"},
 	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
-	// Context the user controls: a project's .hookd.yml, its trust, the
-	// settings a question is asked with, and the context commands run.
-	"internal/ai/project":    {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
-	"internal/ai/contextcmd": {"internal/config", "internal/ai/promptblock"},
-	// Chains: steps run with record, outputs passed on.
-	"internal/ai/chain": {"internal/recording/recorder", "shellinit"},
-	// Prompt files: lookup in the project's and the user's places,
-	// `@file` and allowlisted ``!`cmd` `` expansion.
-	"internal/ai/promptfile": {"internal/ai/frontmatter", "internal/ai/project"},
-	// The CLI: flags, output and wiring, over every product package.
-	"cmd/hookd": {"internal/recording/agent", "internal/fix/aifix", "analyze", "analyze/probe", "capture", "internal/config", "internal/recording/histfile", "history", "internal/recording/ingest",
-		"internal/fix/offer", "internal/fix/before", "internal/textdiff", "internal/recording/outbox", "internal/paths", "internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/redact", "internal/sanitize", "internal/recording/scrollback", "shellinit",
-		"internal/recording/spool", "internal/fix/suggest", "internal/ai/ask", "internal/ai/promptblock", "internal/ai/llm", "internal/status", "internal/ai/render", "analyze/learn",
-		"internal/ai/trust", "internal/ai/project", "internal/ai/contextcmd", "internal/ai/skill", "internal/ai/template", "internal/ai/chain", "internal/ai/promptfile", "cmd/hookd/complete"},
-	// Test helpers.
+
+	// apps
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize"},
+	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
+
+	// testing
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
 	"internal/deps":      {},
+	// Benchmarks' own programs.
+	"bench/startup": {},
+
+	// cli
+	"cmd/hookd/complete": {"internal/sanitize"},
+	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit",
+		"internal/config", "internal/paths", "internal/redact", "internal/sanitize",
+		"internal/recording/agent", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
+		"internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/recording/scrollback",
+		"internal/recording/spool",
+		"internal/ai/ask", "internal/ai/chain", "internal/ai/contextcmd", "internal/ai/llm", "internal/ai/project",
+		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
+		"internal/ai/trust",
+		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
+		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
+		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style"},
 }
 
-func TestLayering(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"...").Output()
+// packages lists hookd's packages with the hookd packages each imports
+// (tests' imports included: a test may not run back up either).
+func packages(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-tags", "sqlite_fts5", "-f",
+		"{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}",
+		module+"...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	pkgs := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		pkg := strings.TrimPrefix(f[0], module)
+		seen := map[string]bool{}
+		pkgs[pkg] = []string{}
+		for _, imp := range f[1:] {
+			dep, ok := strings.CutPrefix(imp, module)
+			if !ok || dep == pkg || seen[dep] {
+				continue
+			}
+			seen[dep] = true
+			pkgs[pkg] = append(pkgs[pkg], dep)
+		}
+	}
+	return pkgs
+}
+
+// production lists each package's non-test imports of hookd packages.
+func production(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-tags", "sqlite_fts5", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		pkgs[pkg] = []string{}
+		for _, imp := range f[1:] {
+			if dep, ok := strings.CutPrefix(imp, module); ok {
+				pkgs[pkg] = append(pkgs[pkg], dep)
+			}
+		}
+	}
+	return pkgs
+}
+
+func TestLayering(t *testing.T) {
+	for pkg, deps := range production(t) {
 		if _, listed := allowed[pkg]; !listed {
 			t.Errorf("%s has no row in allowed: say which hookd packages it may import", pkg)
 		}
@@ -100,19 +216,43 @@ func TestLayering(t *testing.T) {
 		for _, a := range allowed[pkg] {
 			ok[a] = true
 		}
-		for _, imp := range f[1:] {
-			if !strings.HasPrefix(imp, module) {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, module)
-			if dep == "cmd/hookd" {
+		for _, dep := range deps {
+			switch {
+			case dep == "cmd/hookd":
 				t.Errorf("%s imports cmd/hookd: nothing may", pkg)
-				continue
+			case !ok[dep]:
+				t.Errorf("%s imports %s, which its row in allowed does not list", pkg, dep)
 			}
-			if ok[dep] {
-				continue
+		}
+	}
+}
+
+// TestTree checks the rows against the tree: every package sits in a
+// layer, and nothing imports a package of a higher layer, in its code or in
+// its tests (a test helper's layer excepted for tests).
+func TestTree(t *testing.T) {
+	pkgs := packages(t)
+	for pkg := range pkgs {
+		if layerOf(pkg) < 0 {
+			t.Errorf("%s is in no layer: put it in a subsystem's folder (or name it in layers)", pkg)
+		}
+	}
+	for pkg, deps := range allowed {
+		if _, exists := pkgs[pkg]; !exists {
+			t.Errorf("allowed has a row for %s, which does not exist", pkg)
+		}
+		for _, dep := range deps {
+			if layerOf(dep) > layerOf(pkg) {
+				t.Errorf("%s (%s) may import %s (%s): an import running back up", pkg, layers[layerOf(pkg)].name, dep, layers[layerOf(dep)].name)
 			}
-			t.Errorf("%s imports %s, which the layering does not allow", pkg, dep)
+		}
+	}
+	testing := layerOf("internal/shelltest")
+	for pkg, deps := range pkgs {
+		for _, dep := range deps {
+			if l := layerOf(dep); l > layerOf(pkg) && l != testing && dep != "internal/ai/llm/llmtest" && dep != "analyze/analyzetest" {
+				t.Errorf("%s's tests import %s (%s), above its own layer (%s)", pkg, dep, layers[l].name, layers[layerOf(pkg)].name)
+			}
 		}
 	}
 }

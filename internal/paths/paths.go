@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -43,17 +44,28 @@ type Layout struct {
 	// (one file per shell session), Outbox (captured outputs on their way
 	// to the agent), Offers (commands offered for the next command line,
 	// one file per session), PIDFile (the agent's "pid version"), Log
-	// (the agent's log) and CaptureProblem (why output capture could not
-	// start, for hookd status).
-	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem string
+	// (the agent's log), CaptureProblem (why output capture could not
+	// start, for hookd status), RemoteNotice (there once the notice
+	// that context leaves the machine was given) and RCTwice (when a shell
+	// last entered the capturing proxy from the rc file's end, running the
+	// rc twice: hookd status suggests the early line).
+	State, Spool, Outbox, Offers, PIDFile, Log, CaptureProblem, RemoteNotice, RCTwice string
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
+	// AgentSeq is the counter of the sequence numbers given to coding
+	// agents' commands (hookd agent-hook, hookd record; package recorder).
+	AgentSeq string
 	// Runtime holds the agent's socket and lock: 0700, the user's own.
 	Runtime string
 	// Trust holds the records of `hookd allow` and `hookd deny` (package
 	// trust): 0700, made when first written.
 	Trust string
+	// HostID holds this installation's id (package hostid): made once,
+	// the name of its series of segments in sync, the "this host" of
+	// history scopes. SyncKey holds the sync key (0600), SyncLock is
+	// taken by a sync pass.
+	HostID, SyncKey, SyncLock string
 }
 
 // New returns the layout for d.
@@ -73,8 +85,14 @@ func New(d Dirs) Layout {
 		PIDFile:        filepath.Join(state, "agent.pid"),
 		Log:            filepath.Join(state, "hookd.log"),
 		CaptureProblem: filepath.Join(state, "capture-problem"),
+		RemoteNotice:   filepath.Join(state, "remote-notice"),
+		RCTwice:        filepath.Join(state, "rc-twice"),
 		Pins:           filepath.Join(state, "pins"),
+		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
+		HostID:         filepath.Join(d.DataHome, "hookd", "host-id"),
+		SyncKey:        filepath.Join(d.DataHome, "hookd", "sync-key"),
+		SyncLock:       filepath.Join(state, "sync.lock"),
 	}
 	if filepath.IsAbs(d.RuntimeDir) {
 		l.Runtime = filepath.Join(d.RuntimeDir, "hookd")
@@ -106,6 +124,31 @@ func Private(dir string) error {
 		}
 	}
 	return nil
+}
+
+// Taken says why dir, a private directory of the user's (Private), cannot
+// be used: it exists and is not a directory of the user's own, as when
+// another user created the fallback runtime directory under /tmp first;
+// "" when it is the user's, or is not there yet.
+func Taken(dir string) string {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Sprintf("%s is a symbolic link, not a directory of yours: hookd refuses to use it", dir)
+	case !fi.IsDir():
+		return fmt.Sprintf("%s is not a directory: hookd refuses to use it", dir)
+	case ok && int(st.Uid) != os.Getuid():
+		owner := "uid " + strconv.Itoa(int(st.Uid))
+		if u, err := user.LookupId(strconv.Itoa(int(st.Uid))); err == nil {
+			owner = u.Username + " (" + owner + ")"
+		}
+		return fmt.Sprintf("%s belongs to %s, another user, who could listen on hookd's socket there: hookd refuses to use it", dir, owner)
+	}
+	return ""
 }
 
 // Tighten sets each of dirs that exists to 0700 when it is open to others

@@ -22,6 +22,33 @@ const maxPasses = 4
 // apply the built-in rules only. A Redactor is safe for concurrent use.
 type Redactor struct {
 	rules []rule // the built-in rules, then the extra ones
+	// literals are secrets known by their value (an API key hookd holds),
+	// replaced wherever they appear, whatever is around them.
+	literals []string
+}
+
+// MinLiteral is the shortest value WithLiterals takes: a shorter one
+// ("ollama", a placeholder) would redact ordinary words.
+const MinLiteral = 12
+
+// WithLiterals returns a Redactor that also replaces each of lits, as it
+// is, wherever it appears: the values of the API keys hookd knows, which a
+// tool may print bare. Values shorter than MinLiteral are left out. The
+// work stays linear in the input for a fixed number of literals.
+func (r *Redactor) WithLiterals(lits ...string) *Redactor {
+	c := &Redactor{}
+	if r != nil {
+		*c = *r
+	}
+	c.literals = slices.Clone(c.literals)
+	for _, l := range lits {
+		if len(l) >= MinLiteral && !slices.Contains(c.literals, l) {
+			c.literals = append(c.literals, l)
+		}
+	}
+	// Longest first, so that a key holding another is replaced whole.
+	slices.SortFunc(c.literals, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	return c
 }
 
 // std is the Redactor used by a nil or zero *Redactor.
@@ -59,10 +86,17 @@ func New(extra []string) (*Redactor, error) {
 // String returns s with every secret replaced by Marker, and how many
 // secrets were replaced. Overlapping or adjacent secrets count as one.
 func (r *Redactor) String(s string) (string, int) {
+	total := 0
+	if r != nil {
+		for _, l := range r.literals {
+			if n := strings.Count(s, l); n > 0 {
+				s, total = strings.ReplaceAll(s, l, Marker), total+n
+			}
+		}
+	}
 	if r == nil || r.rules == nil {
 		r = std()
 	}
-	total := 0
 	for range maxPasses {
 		out, n := r.pass(s)
 		if n == 0 {

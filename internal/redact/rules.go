@@ -69,6 +69,10 @@ var builtinRules = sync.OnceValue(func() []rule {
 		checked(anchored("openai-style", []string{"sk-"}, leftWord, `sk-[A-Za-z0-9_-]{32,}`), mixedCase),
 		anchored("google", []string{"aiza", "gocspx-", "ya29."}, leftWord,
 			`AIza[0-9A-Za-z_-]{35}|GOCSPX-[0-9A-Za-z_-]{20,}|ya29\.[0-9A-Za-z_-]{20,}`),
+		// OpenRouter's keys are lowercase hex, which openai-style's
+		// mixed-case check would let through; Groq's start gsk_.
+		anchored("openrouter", []string{"sk-or-v1-"}, leftWord, `sk-or-v1-[A-Za-z0-9]{32,}`),
+		anchored("groq", []string{"gsk_"}, leftWord, `gsk_[A-Za-z0-9]{20,}\b`),
 		anchored("huggingface", []string{"hf_"}, leftWord, `hf_[A-Za-z0-9]{30,}\b`),
 		anchored("pypi", []string{"pypi-ageichlwas5vcmc"}, leftWord, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`),
 		anchored("sendgrid", []string{"sg."}, leftWord, `SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`),
@@ -95,6 +99,16 @@ var builtinRules = sync.OnceValue(func() []rule {
 		// YAML / HTTP-dump lines "  password: VALUE" where the value ends the line.
 		checked(anchored("yaml", yamlTriggers, leftYAML,
 			`(?i:(?P<key>password|passphrase|secret(?:[_-]?key)?|token|api[_-]?key|access[_-]?key|account[_-]?key|authorization))["']?[ \t]*:[ \t]*(?i:(?:`+authSchemes+`)[ \t]+)?`+lineValue+`(?:[ \t]+#.*)?[ \t]*$`), yamlValue),
+		// Keys named PASS or ending in _PASS (DB_PASS=…, "smtp_pass": …,
+		// REDIS_PASS: …); bypass and compass are no such keys.
+		checked(anchored("pass-assignment", []string{"pass"}, leftKey,
+			`(?i:(?P<key>pass))(?:["']?(?:=|[ \t]+=[ \t]*|[ \t]*=>[ \t]*)|["'][ \t]*:[ \t]*)`+value), passKey(assignment)),
+		checked(anchored("pass-yaml", []string{"pass"}, leftYAML,
+			`(?i:(?P<key>pass))["']?[ \t]*:[ \t]*`+lineValue+`(?:[ \t]+#.*)?[ \t]*$`), passKey(yamlValue)),
+		// Kubeconfig credentials: base64 of a PEM private key or client
+		// certificate (kubectl config view --raw), in YAML or JSON.
+		anchored("kubeconfig-data", []string{"client-key-data", "client-certificate-data"}, leftAny,
+			`(?i:client-(?:key|certificate)-data)["']?[ \t]*:[ \t]*`+value),
 		// Password labels in output, anywhere on a line: "db password: X",
 		// "Your password: X", "passwd: X". Prose such as "wrong password: try
 		// again" and prompts ("Password: ") are left alone by passwordLabel.
@@ -299,6 +313,19 @@ func flagValue(c *candidate) bool {
 		}
 	}
 	return true
+}
+
+// passKey accepts keys that are PASS or end in _PASS, -PASS or .PASS
+// (SSHPASS too), then applies check.
+func passKey(check func(*candidate) bool) func(*candidate) bool {
+	return func(c *candidate) bool {
+		k := strings.ToLower(c.key())
+		ok := k == "pass" || k == "sshpass"
+		for _, suf := range []string{"_pass", "-pass", ".pass"} {
+			ok = ok || strings.HasSuffix(k, suf)
+		}
+		return ok && check(c)
+	}
 }
 
 // notFlag rejects unquoted values that look like the next option.

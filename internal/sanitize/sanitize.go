@@ -1,5 +1,5 @@
 // Package sanitize makes text that hookd did not write safe to print on a
-// terminal: command lines and outputs from the history, fixes, and (next)
+// terminal: command lines and outputs from the history, fixes, and
 // an LLM's answers. Nothing it returns can move the cursor, change the
 // terminal's state, or read differently from what it is: control
 // characters, invalid UTF-8, and the invisible and bidirectional formatting
@@ -23,11 +23,18 @@ func Text(s string) string { return clean(s, true) }
 // Hidden reports whether r is a character that changes how the text
 // around it reads without showing itself: bidirectional embeddings,
 // overrides and isolates, zero-width characters, the line and paragraph
-// separators, the byte-order mark, and the soft hyphen.
+// separators, the byte-order mark, the soft hyphen, fillers that render
+// blank (Hangul), variation selectors and invisible format characters.
 func Hidden(r rune) bool {
 	switch {
 	case r == 0xad, // soft hyphen
+		r == 0x034f,                  // combining grapheme joiner
 		r == 0x061c,                  // Arabic letter mark
+		r == 0x115f || r == 0x1160,   // Hangul choseong and jungseong fillers
+		r == 0x17b4 || r == 0x17b5,   // Khmer inherent vowels
+		r == 0x3164 || r == 0xffa0,   // Hangul filler, halfwidth Hangul filler
+		r >= 0xfe00 && r <= 0xfe0f,   // variation selectors
+		r >= 0x1d173 && r <= 0x1d17a, // musical symbol format characters
 		r == 0x180e,                  // Mongolian vowel separator
 		r >= 0x200b && r <= 0x200f,   // zero-width space, (non-)joiner, LRM, RLM
 		r >= 0x2028 && r <= 0x202e,   // line/paragraph separators, embeddings, overrides
@@ -60,6 +67,8 @@ func clean(s string, keepLines bool) string {
 			b.WriteString(`\e`)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case Hidden(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		case Hidden(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:

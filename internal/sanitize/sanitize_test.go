@@ -16,7 +16,7 @@ func TestLine(t *testing.T) {
 		{"\ufeffecho", `\ufeffecho`},
 		{"x\u2069\u2067\u2068y", `x\u2069\u2067\u2068y`},
 		{"\u200e\u200f\u202a\u202b\u202c\u202d", `\u200e\u200f\u202a\u202b\u202c\u202d`},
-		{"a\u206ab\U000e0041c", `a\u206ab\ue0041c`},
+		{"a\u206ab\U000e0041c", `a\u206ab\U000e0041c`},
 	}
 	for _, tt := range tests {
 		if got := Line(tt.in); got != tt.want {
@@ -53,4 +53,25 @@ func containsReplacement(s string) bool {
 		}
 	}
 	return false
+}
+
+// TestInvisibleIssue20 (issue 20, item 13): the characters that passed
+// unescaped: blank-rendering fillers, variation selectors, invisible
+// format characters. Above U+FFFF the escape is \U and eight digits, so
+// that it cannot run into the text after it.
+func TestInvisibleIssue20(t *testing.T) {
+	for r, want := range map[rune]string{
+		0x3164: `\u3164`, 0x115f: `\u115f`, 0x1160: `\u1160`, 0xffa0: `\uffa0`, 0x034f: `\u034f`,
+		0x17b4: `\u17b4`, 0x17b5: `\u17b5`, 0x180e: `\u180e`, 0xfe00: `\ufe00`, 0xfe0f: `\ufe0f`,
+		0x1d173: `\U0001d173`, 0x1d17a: `\U0001d17a`,
+	} {
+		if got := Line("a" + string(r) + "1"); got != "a"+want+"1" {
+			t.Errorf("U+%04X: %q; want %q", r, got, "a"+want+"1")
+		}
+	}
+	for _, ok := range []string{"한국어", "ｱｲｳ", "ខ្មែរ", "ᠮᠣᠩᠭᠣᠯ", "𝄞"} {
+		if got := Line(ok); got != ok {
+			t.Errorf("%q became %q", ok, got)
+		}
+	}
 }

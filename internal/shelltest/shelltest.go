@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -103,23 +102,43 @@ func (h *Home) StopAgent() {
 		syscall.Kill(pid, syscall.SIGTERM)
 	}
 	for _, pid := range pids {
-		for i := 0; i < 300 && syscall.Kill(pid, 0) == nil; i++ {
-			time.Sleep(10 * time.Millisecond)
-		}
+		// An agent ends its pass first; past the grace, it is killed.
+		waitGone(pid, Scale(10*time.Second))
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 
+// waitGone waits up to d for pid to end (or be a zombie), polling /proc.
+func waitGone(pid int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for pause := time.Millisecond; running(pid); pause = min(2*pause, 50*time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(pause)
+	}
+	return true
+}
+
 // Shell is a running interactive shell.
+//
+// Every wait watches the output as it arrives (no polling): it wakes when
+// bytes come, and searches only what arrived since its mark (for a pattern
+// of bounded length, only the new bytes and a few before them), so that a
+// command printing megabytes costs each wait time linear in them. Deadlines
+// are at least MinWait and scale with HOOKD_TEST_SLOW: they only bound how
+// long a broken test hangs.
 type Shell struct {
 	t    testing.TB
 	Name string
 	cmd  *exec.Cmd
 	pty  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
+	out  *output
 	done chan struct{}
 	sync int
+	// syncMark is where the output stood when the last Sync typed its
+	// marker command.
+	syncMark Mark
 }
 
 // Options adjust a shell.
@@ -186,7 +205,7 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 		t.Fatalf("start %s: %v", shell, err)
 	}
 	tty.Close()
-	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, done: make(chan struct{})}
+	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, out: newOutput(), done: make(chan struct{})}
 	go s.read()
 	t.Cleanup(s.Close)
 	if o.FirstPrompt != "" {
@@ -201,40 +220,144 @@ func (s *Shell) read() {
 	for {
 		n, err := s.pty.Read(buf)
 		if n > 0 {
-			s.mu.Lock()
-			s.out.Write(buf[:n])
-			s.mu.Unlock()
+			s.out.write(buf[:n])
 		}
 		if err != nil {
+			s.out.close()
 			close(s.done)
 			return
 		}
 	}
 }
 
-// Output returns everything the shell printed so far.
-func (s *Shell) Output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.String()
+// Mark is a position in a shell's output: a wait or a read from a mark only
+// sees what the shell printed after it.
+type Mark struct{ raw, plain int }
+
+// Mark returns the position the output has reached.
+func (s *Shell) Mark() Mark {
+	s.out.mu.Lock()
+	defer s.out.mu.Unlock()
+	return Mark{raw: len(s.out.raw), plain: len(s.out.plain)}
 }
 
-var escapes = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?|\r`)
+// Output returns everything the shell printed so far.
+func (s *Shell) Output() string {
+	b, _, _ := s.out.view(false)
+	return string(b)
+}
+
+// OutputSince returns what the shell printed after m.
+func (s *Shell) OutputSince(m Mark) string {
+	b, _, _ := s.out.view(false)
+	return string(b[m.raw:])
+}
 
 // Plain returns the output without terminal control sequences and carriage
 // returns.
-func (s *Shell) Plain() string { return escapes.ReplaceAllString(s.Output(), "") }
+func (s *Shell) Plain() string { return s.out.plainString() }
+
+// PlainSince returns the plain output after m.
+func (s *Shell) PlainSince(m Mark) string { return s.out.plainString()[m.plain:] }
+
+// Prompts returns how many prompt marks (OSC 133;A, which the hooks print
+// where each prompt starts) the shell has printed so far.
+func (s *Shell) Prompts() int {
+	s.out.mu.Lock()
+	defer s.out.mu.Unlock()
+	return s.out.prompts
+}
+
+// WaitPrompts waits until the shell has printed at least n prompt marks.
+func (s *Shell) WaitPrompts(n int, timeout time.Duration) {
+	s.t.Helper()
+	d := deadline(timeout)
+	end := time.Now().Add(d)
+	for {
+		s.out.mu.Lock()
+		got, changed, closed := s.out.prompts, s.out.changed, s.out.closed
+		s.out.mu.Unlock()
+		if got >= n {
+			return
+		}
+		if closed {
+			s.t.Fatalf("%s exited after %d prompts, before the %dth; output:\n%s", s.Name, got, n, tail(s.Plain()))
+		}
+		select {
+		case <-changed:
+		case <-time.After(time.Until(end)):
+			s.t.Fatalf("%s: %d prompts, not %d, within %v; output:\n%s", s.Name, got, n, d, tail(s.Plain()))
+		}
+	}
+}
 
 // WaitForPlain waits until the output, without control sequences, matches re.
 func (s *Shell) WaitForPlain(re *regexp.Regexp, timeout time.Duration) {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !re.MatchString(s.Plain()) {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("%s: no %q within %v; output:\n%s", s.Name, re, timeout, s.Plain())
-		}
-		time.Sleep(5 * time.Millisecond)
+	s.wait(Mark{}, true, re, timeout)
+}
+
+// WaitPlainSince waits until the plain output after m matches re, and
+// returns the match and its submatches.
+func (s *Shell) WaitPlainSince(m Mark, re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	return s.wait(m, true, re, timeout)
+}
+
+// WaitSince waits until the output after m matches re, and returns the
+// match and its submatches.
+func (s *Shell) WaitSince(m Mark, re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	return s.wait(m, false, re, timeout)
+}
+
+// WaitFor waits until the output matches re.
+func (s *Shell) WaitFor(re *regexp.Regexp, timeout time.Duration) {
+	s.t.Helper()
+	s.wait(Mark{}, false, re, timeout)
+}
+
+func (s *Shell) wait(m Mark, plain bool, re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	from := m.raw
+	if plain {
+		from = m.plain
 	}
+	d := deadline(timeout)
+	b, loc := s.out.search(from, plain, re, d)
+	if loc != nil {
+		return submatches(b, loc)
+	}
+	what := "output"
+	if plain {
+		what = "plain output"
+	}
+	select {
+	case <-s.done:
+		s.t.Fatalf("%s exited before printing %q; %s since the mark:\n%s", s.Name, re, what, tail(string(b[from:])))
+	default:
+		s.t.Fatalf("%s: no %q within %v; %s since the mark:\n%s", s.Name, re, d, what, tail(string(b[from:])))
+	}
+	return nil
+}
+
+func submatches(b []byte, loc []int) []string {
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = string(b[loc[2*i]:loc[2*i+1]])
+		}
+	}
+	return m
+}
+
+// tail shortens what a failure prints to the last 64 KiB.
+func tail(s string) string {
+	const keep = 64 << 10
+	if len(s) <= keep {
+		return s
+	}
+	return fmt.Sprintf("[%d bytes before]\n%s", len(s)-keep, s[len(s)-keep:])
 }
 
 // Type sends raw keystrokes.
@@ -244,6 +367,16 @@ func (s *Shell) Type(keys string) {
 	}
 }
 
+// TypeWait types keys and waits until the plain output they bring matches
+// re (a key binding's effect on the command line, say, before Enter), and
+// returns the match and its submatches.
+func (s *Shell) TypeWait(keys string, re *regexp.Regexp, timeout time.Duration) []string {
+	s.t.Helper()
+	m := s.Mark()
+	s.Type(keys)
+	return s.WaitPlainSince(m, re, timeout)
+}
+
 // Run types line and Enter, then waits until the shell is back at a prompt.
 func (s *Shell) Run(line string) {
 	s.t.Helper()
@@ -251,7 +384,10 @@ func (s *Shell) Run(line string) {
 	s.Sync()
 }
 
-var editorBack = regexp.MustCompile(`\x1b\[\?2004l(?s:.*)\x1b\[\?2004h`)
+var (
+	editorOff = regexp.MustCompile(`\x1b\[\?2004l`)
+	editorOn  = regexp.MustCompile(`\x1b\[\?2004h`)
+)
 
 // RunAlone is Run for a command whose output must hold nothing else: the
 // next keys wait until the line editor is back (it turns bracketed paste
@@ -259,27 +395,50 @@ var editorBack = regexp.MustCompile(`\x1b\[\?2004l(?s:.*)\x1b\[\?2004h`)
 // while a command runs are echoed into its output, as a user's would be.
 func (s *Shell) RunAlone(line string) {
 	s.t.Helper()
-	from := len(s.Output())
-	s.Type(line + "\r")
-	deadline := time.Now().Add(20 * time.Second)
-	for !editorBack.MatchString(s.Output()[from:]) {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("%s: %q did not end within 20s; output:\n%s", s.Name, line, s.Output()[from:])
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	s.TypeAlone(line)
 	s.Sync()
+}
+
+// TypeAlone types line and Enter and waits until the line editor has read
+// it and is back reading the next one (see RunAlone), without a Sync after.
+func (s *Shell) TypeAlone(line string) {
+	s.t.Helper()
+	m := s.Mark()
+	s.Type(line + "\r")
+	s.editorBack(m)
+}
+
+// editorBack waits for the line editor to stop reading after m, and to
+// start again after that.
+func (s *Shell) editorBack(m Mark) {
+	s.t.Helper()
+	s.WaitSince(m, editorOff, 20*time.Second)
+	off := s.after(m, editorOff)
+	s.WaitSince(off, editorOn, 20*time.Second)
+}
+
+// after returns the mark just after the first match of re after m (re has
+// matched there already); its plain offset stays m's.
+func (s *Shell) after(m Mark, re *regexp.Regexp) Mark {
+	b, _, _ := s.out.view(false)
+	loc := re.FindIndex(b[m.raw:])
+	if loc == nil {
+		return m
+	}
+	return Mark{raw: m.raw + loc[1], plain: m.plain}
 }
 
 // Sync waits until the shell has read and run everything typed so far. The
 // marker command starts with a space (never recorded) and prints a token
-// that its own echo cannot contain.
+// that its own echo cannot contain. The prompt after the marker may still
+// be on its way when Sync returns: WaitPrompts or Editing wait for it.
 func (s *Shell) Sync() {
 	s.t.Helper()
 	s.sync++
 	tok := fmt.Sprintf("SYNC_%d_OK", s.sync)
+	s.syncMark = s.Mark()
 	s.Type(fmt.Sprintf(" printf '%%s_%%s_OK\\n' SYNC %d\r", s.sync))
-	s.WaitFor(regexp.MustCompile(regexp.QuoteMeta(tok)), 20*time.Second)
+	s.WaitSince(s.syncMark, regexp.MustCompile(regexp.QuoteMeta(tok)), 20*time.Second)
 }
 
 // Editing waits until the line editor (readline or ZLE) has taken the
@@ -288,32 +447,9 @@ func (s *Shell) Sync() {
 // interpret themselves (Ctrl-V, ESC) must wait for it.
 func (s *Shell) Editing() {
 	s.t.Helper()
-	tok := fmt.Sprintf("SYNC_%d_OK", s.sync)
-	re := regexp.MustCompile(regexp.QuoteMeta(tok) + `(?s:.*)\x1b\[\?2004h`)
-	s.WaitFor(re, 10*time.Second)
-}
-
-// WaitFor waits until the output matches re.
-func (s *Shell) WaitFor(re *regexp.Regexp, timeout time.Duration) {
-	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if re.MatchString(s.Output()) {
-			return
-		}
-		select {
-		case <-s.done:
-			if re.MatchString(s.Output()) {
-				return
-			}
-			s.t.Fatalf("%s exited before printing %q; output:\n%s", s.Name, re, s.Output())
-		default:
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("%s: no %q within %v; output:\n%s", s.Name, re, timeout, s.Output())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	tok := regexp.MustCompile(regexp.QuoteMeta(fmt.Sprintf("SYNC_%d_OK", s.sync)))
+	s.WaitSince(s.syncMark, tok, 20*time.Second)
+	s.WaitSince(s.after(s.syncMark, tok), editorOn, 10*time.Second)
 }
 
 // Exit types exit and waits for the shell to end, returning its status.
@@ -325,16 +461,54 @@ func (s *Shell) Exit() int {
 // Wait waits for the shell to end.
 func (s *Shell) Wait(timeout time.Duration) int {
 	s.t.Helper()
+	d := deadline(timeout)
 	select {
 	case <-s.done:
-	case <-time.After(timeout):
-		s.t.Fatalf("%s did not exit; output:\n%s", s.Name, s.Output())
+	case <-time.After(d):
+		s.t.Fatalf("%s did not exit within %v; output:\n%s", s.Name, d, tail(s.Output()))
 	}
 	err := s.cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode()
 	}
 	return 0
+}
+
+// WaitForeground waits until a process below the shell whose command line
+// is exactly argv runs in the foreground of its terminal, and returns its
+// pid: from then on a key the terminal turns into a signal (Ctrl-C, Ctrl-Z)
+// reaches it, and not the shell about to start it.
+func (s *Shell) WaitForeground(argv ...string) int {
+	s.t.Helper()
+	want := strings.Join(argv, "\x00") + "\x00"
+	var pid int
+	Eventually(s.t, 20*time.Second, func() bool {
+		for _, p := range Descendants(s.cmd.Process.Pid) {
+			cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
+			if err != nil || string(cmdline) != want {
+				continue
+			}
+			if f := statFields(p); len(f) > 5 && f[2] == f[5] && f[0] != "Z" { // pgrp == tpgid
+				pid = p
+				return true
+			}
+		}
+		return false
+	}, func() string {
+		return fmt.Sprintf("%s: no %q in the foreground; output:\n%s", s.Name, argv, tail(s.Plain()))
+	})
+	return pid
+}
+
+// statFields returns the fields of /proc/pid/stat after the command name:
+// the state, ppid, pgrp, session, tty_nr, tpgid, …
+func statFields(pid int) []string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil
+	}
+	st := string(b)
+	return strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
 }
 
 // Resize sets the terminal's size, as a terminal window being resized
@@ -362,23 +536,21 @@ func (s *Shell) Close() {
 		}
 		s.cmd.Wait()
 		for _, pid := range below {
-			for i := 0; i < 500 && running(pid); i++ {
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitGone(pid, Scale(10*time.Second))
 		}
 	}
 	s.pty.Close()
 }
 
+// Alive reports whether pid is a process that has not ended. A zombie has
+// ended (its parent, maybe a container's init that never reaps, has yet to
+// collect it), though signalling it still succeeds.
+func Alive(pid int) bool { return running(pid) }
+
 // running reports whether pid is a process that has not ended (a zombie
 // has: its parent, maybe a container's init, has yet to reap it).
 func running(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	st := string(b)
-	f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+	f := statFields(pid)
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
@@ -392,12 +564,7 @@ func Descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		st := string(b)
-		f := strings.Fields(st[strings.LastIndexByte(st, ')')+1:])
+		f := statFields(p)
 		if len(f) < 2 {
 			continue
 		}

@@ -8,12 +8,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
 )
@@ -54,6 +54,9 @@ type Report struct {
 	Log           string   `json:"log"`
 	LastError     string   `json:"last_error,omitempty"`
 	Problems      []string `json:"problems"`
+	// Sync is the state of sync (package sync's Status; filled in by
+	// the CLI, which builds it from the configuration).
+	Sync any `json:"sync,omitempty"`
 }
 
 // Inputs are what Gather looks at besides the files.
@@ -97,9 +100,15 @@ func (r *Report) capture(in Inputs) {
 	if l, err := outbox.Scan(in.Paths.Outbox); err == nil {
 		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
-	problem := ""
-	if b, err := os.ReadFile(in.Paths.CaptureProblem); err == nil {
-		problem = strings.TrimSpace(string(b))
+	problem := capturer.Problem(in.Paths.CaptureProblem)
+	// A shell that entered the proxy from its rc file's end ran the rc
+	// file twice; the early line makes it once.
+	if when, shell, ok := capturer.RCTwice(in.Paths.RCTwice); ok {
+		if shell == "" {
+			shell = "bash|zsh"
+		}
+		r.problem(fmt.Sprintf("the rc file ran twice to start output capture in a new terminal (%s, %s): put "+
+			"eval \"$(hookd init %s --early)\" as its first line, keep the usual line at its end, and it runs once", shell, when, shell))
 	}
 	switch {
 	case in.CapturedTTY != "":
@@ -124,6 +133,10 @@ func (r *Report) agent(ctx context.Context, in Inputs) {
 	st, err := agent.Call(cctx, agent.SocketPath(in.Paths.Runtime), agent.Request{Op: "status"})
 	cancel()
 	if err != nil {
+		if why := paths.Taken(in.Paths.Runtime); why != "" {
+			r.problem("the agent cannot run: its runtime directory " + why + "; commands wait in the spool. Remove that directory (ask its owner, or root), or set XDG_RUNTIME_DIR to a directory of yours")
+			return
+		}
 		r.problem("the agent is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
 		return
 	}
@@ -145,6 +158,10 @@ func (r *Report) database(ctx context.Context, in Inputs) map[string]history.Spo
 		return offsets
 	}
 	defer s.Close()
+	if ro := s.ReadOnly(); ro != nil {
+		r.Database.Error = ro.Error()
+		r.problem(ro.Error())
+	}
 	ds, err := s.Stats(ctx)
 	if err != nil {
 		r.Database.Error = err.Error()

@@ -1,9 +1,12 @@
 package ask
 
 import (
+	"errors"
+	"io/fs"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -44,6 +47,28 @@ func Remote(endpoint string) (host string, remote bool) {
 		return h, false
 	}
 	return u.Host, true
+}
+
+// FirstRemote reports whether context sent to endpoint leaves this
+// machine (Remote) for the first time that the file mark knows of: the
+// first call for a remote endpoint makes mark (empty, 0600, in a 0700
+// directory) and is true, the next ones are false. host names the
+// endpoint's host. When mark cannot be made, it is true every time: a
+// notice said twice is better than one never said.
+func FirstRemote(mark, endpoint string) (host string, first bool) {
+	host, remote := Remote(endpoint)
+	if !remote {
+		return host, false
+	}
+	os.MkdirAll(filepath.Dir(mark), 0o700)
+	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return host, false
+	}
+	if err == nil {
+		f.Close()
+	}
+	return host, true
 }
 
 // JSON is the JSON shape of a stored question (hookd ask --log --json and

@@ -303,3 +303,23 @@ func sortByID(es []history.Entry, cs []promptblock.Command) {
 		}
 	}
 }
+
+// ContextBlock is the context block of recorded commands, as `hookd ctx`
+// prints it and hookd's MCP server gives it (command_context): each
+// command's facts and output (Block; the last command of its shell may be
+// read back from the terminal, recall.Reader.Last), fenced with one
+// boundary, within budget tokens, redacted. The notes say where outputs
+// came from and what was cut; debug notes are Block's.
+func ContextBlock(ctx context.Context, src Sources, es []history.Entry, budget int) (text string, notes, debug []string) {
+	cmds := make([]promptblock.Command, 0, len(es))
+	for _, en := range es {
+		c, note := Block(ctx, src, en, src.Reader.Last(ctx, en))
+		if note != "" {
+			debug = append(debug, note)
+		}
+		cmds = append(cmds, c)
+	}
+	b := promptblock.Render(cmds, budget, promptblock.NewBoundary(outputs(cmds)...))
+	text, _ = src.Redactor.String(b.Text)
+	return text, b.Notes, debug
+}

@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,5 +149,29 @@ func TestRemote(t *testing.T) {
 		if _, got := Remote(ep); got != want {
 			t.Errorf("Remote(%q) = %v; want %v", ep, got, want)
 		}
+	}
+}
+
+// TestFirstRemote: the notice that context leaves the machine is due once,
+// for a remote endpoint only, and the mark it leaves is private.
+func TestFirstRemote(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "state", "remote-notice")
+	if _, first := FirstRemote(mark, "http://localhost:11434"); first {
+		t.Errorf("FirstRemote(localhost) = true; a local model needs no notice")
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Errorf("a local endpoint left the mark")
+	}
+	host, first := FirstRemote(mark, "https://api.openai.com/v1")
+	if !first || host != "api.openai.com" {
+		t.Errorf("FirstRemote(openai) = %q, %v; want api.openai.com, true", host, first)
+	}
+	if _, first := FirstRemote(mark, "https://api.anthropic.com"); first {
+		t.Errorf("FirstRemote again = true; want the notice said once")
+	}
+	fi, err := os.Stat(mark)
+	di, derr := os.Stat(filepath.Dir(mark))
+	if err != nil || derr != nil || fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Errorf("mark %v %v, dir %v %v; want 0600 in 0700", fi.Mode(), err, di.Mode(), derr)
 	}
 }

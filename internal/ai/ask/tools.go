@@ -64,8 +64,11 @@ func (tb *Toolbox) Call(ctx context.Context, c llm.ToolCall) (result, summary st
 		Ref    string `json:"ref"`
 		Path   string `json:"path"`
 	}
+	if c.Invalid != "" {
+		return "error: " + c.Invalid + "; call " + c.Name + " again with a JSON object matching its parameters", c.Name + "(?): " + c.Invalid
+	}
 	if err := json.Unmarshal(c.Arguments, &args); err != nil && len(c.Arguments) > 0 {
-		return "error: the arguments are not a JSON object: " + err.Error(), c.Name + "(?)"
+		return "error: " + llm.InvalidArguments + " (" + err.Error() + ")", c.Name + "(?): " + llm.InvalidArguments
 	}
 	var err error
 	switch c.Name {
@@ -174,6 +177,17 @@ func (tb *Toolbox) read(p string) (string, error) {
 	return text, nil
 }
 
+// Offer returns req with the toolbox's tools: the request Converse sends
+// first to a provider that has tool calls (one that has none ignores them,
+// and llm.DryRun says so). hookd ask --dry-run shows this request, so that
+// what it prints is exactly what is sent.
+func (tb *Toolbox) Offer(req llm.Request) llm.Request {
+	if tb != nil {
+		req.Tools = tb.Tools()
+	}
+	return req
+}
+
 // Converse asks prov, answering the model's tool calls with tb until it
 // answers in text or the calls run out; onCall is told of each call as it
 // is answered. Without a toolbox, or with a provider that has no tool
@@ -187,7 +201,7 @@ func Converse(ctx context.Context, prov llm.Provider, req llm.Request, tb *Toolb
 	if limit <= 0 {
 		limit = DefaultMaxToolCalls
 	}
-	req.Tools = tb.Tools()
+	req = tb.Offer(req)
 	req.Messages = append([]llm.Message{}, req.Messages...)
 	var usage llm.Usage
 	calls := 0

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // TestConverse: a model that calls command_output and then answers, in
@@ -28,7 +29,7 @@ func TestConverse(t *testing.T) {
 			s := f.start(t)
 			s.Push(llmtest.Step{Reply: &llmtest.Reply{Calls: []llmtest.Call{{Name: "command_output", Arguments: `{"ref":"-2"}`}}}},
 				llmtest.Step{Reply: &llmtest.Reply{Text: []string{"TestX fails: ", "fix it."}}})
-			p, err := llm.New(llm.Config{Provider: f.provider, Model: "m", BaseURL: f.base(s), APIKey: "sk-test-0123456789", Timeout: 5 * time.Second}, nil)
+			p, err := llm.New(llm.Config{Provider: f.provider, Model: "m", BaseURL: f.base(s), APIKey: "sk-test-0123456789", Timeout: shelltest.Scale(30 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

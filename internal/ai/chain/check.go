@@ -112,6 +112,9 @@ func Check(c *Chain, dir string) error {
 			}
 		}
 		check(s.Text, s.Line, s.Action, false)
+		for _, m := range shellProblems(s) {
+			add(s, s.Line, s.Action, "%s", m)
+		}
 		positions, envs, stdin := map[int]string{}, map[string]string{}, ""
 		for _, in := range s.Inputs {
 			field := "inputs." + in.Name

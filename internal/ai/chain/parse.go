@@ -1,5 +1,5 @@
 // Package chain reads, checks and runs chains: YAML files of steps that
-// pass their outputs on to later steps (seed 002). A step has an optional
+// pass their outputs on to later steps. A step has an optional
 // id and one action (run a shell command, ask an LLM, expand a prompt
 // file); its declared outputs (stdout, a file, the files its git commit
 // added or changed, a fixed value, each optionally narrowed by a regexp)

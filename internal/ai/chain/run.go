@@ -32,7 +32,10 @@ type Options struct {
 	Record func(recorder.Command)
 	// History is the output of a recorded command (REF: an id or -N),
 	// for ${hist.REF.output}.
-	History            func(ctx context.Context, ref string) (string, error)
+	History func(ctx context.Context, ref string) (string, error)
+	// Env is the run steps' environment (nil: this process's); ask and
+	// expand steps, hookd itself, get this process's.
+	Env                []string
 	Signals            <-chan os.Signal
 	TerminalInterrupts bool
 }
@@ -127,54 +130,50 @@ func sortedArgs(s *Step) []Input {
 
 // substitute replaces the references in text by lookup's values; one it
 // does not know stays as it is. For a shell command line (shell), each
-// value is quoted for where it stands: outside quotes as one single-quoted
-// word, inside quotes by closing them around it, so that a value is
-// always data and never shell syntax.
+// value is quoted for where the shell's parser shows it stands (see
+// shellSites): in a plain word as one single-quoted word, inside quotes by
+// closing them around it, so that a value is always data and never shell
+// syntax. A reference anywhere else is an error (Check reports it first).
 func substitute(text string, shell bool, lookup func(Ref) (string, bool, error)) (string, error) {
 	refs := Refs(text)
 	if len(refs) == 0 {
 		return text, nil
 	}
-	var b strings.Builder
-	var errs []error
-	state := byte(0) // 0, '\'' or '"': the quotes the shell is in
-	next := 0        // the next ref
-	for i := 0; i < len(text); {
-		if next < len(refs) && i == refs[next].Start {
-			r := refs[next]
-			next++
-			v, ok, err := lookup(r)
-			switch {
-			case err != nil:
-				errs = append(errs, err)
-				b.WriteString(text[r.Start:r.End])
-			case !ok:
-				b.WriteString(text[r.Start:r.End])
-			case !shell:
-				b.WriteString(v)
-			case state == 0:
-				b.WriteString(shellinit.Quote(v))
-			default:
-				b.WriteByte(state)
-				b.WriteString(shellinit.Quote(v))
-				b.WriteByte(state)
-			}
-			i = r.End
-			continue
-		}
-		c := text[i]
-		b.WriteByte(c)
-		i++
-		switch {
-		case c == '\\' && state != '\'' && i < len(text):
-			b.WriteByte(text[i])
-			i++
-		case c == '\'' && state == 0, c == '"' && state == 0:
-			state = c
-		case c == state:
-			state = 0
+	var sites []site
+	if shell {
+		var err error
+		if sites, err = shellSites(text); err != nil {
+			return text, fmt.Errorf("the command line does not parse: %v", err)
 		}
 	}
+	var b strings.Builder
+	var errs []error
+	prev := 0
+	for k, r := range refs {
+		b.WriteString(text[prev:r.Start])
+		prev = r.End
+		v, ok, err := lookup(r)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+			b.WriteString(text[r.Start:r.End])
+		case !ok:
+			b.WriteString(text[r.Start:r.End])
+		case !shell:
+			b.WriteString(v)
+		case sites[k].problem != "":
+			errs = append(errs, fmt.Errorf("%s: %s: pass it as an input (environment or stdin)", r, sites[k].problem))
+			b.WriteString(text[r.Start:r.End])
+		case sites[k].quote == 0:
+			b.WriteString(shellinit.Quote(v))
+		default:
+			q := sites[k].quote
+			b.WriteByte(q)
+			b.WriteString(shellinit.Quote(v))
+			b.WriteByte(q)
+		}
+	}
+	b.WriteString(text[prev:])
 	return b.String(), errors.Join(errs...)
 }
 
@@ -311,8 +310,12 @@ func runStep(ctx context.Context, c *Chain, s *Step, opt Options, lookup func(Re
 			}
 		}
 	}
-	if env != nil {
-		x.Env = append(os.Environ(), env...)
+	base := os.Environ()
+	if opt.Env != nil && s.Action == ActRun {
+		base = opt.Env
+	}
+	if env != nil || s.Action == ActRun && opt.Env != nil {
+		x.Env = append(base[:len(base):len(base)], env...)
 	}
 	switch s.Action {
 	case ActRun:

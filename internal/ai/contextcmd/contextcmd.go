@@ -1,4 +1,4 @@
-// Package contextcmd runs context commands (seed 000): named commands run
+// Package contextcmd runs context commands: named commands run
 // before a question, all at once, each with a timeout, whose outputs go
 // with the question in labelled blocks.
 //

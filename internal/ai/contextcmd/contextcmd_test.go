@@ -12,17 +12,22 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
+// TestRunParallel: the commands run at once. Each one says it started and
+// waits until all three have: run one after another, the first would wait
+// for the others until its timeout.
 func TestRunParallel(t *testing.T) {
-	cmds := []Spec{{Name: "a", Command: "sleep 1; echo a"}, {Name: "b", Command: "sleep 1; echo b"}, {Name: "c", Command: "sleep 1; echo c"}}
-	start := time.Now()
-	rs := Run(context.Background(), cmds, Options{})
-	if d := time.Since(start); d > 2500*time.Millisecond {
-		t.Errorf("three sleep 1 took %v; want about 1s (they run at once)", d)
+	dir := t.TempDir()
+	var cmds []Spec
+	for _, name := range []string{"a", "b", "c"} {
+		cmds = append(cmds, Spec{Name: name, Timeout: shelltest.Scale(30 * time.Second),
+			Command: "touch " + name + "; until [ -e a ] && [ -e b ] && [ -e c ]; do sleep 0.05; done; echo " + name})
 	}
+	rs := Run(context.Background(), cmds, Options{Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}})
 	for i, r := range rs {
-		if r.Err != nil || r.ExitCode != 0 || r.Output != cmds[i].Name+"\n" || r.Duration < time.Second {
+		if r.Err != nil || r.ExitCode != 0 || r.Output != cmds[i].Name+"\n" {
 			t.Errorf("result %d = %+v", i, r)
 		}
 	}
@@ -39,7 +44,8 @@ func TestRunOrderAndOutcomes(t *testing.T) {
 		{Name: "dir", Command: "ls"},
 		{Name: "env", Command: "echo $CTX_TEST; read x || echo no-stdin"},
 		{Command: "echo unnamed"},
-		{Name: "timeout", Command: "echo before; sleep 5", Timeout: 200 * time.Millisecond},
+		// Long enough for the shell to start and print, on a busy machine.
+		{Name: "timeout", Command: "echo before; sleep 60", Timeout: 3 * time.Second},
 	}
 	rs := Run(context.Background(), cmds, Options{Dir: dir, Env: []string{"CTX_TEST=from-env", "PATH=" + os.Getenv("PATH")}})
 	want := []struct {
@@ -54,7 +60,7 @@ func TestRunOrderAndOutcomes(t *testing.T) {
 		{"here.txt\n", 0, ""},
 		{"from-env\nno-stdin\n", 0, ""},
 		{"unnamed\n", 0, ""},
-		{"before\n", -1, "timed out after 200ms"},
+		{"before\n", -1, "timed out after 3s"},
 	}
 	for i, w := range want {
 		r := rs[i]
@@ -90,13 +96,9 @@ func gone(pid int) bool {
 
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("grandchild %d still runs", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !shelltest.Poll(10*time.Second, func() bool { return gone(pid) }) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("grandchild %d still runs", pid)
 	}
 }
 
@@ -108,9 +110,13 @@ func TestTimeoutKillsGroup(t *testing.T) {
 		{"shell exited", "sleep 30 & echo $!; exit 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			// The shell must have printed the pid before the timeout.
+			timeout := shelltest.Scale(3 * time.Second)
 			start := time.Now()
-			rs := Run(context.Background(), []Spec{{Name: "bg", Command: c.command, Timeout: 500 * time.Millisecond}}, Options{})
-			if d := time.Since(start); d > 2*time.Second {
+			rs := Run(context.Background(), []Spec{{Name: "bg", Command: c.command, Timeout: timeout}}, Options{})
+			// Without the group's kill, the sleeps would hold it 30 s.
+			if d := time.Since(start); d > timeout+shelltest.Scale(15*time.Second) {
 				t.Errorf("Run took %v; want it back at the timeout", d)
 			}
 			pid, err := strconv.Atoi(strings.TrimSpace(rs[0].Output))
@@ -127,7 +133,7 @@ func TestCancel(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	rs := Run(ctx, []Spec{{Name: "long", Command: "sleep 30"}}, Options{})
-	if time.Since(start) > 2*time.Second || !errors.Is(rs[0].Err, context.DeadlineExceeded) {
+	if time.Since(start) > shelltest.Scale(15*time.Second) || !errors.Is(rs[0].Err, context.DeadlineExceeded) {
 		t.Errorf("cancelled: %v after %v", rs[0].Err, time.Since(start))
 	}
 }

@@ -264,17 +264,17 @@ func (p *anthropic) toolUse(res *result, u *anthropicToolUse, on func(Event) err
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = u.input
 	}
-	args, err := toolArguments(p.name, u.name, raw)
-	if err != nil {
-		return err
-	}
+	args, invalid := toolArguments(raw)
 	if u.answer {
+		if invalid != "" {
+			return &Error{Kind: Stream, Msg: p.name + ": the structured answer was not a JSON object", Hint: "ask again"}
+		}
 		if len(bytes.TrimSpace(u.json)) == 0 { // no deltas: the answer is the input as it started
 			return res.add(Text, string(args), on)
 		}
 		return nil
 	}
-	return res.addCall(ToolCall{ID: cmpOr(u.id, "call_"+strconv.Itoa(len(res.ToolCalls))), Name: u.name, Arguments: args}, on)
+	return res.addCall(ToolCall{ID: cmpOr(u.id, "call_"+strconv.Itoa(len(res.ToolCalls))), Name: u.name, Arguments: args, Invalid: invalid}, on)
 }
 
 // streamError describes an error event in the middle of the stream.

@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,9 +12,11 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/ai/llm"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 func TestCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		command string
@@ -31,7 +34,15 @@ func TestCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := llm.New(llm.Config{Provider: llm.Command, Command: tt.command, Timeout: 300 * time.Millisecond}, nil)
+			t.Parallel()
+			// A timeout that only bounds a hang, but for the case that
+			// hits it: its command must have started and printed first,
+			// which on a loaded machine can take a second or more.
+			timeout := shelltest.Scale(30 * time.Second)
+			if tt.kind == llm.Timeout {
+				timeout = shelltest.Scale(3 * time.Second)
+			}
+			p, err := llm.New(llm.Config{Provider: llm.Command, Command: tt.command, Timeout: timeout}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +59,8 @@ func TestCommand(t *testing.T) {
 			case tt.kind >= 0 && (!errors.As(err, &e) || e.Kind != tt.kind || !strings.Contains(e.Hint, tt.hint)):
 				t.Errorf("Stream error = %v; want kind %v, hint with %q", err, tt.kind, tt.hint)
 			}
-			if d := time.Since(start); d > 2*time.Second {
+			// The timeout ends `sleep 30` long before it would end.
+			if d := time.Since(start); d > timeout+shelltest.Scale(10*time.Second) {
 				t.Errorf("Stream took %v", d)
 			}
 		})
@@ -76,8 +88,10 @@ func TestCommandCancel(t *testing.T) {
 		cancel()
 		return nil
 	})
-	if d := time.Since(at); d > 200*time.Millisecond {
-		t.Errorf("Stream returned %v after the cancel; want < 200ms", d)
+	// The command waits for a 30 s sleep: without the kill of the group,
+	// Stream would return that much later.
+	if d := time.Since(at); d > shelltest.Scale(5*time.Second) {
+		t.Errorf("Stream returned %v after the cancel; want it at once", d)
 	}
 	if llm.KindOf(err) != llm.Canceled || res.Text != "one\n" || !reflect.DeepEqual(evs, []llm.Event{{Kind: llm.Text, Text: "one\n"}}) {
 		t.Errorf("Stream = %q, %v, %+v; want a Canceled error and the text so far", res.Text, err, evs)
@@ -88,17 +102,11 @@ func TestCommandCancel(t *testing.T) {
 	}
 	// The background sleep must be gone: poll for it with a deadline.
 	proc := "/proc/" + strings.TrimSpace(string(pid))
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		stat, err := os.ReadFile(proc + "/stat")
-		if err != nil || strings.Contains(string(stat), ") Z ") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the command's child %s is still running: %s", pid, stat)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var stat []byte
+	shelltest.Eventually(t, 10*time.Second, func() bool {
+		stat, err = os.ReadFile(proc + "/stat")
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	}, func() string { return fmt.Sprintf("the command's child %s is still running: %s", pid, stat) })
 }
 
 // TestCommandUTF8 checks that a character split across two writes reaches

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,37 @@ func NewHTTPClient(connect time.Duration) *http.Client {
 	t.DialContext = (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext
 	t.TLSHandshakeTimeout = connect
 	return &http.Client{Transport: t}
+}
+
+// RedirectError is a redirect hookd did not follow: it would have sent a
+// request's body (the question) to another host than the one configured.
+type RedirectError struct {
+	From, To *url.URL
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("%s redirected to %s, another host: not followed, the request was not sent there", e.From.Redacted(), e.To.Redacted())
+}
+
+// sameHost is a CheckRedirect that refuses to follow a redirect leaving
+// the first request's scheme and host while the request carries a body
+// (a 307 or 308 re-sends it; Go drops the Authorization header, not the
+// body), and otherwise does what next (nil: Go's default) does.
+func sameHost(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		first := via[0]
+		body := req.GetBody != nil || req.ContentLength > 0 || req.Method != http.MethodGet && req.Method != http.MethodHead
+		if body && (req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme) {
+			return &RedirectError{From: first.URL, To: req.URL}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 }
 
 // errTimeout is the cause of a context whose Config.Timeout ran out.
@@ -157,6 +189,11 @@ func (a *api) transportError(ctx context.Context, url string, err error) error {
 	}
 	if ctx.Err() != nil {
 		return ctxError(ctx, a.name, a.cfg.timeout())
+	}
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return &Error{Kind: Connect, Msg: a.name + ": " + re.Error(), Err: err,
+			Hint: "if the provider moved, set llm.base_url in config.yaml (or HOOKD_LLM_BASE_URL) to the new address"}
 	}
 	hint := "is the server running there? Set llm.base_url in config.yaml or HOOKD_LLM_BASE_URL"
 	if a.name == Ollama {

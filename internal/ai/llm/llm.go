@@ -57,6 +57,10 @@ type ToolCall struct {
 	ID        string
 	Name      string
 	Arguments json.RawMessage // a JSON object ("{}" when the model sent none)
+	// Invalid says why the model's arguments were refused
+	// (InvalidArguments); Arguments is then "{}". The call is still
+	// delivered, to be answered with a tool error so the model can retry.
+	Invalid string
 }
 
 // Schema asks for structured output: the answer (Result.Text) is one JSON
@@ -232,6 +236,9 @@ func New(cfg Config, hc *http.Client) (Provider, error) {
 	if hc == nil {
 		hc = NewHTTPClient(cfg.connectTimeout())
 	}
+	c := *hc
+	c.CheckRedirect = sameHost(hc.CheckRedirect)
+	hc = &c
 	switch cfg.Provider {
 	case OpenAI:
 		return newOpenAI(cfg, hc)

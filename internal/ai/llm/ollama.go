@@ -195,12 +195,9 @@ func (p *ollama) Stream(ctx context.Context, req Request, on func(Event) error) 
 			return res.out(), err
 		}
 		for _, tc := range c.Message.ToolCalls {
-			args, err := toolArguments(p.name, tc.Function.Name, openAIArguments(tc.Function.Arguments))
-			if err != nil {
-				return res.out(), err
-			}
+			args, invalid := toolArguments(openAIArguments(tc.Function.Arguments))
 			id := cmpOr(tc.ID, "call_"+strconv.Itoa(len(res.ToolCalls)))
-			if err := res.addCall(ToolCall{ID: id, Name: tc.Function.Name, Arguments: args}, on); err != nil {
+			if err := res.addCall(ToolCall{ID: id, Name: tc.Function.Name, Arguments: args, Invalid: invalid}, on); err != nil {
 				return res.out(), err
 			}
 		}

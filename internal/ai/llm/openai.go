@@ -307,13 +307,10 @@ func (p *openAI) flushCalls(res *result, calls *openAICalls, before int, on func
 		pc := calls.byIndex[index]
 		calls.order = calls.order[1:]
 		delete(calls.byIndex, index)
-		args, err := toolArguments(p.name, pc.name, pc.args)
-		if err != nil {
-			return err
-		}
+		args, invalid := toolArguments(pc.args)
 		id := cmpOr(pc.id, "call_"+strconv.Itoa(calls.n))
 		calls.n++
-		if err := res.addCall(ToolCall{ID: id, Name: pc.name, Arguments: args}, on); err != nil {
+		if err := res.addCall(ToolCall{ID: id, Name: pc.name, Arguments: args, Invalid: invalid}, on); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,6 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 )
 
 // defaultSchemaName names a Schema that has no Name.
@@ -30,27 +29,23 @@ func objectSchema(p json.RawMessage) json.RawMessage {
 
 // toolArguments checks the arguments of a call as they arrived (the
 // concatenated fragments): "" is "{}", anything else must be a JSON
-// object. The error is a Stream *Error naming the call.
-func toolArguments(provider, name string, raw []byte) (json.RawMessage, error) {
+// object. Arguments that are not come back as "{}" with why (a malformed
+// call is answered with a tool error, and the model goes on).
+func toolArguments(raw []byte) (args json.RawMessage, invalid string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return json.RawMessage("{}"), nil
+		return json.RawMessage("{}"), ""
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		if err == nil {
-			err = fmt.Errorf("null")
-		}
-		shown := string(raw)
-		if len(shown) > 80 {
-			shown = shown[:80] + "…"
-		}
-		return nil, &Error{Kind: Stream, Err: err,
-			Msg:  fmt.Sprintf("%s: malformed arguments of tool call %s (not a JSON object: %v): %s", provider, quote(name), err, shown),
-			Hint: "ask again; a smaller model may not manage tool calls"}
+		return json.RawMessage("{}"), InvalidArguments
 	}
-	return append(json.RawMessage(nil), raw...), nil
+	return append(json.RawMessage(nil), raw...), ""
 }
+
+// InvalidArguments is ToolCall.Invalid for arguments that were not a JSON
+// object.
+const InvalidArguments = "arguments were not a JSON object"
 
 // addCall adds a complete call to r and delivers it.
 func (r *result) addCall(c ToolCall, on func(Event) error) error {

@@ -28,8 +28,10 @@ const UserSource = "config.yaml"
 const ExecSource = "--exec"
 
 // Dirs returns the directories Find looks in, nearest first: cwd and its
-// parents, up to and including the first that is a repository root (holds
-// a .git, file or directory), the home directory, or the filesystem root.
+// parents, up to and including the first that is a work tree's root (holds
+// a .git, file or directory) or the home directory. Outside both, it is
+// cwd alone: a directory above that neither a repository nor the user
+// holds (/tmp, /) is anyone's, and its files shape nothing.
 // home "" is the user's home directory.
 func Dirs(cwd, home string) []string {
 	if home == "" {
@@ -50,7 +52,7 @@ func Dirs(cwd, home string) []string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return dirs
+			return dirs[:1]
 		}
 		dir = parent
 	}
@@ -70,16 +72,49 @@ func Root(cwd string) string {
 	return dirs[0]
 }
 
-// Find returns the nearest .hookd.yml (a regular file, or a link to one)
-// in cwd or above it, looking in the directories Dirs lists.
-func Find(cwd string) (path string, ok bool) {
-	for _, dir := range Dirs(cwd, "") {
+// Ignored is a project file or folder hookd did not use, and why.
+type Ignored struct {
+	Path, Why string
+}
+
+// Warning is i as a warning, to be said once.
+func (i Ignored) Warning() config.Warning {
+	return config.Warning{File: i.Path, Msg: i.Why, Then: "ignored"}
+}
+
+// Lookup returns the nearest .hookd.yml (a regular file, or a link to one
+// inside its own directory) in the directories Dirs lists, "" when there
+// is none, and the ones it passed over: owned by another user, in a
+// directory anyone may write to (Unsafe), or linking outside their
+// directory (Outside).
+func Lookup(cwd, home string) (path string, ignored []Ignored) {
+	for _, dir := range Dirs(cwd, home) {
 		p := filepath.Join(dir, config.ProjectFile)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p, true
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if why := cmpOr(Unsafe(p), Outside(p)); why != "" {
+			ignored = append(ignored, Ignored{p, why})
+			continue
+		}
+		if IsRegular(p) {
+			return p, ignored
 		}
 	}
-	return "", false
+	return "", ignored
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Find returns the .hookd.yml Lookup finds from cwd.
+func Find(cwd string) (path string, ok bool) {
+	p, _ := Lookup(cwd, "")
+	return p, p != ""
 }
 
 // Project is a project's .hookd.yml, read.
@@ -95,16 +130,25 @@ type Project struct {
 // Trusted reports whether the file's commands may run.
 func (p *Project) Trusted() bool { return p != nil && p.State == trust.Allowed }
 
-// Load reads the project file at path and checks it against store. What
-// is wrong in the file comes back as warnings and is skipped; a file whose
-// trust cannot be checked is Untrusted, with a warning.
+// maxProjectFile is the largest .hookd.yml read.
+const maxProjectFile = 1 << 20
+
+// Load reads the project file at path, once, and checks those very bytes
+// against store: what is parsed is what is trusted, however the file
+// changes meanwhile. What is wrong in the file comes back as warnings and
+// is skipped; a file whose trust cannot be checked is Untrusted, with a
+// warning.
 func Load(path string, store trust.Store) (Project, []config.Warning) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	a, warns := config.LoadProject(path)
+	data, err := ReadRegular(path, maxProjectFile)
+	if err != nil {
+		return Project{Path: path}, []config.Warning{{File: path, Msg: err.Error(), Then: "ignoring the file"}}
+	}
+	a, warns := config.ParseProject(path, data)
 	p := Project{Path: path, Ask: a}
-	st, err := store.Check(path)
+	st, err := store.StateOf(path, data)
 	if err != nil {
 		warns = append(warns, config.Warning{File: path, Msg: "checking its trust: " + err.Error(), Then: "its commands will not run"})
 		st = trust.Untrusted
@@ -162,6 +206,8 @@ type Settings struct {
 	// Untrusted is the path of the project file when it is not trusted
 	// (never allowed, changed since, or denied); "" otherwise.
 	Untrusted string
+	// UntrustedState says which of those it is.
+	UntrustedState trust.State
 }
 
 // layer is one file's ask section with the chosen profile applied.
@@ -269,7 +315,32 @@ func Select(user config.Ask, proj *Project, cwd, profile string) (Settings, erro
 		s.Commands = append(s.Commands, p.commands...)
 	} else {
 		s.Skipped = p.commands
-		s.Untrusted = proj.Path
+		s.Untrusted, s.UntrustedState = proj.Path, proj.State
 	}
 	return s, nil
+}
+
+// Allow trusts the project file at path as it is now, reading it once:
+// the commands it returns (Commands) are those of the very bytes trusted.
+func Allow(path string, store trust.Store) (Project, []config.Warning, error) {
+	data, err := ReadRegular(path, maxProjectFile)
+	if err != nil {
+		return Project{}, nil, err
+	}
+	if err := store.AllowContent(path, data); err != nil {
+		return Project{}, nil, err
+	}
+	a, warns := config.ParseProject(path, data)
+	return Project{Path: path, Ask: a, State: trust.Allowed}, warns, nil
+}
+
+// ReadAsk reads the ask section of the project file at path (a regular
+// file only, opened without blocking), its trust unchecked: for what runs
+// nothing, such as completing profile names.
+func ReadAsk(path string) (config.Ask, []config.Warning) {
+	data, err := ReadRegular(path, maxProjectFile)
+	if err != nil {
+		return config.Ask{}, []config.Warning{{File: path, Msg: err.Error(), Then: "ignoring the file"}}
+	}
+	return config.ParseProject(path, data)
 }

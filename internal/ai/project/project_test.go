@@ -44,7 +44,11 @@ func TestFind(t *testing.T) {
 	// A directory named .hookd.yml is not a project file.
 	os.MkdirAll(p("home", "plain", "x", ".hookd.yml"), 0o755)
 	os.MkdirAll(p("elsewhere", "y"), 0o755)
-	mkfile(t, p(".hookd.yml"), "") // above home, outside: reached from outside home only
+	// Above home, outside any repository: never reached. Outside both, the
+	// search is the working directory alone (issue 20: a file planted in
+	// /tmp shaped questions asked in /tmp/x).
+	mkfile(t, p(".hookd.yml"), "")
+	mkfile(t, p("elsewhere", "z", ".hookd.yml"), "")
 	for _, c := range []struct {
 		cwd, want string
 	}{
@@ -55,7 +59,8 @@ func TestFind(t *testing.T) {
 		{p("home", "wt", "sub", "a"), p("home", "wt", "sub", ".hookd.yml")},
 		{p("home", "plain", "x"), p("home", ".hookd.yml")},
 		{p("home"), p("home", ".hookd.yml")},
-		{p("elsewhere", "y"), p(".hookd.yml")},
+		{p("elsewhere", "y"), ""},
+		{p("elsewhere", "z"), p("elsewhere", "z", ".hookd.yml")},
 	} {
 		got, ok := Find(c.cwd)
 		if got != c.want || ok != (c.want != "") {
@@ -226,5 +231,28 @@ func TestLoad(t *testing.T) {
 	store.Allow(file)
 	if p, _ = Load(file, store); !p.Trusted() || p.Path != file {
 		t.Errorf("after Allow: %+v", p)
+	}
+}
+
+// TestSkippedNote: the note for an untrusted file's commands says why as
+// hookd allow --list does: not trusted, changed since it was allowed, or
+// denied.
+func TestSkippedNote(t *testing.T) {
+	skipped := []Command{{ContextCommand: config.ContextCommand{Name: "Facts", Command: "make facts"}, Source: "/p/.hookd.yml"}}
+	for _, tt := range []struct {
+		state trust.State
+		want  string
+	}{
+		{trust.Untrusted, "/p/.hookd.yml is not trusted: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` lets them run"},
+		{trust.Changed, "/p/.hookd.yml changed since it was allowed: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` trusts what it says now"},
+		{trust.Denied, "/p/.hookd.yml is denied: its context commands (Facts) were not run; `hookd allow /p/.hookd.yml` lets them run"},
+	} {
+		q := Question{Settings: Settings{Skipped: skipped, Untrusted: "/p/.hookd.yml", UntrustedState: tt.state}}
+		if got := q.SkippedNote(); got != tt.want {
+			t.Errorf("%v: %q\nwant %q", tt.state, got, tt.want)
+		}
+	}
+	if got := (Question{}).SkippedNote(); got != "" {
+		t.Errorf("nothing skipped: %q", got)
 	}
 }

@@ -38,7 +38,11 @@ func ForQuestion(user config.Ask, cwd, profile string, pl Places) (Question, []c
 	var q Question
 	var warns []config.Warning
 	var proj *Project
-	if path, ok := Find(cwd); ok {
+	path, ignored := Lookup(cwd, "")
+	for _, i := range ignored {
+		warns = append(warns, i.Warning())
+	}
+	if path != "" {
 		p, w := Load(path, trust.Store{Dir: pl.Trust})
 		warns = append(warns, w...)
 		proj = &p
@@ -83,8 +87,16 @@ func (q Question) SkippedNote() string {
 	for _, c := range q.Skipped {
 		names = append(names, contextcmd.SpecOf(c.ContextCommand, c.Source).Label())
 	}
-	return fmt.Sprintf("%s is not trusted: its context commands (%s) were not run; `hookd allow %s` lets them run",
-		q.Untrusted, strings.Join(names, ", "), q.Untrusted)
+	// Said as hookd allow --list says it.
+	why, then := "is not trusted", "lets them run"
+	switch q.UntrustedState {
+	case trust.Changed:
+		why, then = "changed since it was allowed", "trusts what it says now"
+	case trust.Denied:
+		why = "is denied"
+	}
+	return fmt.Sprintf("%s %s: its context commands (%s) were not run; `hookd allow %s` %s",
+		q.Untrusted, why, strings.Join(names, ", "), q.Untrusted, then)
 }
 
 // Target is the file `hookd allow` or `hookd deny` (verb) is about: arg,
@@ -99,13 +111,30 @@ func Target(cwd, home, arg, verb string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", arg, errors.Unwrap(err))
 		}
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		if verb == "deny" {
+			return p, nil
+		}
+		if !IsRegular(p) {
 			return "", fmt.Errorf("%s is not a file", arg)
+		}
+		if why := Unsafe(p); why != "" {
+			return "", fmt.Errorf("%s: %s: not allowed", p, why)
+		}
+		if why := Outside(p); why != "" && filepath.Base(p) == config.ProjectFile {
+			return "", fmt.Errorf("%s: %s: not allowed", p, why)
 		}
 		return p, nil
 	}
-	if p, ok := Find(cwd); ok {
+	p, ignored := Lookup(cwd, home)
+	if p != "" {
 		return trust.Resolve(p)
+	}
+	if len(ignored) > 0 && verb != "deny" {
+		i := ignored[0]
+		return "", fmt.Errorf("%s: %s: not allowed", i.Path, i.Why)
+	}
+	if len(ignored) > 0 {
+		return trust.Resolve(ignored[0].Path)
 	}
 	dirs := Dirs(cwd, home)
 	where := cwd

@@ -11,12 +11,20 @@ import (
 )
 
 // Allowlist decides which “!`cmd` “ expansions run. The built-in safe
-// list (seed 004) is always there: git status, diff, log, branch (listing)
+// list is always there: git status, diff, log, branch (listing)
 // and remote (listing); ls and cat of files inside the project; echo, pwd
 // and date. Extra holds the user's own patterns (config.yaml's
 // prompt_files.allow, never a project's file): a pattern is the command's
 // words joined by single spaces, where * matches any run of characters
-// (make -n*, npm run lint).
+// (wc -l *). A pattern must not name a command that runs the project's own
+// code (make, npm run, just): the project's Makefile is its author's.
+//
+// Every argument of an allowed command (git's and the user's patterns'
+// included; echo, pwd and date take no paths) that is not an option is
+// taken as a path and must lie inside the project once symbolic links are
+// resolved, and so must a value attached to an option (--file=P): git
+// diff with a path outside the work tree turns into git diff --no-index
+// by itself and would read any file.
 //
 // A command line is parsed as the shell would parse it and refused as a
 // whole unless every simple command in it is allowed and it has nothing
@@ -52,7 +60,7 @@ func (a Allowlist) stmt(st *syntax.Stmt, root string) error {
 	case st.Background || st.Coprocess || st.Disown:
 		return errors.New("not allowed: background jobs")
 	case st.Negated:
-		return errors.New("not allowed: !")
+		return errors.New("not allowed: negation (!)")
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.BinaryCmd:
@@ -129,7 +137,7 @@ func (a Allowlist) simple(argv []string, root string) error {
 	line := strings.Join(argv, " ")
 	for _, p := range a.Extra {
 		if glob(strings.Join(strings.Fields(p), " "), line) {
-			return nil
+			return paths(line, argv[1:], root)
 		}
 	}
 	args := argv[1:]
@@ -171,11 +179,14 @@ func (a Allowlist) simple(argv []string, root string) error {
 		}
 		sub, rest := args[0], args[1:]
 		for _, x := range rest {
-			for _, bad := range []string{"--output", "--ext-diff", "--no-index", "--exec", "--upload-pack"} {
+			for _, bad := range []string{"--output", "--ext-diff", "--no-index", "--exec", "--upload-pack", "-O"} {
 				if strings.HasPrefix(x, bad) {
 					return no
 				}
 			}
+		}
+		if err := paths(line, rest, root); err != nil {
+			return err
 		}
 		switch sub {
 		case "status", "diff", "log":
@@ -200,6 +211,25 @@ func (a Allowlist) simple(argv []string, root string) error {
 		}
 	}
 	return no
+}
+
+// paths checks that every argument that is not an option, and every value
+// attached to an option, lies inside the project (see inside). A revision
+// (HEAD~1, main..topic) is no file, and lies inside as a name would.
+func paths(line string, args []string, root string) error {
+	for _, x := range args {
+		if strings.HasPrefix(x, "-") {
+			_, v, ok := strings.Cut(x, "=")
+			if !ok || v == "" {
+				continue
+			}
+			x = v
+		}
+		if err := inside(x, root); err != nil {
+			return fmt.Errorf("not allowed: %s: %v", line, err)
+		}
+	}
+	return nil
 }
 
 // inside says whether path, relative to root, is in the project once

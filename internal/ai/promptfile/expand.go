@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/ai/frontmatter"
+	"github.com/hookd/hookd/internal/ai/project"
 )
 
 // Limits.
@@ -41,7 +41,7 @@ const (
 	CodeCycle    = "CIRCULAR_REFERENCE"
 )
 
-// Result is seed 004's JSON result.
+// Result is the JSON result of `hookd expand --json`.
 type Result struct {
 	Success    bool        `json:"success"`
 	Command    *Command    `json:"command,omitempty"`
@@ -110,6 +110,8 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Env is the commands' environment (nil: this process's).
+	Env []string
 }
 
 // Question expands the prompt file a question starts with: words[0]
@@ -150,9 +152,15 @@ func ExpandFile(ctx context.Context, path string, args []string, o Options) Resu
 		now = o.Now
 	}
 	x := &expander{o: o, args: args, exp: &Expansions{Files: []FileRef{}, Bash: []BashRef{}}}
+	for _, i := range o.Places.Ignored {
+		x.warnings = append(x.warnings, i.Warning().String())
+	}
+	if why := o.Places.Refuse(path); why != "" {
+		return Result{Error: &Error{Code: CodeInvalid, Message: why}, Warnings: x.warnings}
+	}
 	data, err := readPrompt(path)
 	if err != nil {
-		return Result{Error: &Error{Code: CodeInvalid, Message: err.Error()}}
+		return Result{Error: &Error{Code: CodeInvalid, Message: err.Error()}, Warnings: x.warnings}
 	}
 	doc, ferr := frontmatter.Parse(data)
 	if ferr != nil {
@@ -323,7 +331,7 @@ func (x *expander) bash(cmd string) (string, bool) {
 		r.Error = err.Error()
 		return "", false
 	}
-	out, err := Run(cmd, x.o.Places.Root, x.o.Timeout)
+	out, err := Run(cmd, x.o.Places.Root, x.o.Env, x.o.Timeout)
 	if err != nil {
 		r.Error = err.Error()
 		if out != "" {
@@ -335,16 +343,19 @@ func (x *expander) bash(cmd string) (string, bool) {
 	return out, true
 }
 
-// Run runs an allowed command line with sh in dir, stdin empty, for at
-// most timeout (the whole process group is killed then), and returns its
+// Run runs an allowed command line with sh in dir, in env (nil: this
+// process's environment), stdin empty, for at most timeout (the whole process group is killed then), and returns its
 // output (stdout and stderr together, at most MaxOutput bytes, without a
 // final newline).
-func Run(line, dir string, timeout time.Duration) (string, error) {
+func Run(line, dir string, env []string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, "/bin/sh", "-c", line)
 	c.Dir = dir
-	c.Env = append(os.Environ(), "GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	if env == nil {
+		env = os.Environ()
+	}
+	c.Env = append(env[:len(env):len(env)], "GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	c.WaitDelay = time.Second
@@ -523,13 +534,10 @@ func readPrompt(path string) ([]byte, error) {
 	return data, nil
 }
 
+// readCapped reads at most n bytes of the regular file at path; anything
+// else (a FIFO, a device) is refused without blocking.
 func readCapped(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
+	return project.ReadRegular(path, n)
 }
 
 // binary: a NUL byte, or text that is not UTF-8.

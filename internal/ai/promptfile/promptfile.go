@@ -8,11 +8,12 @@
 // Expand substitutes arguments as Claude Code does ($ARGUMENTS,
 // $ARGUMENTS[N] from 0, $N from 1) and expands `@path` (a file of the
 // project) and “!`cmd` “ (a command's output, when the Allowlist lets it
-// run), as seed 004's command loader specifies, into a Result that
-// marshals to seed 004's JSON.
+// run), as Claude Code's command files work, into a Result that
+// marshals to `hookd expand --json`'s result.
 package promptfile
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,6 +30,10 @@ type Place struct {
 	// Kind is project (.hookd/commands), user ($XDG_CONFIG_HOME/hookd/commands),
 	// claude (a project's .claude/commands) or claude-user (~/.claude/commands).
 	Kind string `json:"kind"`
+	// Project is the directory that holds a project's place (the one
+	// with .hookd or .claude in it): its files must resolve inside it.
+	// "" for the user's own places.
+	Project string `json:"-"`
 }
 
 // Places are where prompt files are looked up, and the project they
@@ -40,32 +45,45 @@ type Places struct {
 	// Dirs are searched in order; the first file of a name shadows the
 	// others.
 	Dirs []Place
+	// Ignored are a project's folders passed over: owned by another user,
+	// or in a directory anyone may write to (project.Unsafe).
+	Ignored []project.Ignored
 }
 
 // PlacesFor returns the places for cwd: the project's .hookd/commands
-// from cwd up to the repository root (nearest first), userDir (the user's
-// $XDG_CONFIG_HOME/hookd/commands), the project's .claude/commands walking
-// up likewise, and home's .claude/commands.
+// from cwd up to the repository root or home (nearest first; project.Dirs),
+// userDir (the user's $XDG_CONFIG_HOME/hookd/commands), the project's
+// .claude/commands walking up likewise, and home's .claude/commands. A
+// project's folder that another user owns, or that sits in a directory
+// anyone may write to, is left out and listed in Ignored.
 func PlacesFor(cwd, userDir, home string) Places {
 	p := Places{Root: project.Root(cwd)}
 	dirs := project.Dirs(cwd, home)
 	seen := map[string]bool{}
-	add := func(dir, kind string) {
+	add := func(dir, kind, proj string) {
 		if dir == "" || seen[dir] {
 			return
 		}
 		seen[dir] = true
-		p.Dirs = append(p.Dirs, Place{Dir: dir, Kind: kind})
+		if proj != "" {
+			for _, f := range []string{filepath.Dir(dir), dir} {
+				if why := project.Unsafe(f); why != "" {
+					p.Ignored = append(p.Ignored, project.Ignored{Path: f, Why: why})
+					return
+				}
+			}
+		}
+		p.Dirs = append(p.Dirs, Place{Dir: dir, Kind: kind, Project: proj})
 	}
 	for _, d := range dirs {
-		add(filepath.Join(d, ".hookd", "commands"), "project")
+		add(filepath.Join(d, ".hookd", "commands"), "project", d)
 	}
-	add(userDir, "user")
+	add(userDir, "user", "")
 	for _, d := range dirs {
-		add(filepath.Join(d, ".claude", "commands"), "claude")
+		add(filepath.Join(d, ".claude", "commands"), "claude", d)
 	}
 	if home != "" {
-		add(filepath.Join(home, ".claude", "commands"), "claude-user")
+		add(filepath.Join(home, ".claude", "commands"), "claude-user", "")
 	}
 	return p
 }
@@ -112,7 +130,9 @@ func (p Places) List() []File {
 				name = n
 			}
 			f := File{Name: name, Path: path, Place: pl}
-			if data, err := readCapped(path, maxPrompt); err == nil {
+			if why := p.Refuse(path); why != "" {
+				f.Warning = why
+			} else if data, err := readCapped(path, maxPrompt); err == nil {
 				doc, ferr := frontmatter.Parse(data)
 				f.Description, _ = doc.String("description")
 				f.ArgumentHint = doc.Text("argument-hint")
@@ -136,6 +156,26 @@ func (p Places) List() []File {
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files
+}
+
+// Refuse says why the prompt file at path is not read: it lies in a
+// project's place and resolves (links followed) outside that project;
+// "" when it may be read.
+func (p Places) Refuse(path string) string {
+	a := abs(path)
+	for _, pl := range p.Dirs {
+		if pl.Project == "" || !project.Within(filepath.Clean(path), filepath.Clean(pl.Dir)) {
+			continue
+		}
+		root, err := filepath.EvalSymlinks(pl.Project)
+		if err != nil {
+			root = pl.Project
+		}
+		if !project.Within(a, root) {
+			return fmt.Sprintf("%s leads to %s, outside its project %s: not read", path, a, pl.Project)
+		}
+	}
+	return ""
 }
 
 // Find returns the file that name stands for: `/name`, `name` or

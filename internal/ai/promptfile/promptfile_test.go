@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // newProject makes a repository with files (path → content) and returns its
@@ -46,7 +48,7 @@ func load(t *testing.T, p Places, name string, args ...string) Result {
 	return r
 }
 
-// Seed 004: "Cargar command simple sin expansiones".
+// The prompt-file design's scenario "Cargar command simple sin expansiones".
 func TestScenarioSimple(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/simple.md": "Hello world"})
 	r := load(t, p, "/simple")
@@ -61,7 +63,7 @@ func TestScenarioSimple(t *testing.T) {
 	}
 }
 
-// Seed 004: "Cargar command con @file reference".
+// The prompt-file design's scenario "Cargar command con @file reference".
 func TestScenarioFileReference(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-ref.md": "@.claude/docs/test.md", ".claude/docs/test.md": "Test content"})
 	r := load(t, p, "load-security-not-this-one")
@@ -74,7 +76,7 @@ func TestScenarioFileReference(t *testing.T) {
 	}
 }
 
-// Seed 004: "Cargar command con bash inline".
+// The prompt-file design's scenario "Cargar command con bash inline".
 func TestScenarioBash(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-bash.md": "Status: !`git status`"})
 	os.Remove(filepath.Join(p.Root, ".git"))
@@ -87,7 +89,7 @@ func TestScenarioBash(t *testing.T) {
 	}
 }
 
-// Seed 004: "Command no existe".
+// The prompt-file design's scenario "Command no existe".
 func TestScenarioNotFound(t *testing.T) {
 	p := newProject(t, nil)
 	r := load(t, p, "/nonexistent")
@@ -99,7 +101,7 @@ func TestScenarioNotFound(t *testing.T) {
 	}
 }
 
-// Seed 004: "@file reference no existe".
+// The prompt-file design's scenario "@file reference no existe".
 func TestScenarioBrokenRef(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/broken-ref.md": "@.claude/nonexistent.md"})
 	r := load(t, p, "/broken-ref")
@@ -109,7 +111,7 @@ func TestScenarioBrokenRef(t *testing.T) {
 	}
 }
 
-// Seed 004: "Bash command no permitido".
+// The prompt-file design's scenario "Bash command no permitido".
 func TestScenarioDangerous(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/dangerous.md": "!`rm -rf /`"})
 	r := load(t, p, "/dangerous")
@@ -119,7 +121,7 @@ func TestScenarioDangerous(t *testing.T) {
 	}
 }
 
-// Seed 004: "Frontmatter parsing".
+// The prompt-file design's scenario "Frontmatter parsing".
 func TestScenarioFrontmatter(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-meta.md": "---\ndescription: Load security patterns\nallowed-tools: [Read, \"Bash(git:*)\"]\n---\nBody\n"})
 	r := load(t, p, "/with-meta")
@@ -267,11 +269,11 @@ func TestBinaryAndHuge(t *testing.T) {
 func TestTimeoutAndCap(t *testing.T) {
 	root := t.TempDir()
 	start := time.Now()
-	_, err := Run("sleep 10", root, 200*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > 3*time.Second {
+	_, err := Run("sleep 10", root, nil, 200*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "timeout") || time.Since(start) > shelltest.Scale(9*time.Second) {
 		t.Fatalf("err %v after %s", err, time.Since(start))
 	}
-	out, err := Run("seq 1 100000", root, 5*time.Second)
+	out, err := Run("seq 1 100000", root, nil, shelltest.Scale(30*time.Second))
 	if err != nil || len(out) > MaxOutput+200 || !strings.Contains(out, "cut: output is capped") {
 		t.Fatalf("err %v, %d bytes", err, len(out))
 	}
@@ -285,10 +287,10 @@ func TestTimeoutAndCap(t *testing.T) {
 func TestAllowlist(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "f.txt"), []byte("x"), 0o644)
-	a := Allowlist{Extra: []string{"make -n*"}}
+	a := Allowlist{Extra: []string{"wc -l*"}}
 	for _, ok := range []string{"git status", "git diff HEAD~1", "git log --oneline -5", "git branch -a", "git remote -v",
 		"ls -la", "ls", "cat f.txt", "cat ./f.txt", "echo 'hi there'", `echo "a b"`, "pwd", "date", "date +%Y",
-		"git status && git log -1", "echo a | cat", "make -n all"} {
+		"git status && git log -1", "echo a | cat", "wc -l f.txt"} {
 		if err := a.Check(ok, root); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
@@ -296,7 +298,7 @@ func TestAllowlist(t *testing.T) {
 	for _, no := range []string{"rm -rf /", "cat /etc/passwd", "cat ../x", "ls /", "echo $(rm x)", "echo `id`", "echo $HOME",
 		"echo x > f.txt", "cat < /etc/passwd", "git status; rm x", "git status && curl x", "echo a | sh", "git branch -D main",
 		"git branch new", "git remote add x y", "git diff --output=x", "git diff --no-index /etc/passwd f.txt", "git -c a=b status",
-		"FOO=1 echo", "echo *", "cat ~/x", "sleep 1 &", "(echo a)", "{ echo a; }", "date -s 2020-01-01", "make all", "pwd x",
+		"FOO=1 echo", "echo *", "cat ~/x", "sleep 1 &", "(echo a)", "{ echo a; }", "date -s 2020-01-01", "make -n all", "pwd x",
 		"echo a\\ b", "git status |& cat", "! echo", "if true; then echo; fi"} {
 		if err := a.Check(no, root); err == nil || !strings.Contains(err.Error(), "not allowed") {
 			t.Errorf("%s: allowed (%v)", no, err)

@@ -19,9 +19,7 @@ func benchAnswer() []string {
 		"| path | size |\n|---|---|\n| /var/log | 2G |\n| ~/.cache | 5G |\n\n"
 	var tokens []string
 	for len(tokens) < 2000 {
-		for _, t := range strings.SplitAfter(section, " ") {
-			tokens = append(tokens, t)
-		}
+		tokens = append(tokens, strings.SplitAfter(section, " ")...)
 	}
 	tokens = tokens[:2000]
 	r := rand.New(rand.NewPCG(1, 2))

@@ -1,4 +1,4 @@
-// Package skill holds the skills of `hookd ask` (seed 001): instructions
+// Package skill holds the skills of `hookd ask`: instructions
 // added to the prompt's $_LLM_PREPEND when a regular expression matches
 // the question, case-insensitively. Skills come from the config's
 // `ask.skills` (and a project's `.hookd.yml`) and from Markdown files in

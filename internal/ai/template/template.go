@@ -1,6 +1,5 @@
-// Package template expands the prompt template of `hookd ask` (seed 001's
-// llm_context): `$NAME` and `${NAME}` stand for a variable, `$$` for a
-// dollar. Built-in variables (`$_SCREEN`, `$_LAST`, `$_GIT`, …) are
+// Package template expands the prompt template of `hookd ask`: `$NAME`
+// and `${NAME}` stand for a variable, `$$` for a dollar. Built-in variables (`$_SCREEN`, `$_LAST`, `$_GIT`, …) are
 // computed only when the template uses them and inserted as they are,
 // never expanded again: their text comes from the terminal and must not
 // be able to pull in anything. The user's own variables are templates

@@ -68,14 +68,24 @@ type Entry struct {
 	At      time.Time // when it was allowed or denied
 }
 
-// Resolve returns path made absolute and clean, with symlinks resolved:
-// the name the store knows a file by.
+// Resolve returns the name the store knows a file by: path made absolute
+// and clean, the links among its directories resolved, and its own name
+// kept. A link is known by its own path, never by the file it points to:
+// allowing a file trusts nothing that merely links to it.
 func Resolve(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
-	return filepath.EvalSymlinks(abs)
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, filepath.Base(abs))
+	if _, err := os.Lstat(p); err != nil {
+		return "", err
+	}
+	return p, nil
 }
 
 // identity is the hash allowed for a file: of its path and content, so
@@ -111,13 +121,21 @@ func (s Store) read(path string) (*record, error) {
 }
 
 // Check says whether the file at path may run commands: Allowed only when
-// it was allowed with the content it has now.
+// it was allowed with the content it has now. A caller that acts on the
+// content reads it once and asks StateOf about those bytes.
 func (s Store) Check(path string) (State, error) {
-	p, err := Resolve(path)
+	content, err := os.ReadFile(path)
 	if err != nil {
 		return Untrusted, err
 	}
-	content, err := os.ReadFile(p)
+	return s.StateOf(path, content)
+}
+
+// StateOf says whether the file at path, holding content (what the caller
+// read, once, and will act on), may run commands: Allowed only when it was
+// allowed with exactly this content.
+func (s Store) StateOf(path string, content []byte) (State, error) {
+	p, err := Resolve(path)
 	if err != nil {
 		return Untrusted, err
 	}
@@ -143,11 +161,17 @@ func (r *record) state(id string) State {
 
 // Allow trusts the file at path with the content it has now.
 func (s Store) Allow(path string) error {
-	p, err := Resolve(path)
+	content, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	content, err := os.ReadFile(p)
+	return s.AllowContent(path, content)
+}
+
+// AllowContent trusts the file at path with content: what the caller read
+// and showed the user.
+func (s Store) AllowContent(path string, content []byte) error {
+	p, err := Resolve(path)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-// Package aifix asks an LLM about a failed command (seed 003's AI half):
+// Package aifix asks an LLM about a failed command (the AI half of the failure path):
 // it sends the failure's context block and asks for a structured answer —
 // root cause, error type, up to three fixes each with an explanation, a
 // risk and a confidence — through the provider's structured output where
@@ -28,8 +28,8 @@ import (
 
 // Methods of a merged analysis (the JSON contract's method values).
 const (
-	MethodAI     = "ai"
-	MethodHybrid = "hybrid"
+	MethodAI     = analyze.MethodAI
+	MethodHybrid = analyze.MethodHybrid
 )
 
 // DefaultTimeout bounds the question: past it, the rules' analysis stands.

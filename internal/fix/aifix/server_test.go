@@ -9,6 +9,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 var failure = analyze.Input{Command: "git push", ExitCode: 128, Cwd: "/src", Shell: "bash",
@@ -30,7 +31,7 @@ var servers = []struct {
 }
 
 func provider(t *testing.T, base, name string) llm.Provider {
-	p, err := llm.New(llm.Config{Provider: name, Model: "m", BaseURL: base, APIKey: "sk-test-0123456789", Timeout: 5 * time.Second, RetryWait: time.Millisecond}, nil)
+	p, err := llm.New(llm.Config{Provider: name, Model: "m", BaseURL: base, APIKey: "sk-test-0123456789", Timeout: shelltest.Scale(30 * time.Second), RetryWait: time.Millisecond}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,10 +104,12 @@ func TestAnalyzeFallbacks(t *testing.T) {
 		t.Errorf("invalid JSON: %+v", out)
 	}
 
-	s.SetReply(llmtest.Reply{Text: []string{"{", `"root_cause":"x","error_type":"unknown","fixes":[]}`}, Interval: 2 * time.Second})
+	// An answer that never ends: only the time limit gets Analyze back.
+	s.SetReply(llmtest.Reply{Text: []string{"{", `"root_cause":"x","error_type":"unknown","fixes":[]}`}})
+	s.Push(llmtest.Step{StallAfter: 1})
 	start := time.Now()
 	out = Analyze(t.Context(), p, req, rules, 300*time.Millisecond)
-	if el := time.Since(start); el > 1500*time.Millisecond || !strings.Contains(out.Fallback, "did not answer within 300ms") || out.Result.Fixes[0] != rules.Fixes[0] {
+	if el := time.Since(start); el > shelltest.Scale(10*time.Second) || !strings.Contains(out.Fallback, "did not answer within 300ms") || out.Result.Fixes[0] != rules.Fixes[0] {
 		t.Errorf("slow answer: after %s, %+v", el, out)
 	}
 

@@ -132,7 +132,7 @@ func LastSuccess(ctx context.Context, s *history.Store, en history.Entry) (histo
 	if key == 0 {
 		return history.Entry{}, false, nil
 	}
-	es, err := s.Successes(ctx, key, en.StartedAt, candidates)
+	es, err := s.Successes(ctx, key, en.StartedAt, en.HostID, candidates)
 	if err != nil || len(es) == 0 {
 		return history.Entry{}, false, err
 	}

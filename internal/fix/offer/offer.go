@@ -1,8 +1,8 @@
 // Package offer keeps the commands hookd offers for the user's next command
-// line: the fixes of the last failed command (and, next, a command from an
-// LLM's answer). Nothing here runs anything: the shell's `fix` command and
-// its key binding read the offer and put a command before the user, who
-// runs it or not.
+// line: the fixes of the last failed command (Fixes), or the commands an
+// LLM's answer proposes (Answer). It is the one writer of offers. Nothing
+// here runs anything: the shell's `fix` command and its key binding read
+// the offer and put a command before the user, who runs it or not.
 //
 // The offer of a session is one file, Path(dir, session): the commands,
 // best first, each followed by a NUL byte (a shell string cannot hold one,
@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/analyze"
 )
 
 // Max is how many commands an offer holds at most (`fix 1` to `fix 3`).
@@ -24,9 +26,36 @@ const Max = 3
 // Path returns the offer file of session in dir.
 func Path(dir, session string) string { return filepath.Join(dir, session) }
 
-// Write replaces the offer of session with cmds (at most Max; none removes
-// it). The file is 0600 in a 0700 directory.
-func Write(dir, session string, cmds []string) error {
+// Fixes replaces the offer of session with the commands of fixes, best
+// first (`fix`, `fix 2`, …; at most Max, none removes the offer).
+func Fixes(dir, session string, fixes []analyze.Fix) error {
+	cmds := make([]string, 0, len(fixes))
+	for _, f := range fixes {
+		cmds = append(cmds, f.Command)
+	}
+	return write(dir, session, cmds)
+}
+
+// Answer offers the commands an answer proposes, in its order: all of
+// them to `fix` (replacing the session's offer), and the first once as the
+// next command line (the one-shot offer). An offer belongs to the question
+// that made it: an answer that proposes none (or a question that failed or
+// was cancelled: nil) takes an earlier one-shot offer away, so that an old
+// answer's command never lands on a later line; the fixes `fix` offers
+// stay as they are.
+func Answer(dir, session string, cmds []string) error {
+	if len(cmds) == 0 {
+		return ClearNext(dir, session)
+	}
+	if err := write(dir, session, cmds); err != nil {
+		return err
+	}
+	return writeNext(dir, session, cmds[0])
+}
+
+// write replaces the offer of session with cmds (at most Max; none
+// removes it). The file is 0600 in a 0700 directory.
+func write(dir, session string, cmds []string) error {
 	if err := validSession(session); err != nil {
 		return err
 	}
@@ -97,8 +126,8 @@ func Clear(dir, session string) error {
 // line), then empties.
 func NextPath(dir, session string) string { return filepath.Join(dir, session+".next") }
 
-// WriteNext sets the one-shot offer of session to cmd.
-func WriteNext(dir, session, cmd string) error {
+// writeNext sets the one-shot offer of session to cmd.
+func writeNext(dir, session, cmd string) error {
 	if err := validSession(session); err != nil {
 		return err
 	}
@@ -109,6 +138,17 @@ func WriteNext(dir, session, cmd string) error {
 		return fmt.Errorf("offer: %w", err)
 	}
 	return os.WriteFile(NextPath(dir, session), []byte(cmd), 0o600)
+}
+
+// ClearNext takes session's one-shot offer away, if there is one.
+func ClearNext(dir, session string) error {
+	if err := validSession(session); err != nil {
+		return err
+	}
+	if err := os.Remove(NextPath(dir, session)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("offer: %w", err)
+	}
+	return nil
 }
 
 func validSession(s string) error {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/hookd/hookd/analyze"
 )
 
 func TestWriteReadClear(t *testing.T) {
@@ -13,7 +15,7 @@ func TestWriteReadClear(t *testing.T) {
 		t.Fatalf("Read before Write = %q, %v; want none", got, err)
 	}
 	cmds := []string{"git status", "echo 'a\nb'", "ls", "fourth"}
-	if err := Write(dir, s, cmds); err != nil {
+	if err := write(dir, s, cmds); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Read(dir, s)
@@ -34,11 +36,82 @@ func TestWriteReadClear(t *testing.T) {
 		t.Errorf("Read after Clear = %q", got)
 	}
 	for _, bad := range []string{"", "../x", ".hidden"} {
-		if err := Write(dir, bad, cmds); err == nil {
+		if err := write(dir, bad, cmds); err == nil {
 			t.Errorf("Write(session %q) = nil; want an error", bad)
 		}
 	}
-	if err := Write(dir, s, []string{"a\x00b"}); err == nil {
+	if err := write(dir, s, []string{"a\x00b"}); err == nil {
 		t.Errorf("Write of a command with a NUL = nil; want an error")
+	}
+}
+
+// TestFixesAndAnswer: fixes are offered by their commands, best first; an
+// answer's commands are offered to fix, its first once as the next line;
+// an answer without commands changes nothing.
+func TestFixesAndAnswer(t *testing.T) {
+	dir := t.TempDir() + "/fixes"
+	const s = "1700000000000000-42-abcd"
+	fixes := []analyze.Fix{{Command: "git push", Risk: analyze.RiskLow}, {Command: "git pull --rebase", Risk: analyze.RiskMedium}}
+	if err := Fixes(dir, s, fixes); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Read(dir, s); !slices.Equal(got, []string{"git push", "git pull --rebase"}) {
+		t.Errorf("after Fixes, Read = %q", got)
+	}
+	if _, err := os.Stat(NextPath(dir, s)); err == nil {
+		t.Errorf("Fixes set the one-shot offer")
+	}
+	if err := Answer(dir, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Read(dir, s); len(got) != 2 {
+		t.Errorf("an answer without commands changed the offer: %q", got)
+	}
+	if err := Answer(dir, s, []string{"make test", "make"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := Read(dir, s)
+	next, err := os.ReadFile(NextPath(dir, s))
+	if !slices.Equal(got, []string{"make test", "make"}) || err != nil || string(next) != "make test" {
+		t.Errorf("after Answer: offer %q, next %q %v; want both commands, the first next", got, next, err)
+	}
+	if fi, err := os.Stat(NextPath(dir, s)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("next file: %v; want 0600", err)
+	}
+	if err := Fixes(dir, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Read(dir, s); got != nil {
+		t.Errorf("Fixes(none) left %q", got)
+	}
+}
+
+// TestClearNext: the one-shot offer goes, whatever made it; an answer
+// that proposes nothing takes it away too.
+func TestClearNext(t *testing.T) {
+	dir := t.TempDir()
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatalf("ClearNext with no offer: %v", err)
+	}
+	if err := Answer(dir, "s1", []string{"echo hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ClearNext(dir, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the offer is still there: %v", err)
+	}
+	if err := ClearNext(dir, "../x"); err == nil {
+		t.Errorf("ClearNext took a bad session id")
+	}
+	if err := Answer(dir, "s1", []string{"echo hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Answer(dir, "s1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("an answer without commands left the earlier offer: %v", err)
 	}
 }

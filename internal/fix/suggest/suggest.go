@@ -167,11 +167,7 @@ func (e *Engine) RunCompared(ctx context.Context, rd *recall.Reader, o Inline) (
 		return res, nil, false, nil
 	}
 	res, cmp = WorkedBefore(ctx, rd.Store, en, in.Output, res, e.Home)
-	var cmds []string
-	for _, f := range res.Fixes {
-		cmds = append(cmds, f.Command)
-	}
-	return res, cmp, true, offer.Write(o.Offers, rd.Session, cmds)
+	return res, cmp, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
 }
 
 // isFixCall reports the shell's own fix command (fix, fix 2), called name.

@@ -76,48 +76,22 @@ func merge(fixes, restore []analyze.Fix) []analyze.Fix {
 	return all
 }
 
-// workedJSON is the shape of a comparison in JSON (worked_before).
-type workedJSON struct {
-	ID          int64            `json:"id"`
-	When        string           `json:"when"`
-	Command     string           `json:"command"`
-	Cwd         string           `json:"cwd"`
-	Exact       bool             `json:"exact"`
-	Line        string           `json:"line,omitempty"`
-	Differences []differenceJSON `json:"differences"`
-}
-
-type differenceJSON struct {
-	Kind     string  `json:"kind"`
-	Name     string  `json:"name,omitempty"`
-	Then     string  `json:"then"`
-	Now      string  `json:"now"`
-	Redacted bool    `json:"redacted,omitempty"`
-	Weight   float64 `json:"weight"`
-	Text     string  `json:"text"`
-}
-
-// WorkedJSON is the JSON shape of a comparison, as `hookd suggest --json`
-// carries it under worked_before (nil for none).
-func WorkedJSON(c *before.Comparison) any {
-	if c == nil {
-		return nil
-	}
-	out := workedJSON{ID: c.Then.ID, When: c.Then.Started.UTC().Format(time.RFC3339), Command: c.Then.Command,
-		Cwd: c.Then.Cwd, Exact: c.Exact, Line: c.Line, Differences: []differenceJSON{}}
-	for _, d := range c.Differences {
-		out.Differences = append(out.Differences, differenceJSON{Kind: d.Kind, Name: d.Name, Then: d.Then, Now: d.Now,
-			Redacted: d.Redacted, Weight: d.Weight, Text: d.Text})
-	}
-	return out
-}
-
 // JSONWorked is JSON(r) with the comparison (worked_before) when there is
 // one.
 func JSONWorked(r analyze.Result, c *before.Comparison) any {
 	out := JSON(r).(resultJSON)
 	if c != nil {
-		out.WorkedBefore = WorkedJSON(c)
+		out.WorkedBefore = before.JSON(c)
 	}
 	return out
+}
+
+// WorkedLine is the line a Printer shows under the fixes for the
+// comparison c (Printer.Worked): "" when there is none or its
+// differences explain nothing.
+func WorkedLine(c *before.Comparison) string {
+	if c == nil {
+		return ""
+	}
+	return c.Line
 }

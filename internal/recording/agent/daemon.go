@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/ingest"
+	hsync "github.com/hookd/hookd/internal/sync"
 )
 
 // ErrRunning reports that another agent holds the lock.
@@ -40,6 +41,10 @@ type Options struct {
 	MaxOutputBytes int64
 	PruneEvery     time.Duration
 	Log            *slog.Logger
+	// Sync, when set, syncs the history in the background (package
+	// sync): it runs beside the ingestion, which tells it how many
+	// commands each pass added.
+	Sync *hsync.Loop
 	// Exe is the path of the running binary; the daemon exits when the file
 	// there changes (an upgrade), so that the next start runs the new one.
 	Exe string
@@ -117,6 +122,10 @@ func Run(ctx context.Context, opt Options) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go d.serve(ctx, ln, stop)
+	if opt.Sync != nil {
+		opt.Sync.Init()
+		go opt.Sync.Run(ctx)
+	}
 	log.Info("agent started", "pid", os.Getpid(), "version", opt.Version, "db", opt.DBPath)
 
 	exeID := fileID(opt.Exe)
@@ -201,10 +210,13 @@ func (d *daemon) ingest(ctx context.Context) {
 		st, err = ingest.Pass(ctx, d.store, d.opt.SpoolDir, d.opt.OutboxDir, d.opt.Rules, time.Now())
 	}
 	d.record(st, err)
+	if st.Added > 0 && d.opt.Sync != nil {
+		d.opt.Sync.Kick(st.Added)
+	}
 	if err == nil {
 		// Fixes the user made by hand, learned here rather than on the
 		// failure path (which only reads them).
-		ls, err := ingest.Learn(ctx, d.store)
+		ls, err := ingest.Learn(ctx, d.store, d.opt.Rules)
 		if err != nil {
 			d.opt.Log.Warn("learn", "error", err)
 		} else if ls.Learned > 0 || ls.Vetoed > 0 {

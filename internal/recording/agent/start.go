@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -43,11 +44,31 @@ func stop(ctx context.Context, sock string, pid int) {
 	defer cancel()
 	Call(cctx, sock, Request{Op: "stop"})
 	for cctx.Err() == nil {
-		if pid <= 0 || syscall.Kill(pid, 0) != nil {
+		if pid <= 0 || !running(pid) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// running reports whether pid is a process that has not ended. A zombie
+// has ended, though it stays until its parent reaps it (in a container
+// whose PID 1 never reaps, for ever): its lock is free already.
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true // no /proc: kill(pid, 0) is all there is
+	}
+	// pid (comm) STATE …: the command name may hold anything but the
+	// last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return true
+	}
+	return b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
 // closeOnExecAll marks every inherited file descriptor above 2 close-on-exec.

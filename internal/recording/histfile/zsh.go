@@ -56,7 +56,7 @@ func ParseZsh(r io.Reader) (Result, error) {
 			if cont {
 				// Nothing follows the backslash: keep it.
 				buf[len(buf)-1] = '\\'
-				plain = zshEntry(&res, start, buf, bad, plain)
+				zshEntry(&res, start, buf, bad, plain)
 			}
 			if ioError(err) {
 				return res.finish(), err

@@ -92,7 +92,7 @@ func TestContexts(t *testing.T) {
 	if c3.Repo != "" || c3.Key != runctx.KeyHash("make test") {
 		t.Errorf("third command's context = %+v", c3)
 	}
-	ok, err := e.store.Successes(t.Context(), runctx.KeyHash("./run.sh"), at(time.Minute), 5)
+	ok, err := e.store.Successes(t.Context(), runctx.KeyHash("./run.sh"), at(time.Minute), "", 5)
 	if err != nil || len(ok) != 1 || ok[0].ID != e1.ID {
 		t.Errorf("Successes = %+v, %v; want the first command", ok, err)
 	}
@@ -100,7 +100,7 @@ func TestContexts(t *testing.T) {
 	if _, err := e.store.Forget(t.Context(), []int64{e1.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := e.store.Successes(t.Context(), runctx.KeyHash("./run.sh"), at(time.Minute), 5); len(ok) != 0 {
+	if ok, _ := e.store.Successes(t.Context(), runctx.KeyHash("./run.sh"), at(time.Minute), "", 5); len(ok) != 0 {
 		t.Errorf("after forget, Successes = %+v", ok)
 	}
 }

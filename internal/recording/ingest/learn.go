@@ -34,8 +34,10 @@ type LearnStats struct {
 // what it finds (package learn; history.AddLearned). It reads the new rows
 // by id and, for each session among them, a few rows before them on the
 // (session, seq) index: no scan. The agent runs it after each ingestion
-// pass, never the failure path.
-func Learn(ctx context.Context, store *history.Store) (LearnStats, error) {
+// pass, never the failure path. Coding agents' commands are left out
+// unless rules say otherwise (nil rules: left out).
+func Learn(ctx context.Context, store *history.Store, rules *Rules) (LearnStats, error) {
+	agents := rules != nil && rules.LearnFromAgents
 	var st LearnStats
 	mark, set, last, err := store.LearnMark(ctx)
 	if err != nil {
@@ -61,6 +63,9 @@ func Learn(ctx context.Context, store *history.Store) (LearnStats, error) {
 	for _, e := range rows {
 		if e.Source == "import" {
 			continue // no exit statuses, no order of sessions to learn from
+		}
+		if e.Source == "agent" && !agents {
+			continue // the fixes offered are the user's own
 		}
 		if _, ok := bySession[e.Session]; !ok {
 			order = append(order, e.Session)

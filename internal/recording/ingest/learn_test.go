@@ -23,12 +23,12 @@ func TestLearn(t *testing.T) {
 	b = spool.AppendCommand(b, cmd(2, "cat deploy.md", 0))
 	e.write(s1, b)
 	e.ingest()
-	if st, err := ingest.Learn(ctx, e.store); err != nil || st.Learned != 0 || st.Commands != 2 {
+	if st, err := ingest.Learn(ctx, e.store, nil); err != nil || st.Learned != 0 || st.Commands != 2 {
 		t.Fatalf("Learn before the fix = %+v, %v", st, err)
 	}
 	e.write(s1, spool.AppendCommand(nil, cmd(3, "deploy --production x", 0)))
 	e.ingest()
-	st, err := ingest.Learn(ctx, e.store)
+	st, err := ingest.Learn(ctx, e.store, nil)
 	if err != nil || st.Learned != 1 || st.Commands != 1 {
 		t.Fatalf("Learn = %+v, %v; want one pair from one new command", st, err)
 	}
@@ -37,7 +37,7 @@ func TestLearn(t *testing.T) {
 		got[0].Count != 1 || got[0].Worked != 0 || got[0].Failed != "deploy --prod x" || got[0].Fixed != "deploy --production x" {
 		t.Fatalf("learned = %+v", got)
 	}
-	if st, err := ingest.Learn(ctx, e.store); err != nil || st != (ingest.LearnStats{}) {
+	if st, err := ingest.Learn(ctx, e.store, nil); err != nil || st != (ingest.LearnStats{}) {
 		t.Errorf("Learn with nothing new = %+v, %v", st, err)
 	}
 
@@ -51,7 +51,7 @@ func TestLearn(t *testing.T) {
 	b = spool.AppendCommand(b, cmd(14, "git pull", 0))
 	e.write(s2, b)
 	e.ingest()
-	if _, err := ingest.Learn(ctx, e.store); err != nil {
+	if _, err := ingest.Learn(ctx, e.store, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := e.store.LearnedFor(ctx, "git", 5); len(got) != 1 {
@@ -59,7 +59,7 @@ func TestLearn(t *testing.T) {
 	}
 	e.write(s2, spool.AppendCommand(nil, cmd(15, "git push", 0)))
 	e.ingest()
-	if st, err := ingest.Learn(ctx, e.store); err != nil || st.Vetoed != 1 {
+	if st, err := ingest.Learn(ctx, e.store, nil); err != nil || st.Vetoed != 1 {
 		t.Fatalf("Learn = %+v, %v; want a veto", st, err)
 	}
 	if got, _ := e.store.LearnedFor(ctx, "git", 5); len(got) != 0 {
@@ -68,5 +68,28 @@ func TestLearn(t *testing.T) {
 	got, _ = e.store.LearnedFor(ctx, "deploy", 5)
 	if len(got) != 1 || got[0].Count != 2 || got[0].Worked != 1 || got[0].Fixed != "deploy --production y" {
 		t.Errorf("learned after the second session = %+v; want seen twice, worked once", got)
+	}
+}
+
+// TestLearnSkipsAgents: a coding agent's failure and its fix teach
+// nothing by default; with agents.learn on (LearnFromAgents) they do.
+func TestLearnSkipsAgents(t *testing.T) {
+	for _, include := range []bool{false, true} {
+		e := newEnv(t)
+		ctx := t.Context()
+		s1 := sessionID(livePID, 1)
+		b := spool.AppendSession(nil, spool.Session{Shell: "agent", PID: livePID, Host: hostname(), Start: base,
+			Author: "claude-code", Capture: "agent"})
+		b = spool.AppendCommand(b, spool.Command{Seq: 1, Start: base + 1000, End: base + 1010, Exit: 2, Cwd: "/srv", Text: "deploy --prod x"})
+		b = spool.AppendCommand(b, spool.Command{Seq: 2, Start: base + 2000, End: base + 2010, Exit: 0, Cwd: "/srv", Text: "deploy --production x"})
+		e.write(s1, b)
+		e.ingest()
+		if _, err := ingest.Learn(ctx, e.store, &ingest.Rules{LearnFromAgents: include}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := e.store.LearnedFor(ctx, "deploy", 5)
+		if (len(got) == 1) != include {
+			t.Errorf("LearnFromAgents %v: learned %+v", include, got)
+		}
 	}
 }

@@ -12,6 +12,9 @@ type Rules struct {
 	Redactor   *redact.Redactor // nil: the built-in rules
 	Ignore     []*regexp.Regexp // commands matching any of these are not recorded
 	IgnoreDirs []string         // nor commands started in or below these directories
+	// LearnFromAgents makes Learn learn from coding agents' commands too
+	// (by default it learns from the user's own only).
+	LearnFromAgents bool
 }
 
 // Filter decides whether a command is recorded and returns its text with

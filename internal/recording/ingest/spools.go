@@ -138,7 +138,9 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 	recs, used, bad := spool.Decode(buf, final && !more)
 	own := ownSeconds(recs)
 	// Commands recorded by `hookd run` (a session of shell "run", written
-	// whole in one write) are marked as such.
+	// whole in one write) are marked as such; so are a coding agent's
+	// (a header with an author, written by hookd agent-hook or hookd
+	// record), which go to the session the header names.
 	source := "hook"
 	for i, r := range recs {
 		switch {
@@ -151,6 +153,12 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			if s.Shell == "run" {
 				source = "run"
 			}
+			if s.Author != "" {
+				source = "agent"
+			}
+			if s.Session != "" {
+				session = s.Session
+			}
 			if s.User == "" { // USER is not always set (su, some terminals)
 				if u, err := user.LookupId(strconv.Itoa(s.UID)); err == nil {
 					s.User = u.Username
@@ -158,7 +166,7 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			}
 			if err := tx.AddSession(ctx, history.Session{ID: session, Shell: s.Shell, Version: s.Version,
 				PID: s.PID, Host: s.Host, User: s.User, UID: s.UID, TTY: ttyOf(s.PID, final),
-				StartedAt: s.Start, Capture: s.Capture}); err != nil {
+				StartedAt: s.Start, Capture: s.Capture, Author: s.Author}); err != nil {
 				return 0, 0, err
 			}
 		case r.Command != nil:

@@ -31,17 +31,20 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // helperEnv, when set in the environment, makes the test binary run
 // helperMain with the helperConfig it holds (JSON) instead of the tests.
 const helperEnv = "HOOKD_PROXY_TEST_HELPER"
 
-// Generous limits for a loaded two-core machine. They only bound how long a
-// broken proxy can make a test hang; no test asserts on speed.
-const (
-	waitLong  = 60 * time.Second // for the proxy to exit
-	waitShort = 30 * time.Second // for output, raw mode, a process to appear
+// Generous limits for a loaded two-core machine, scaled by HOOKD_TEST_SLOW.
+// They only bound how long a broken proxy can make a test hang; no test
+// asserts on speed.
+var (
+	waitLong  = shelltest.Scale(60 * time.Second) // for the proxy to exit
+	waitShort = shelltest.Scale(30 * time.Second) // for output, raw mode, a process to appear
 )
 
 // helperConfig tells the helper what to run and how.

@@ -1,5 +1,5 @@
 // Package recall reads recorded commands back for the commands that show,
-// print, analyse or (next) hand them to an LLM: a REF resolved to a history
+// print, analyse or hand them to an LLM: a REF resolved to a history
 // entry, an entry's output, whether the agent has stored it yet or it is
 // still on its way through the outbox, and, when there is none, why.
 package recall
@@ -8,12 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -35,6 +35,10 @@ type Reader struct {
 	// could not start (it makes the explanation of a missing output more
 	// precise); "" for none.
 	CaptureProblem string
+	// Author, when not "", makes -N references count in that coding
+	// agent's most recent session instead of Session: agents' commands
+	// are in sessions of their own, never counted otherwise.
+	Author string
 }
 
 // RefError is a REF that is not one: neither a history id nor -N.
@@ -109,10 +113,29 @@ func (rd *Reader) Entry(ctx context.Context, ref string) (history.Entry, error) 
 	if r.ID > 0 {
 		return rd.Store.Get(ctx, r.ID)
 	}
+	if rd.Author != "" {
+		sess, err := rd.Store.LatestSession(ctx, rd.Author)
+		if err != nil {
+			return history.Entry{}, err
+		}
+		return rd.Store.Recent(ctx, sess, r.Back)
+	}
 	if rd.Session == "" {
 		return history.Entry{}, fmt.Errorf("REF %s needs a shell with hookd loaded (%w); give an id instead (hookd history lists them)", r, ErrNoSession)
 	}
 	return rd.Store.Recent(ctx, rd.Session, r.Back)
+}
+
+// Last reports whether en is the last command of the reader's session:
+// the one whose output may still be on the terminal's screen (further
+// back, the screen is not to be trusted), to read back when none was
+// captured.
+func (rd *Reader) Last(ctx context.Context, en history.Entry) bool {
+	if rd.Session == "" || en.Session != rd.Session {
+		return false
+	}
+	last, err := rd.Store.Recent(ctx, rd.Session, 1)
+	return err == nil && last.ID == en.ID
 }
 
 // Recent returns up to n of the session's most recent commands, oldest
@@ -221,12 +244,17 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 		return "it was imported from a history file, which holds no output"
 	}
 	sess, _ := rd.Store.Session(ctx, en.Session)
+	if en.HostID != "" && (sess.Capture == "pty" || sess.Capture == "run") {
+		return "it ran on another host (" + sanitize.Line(sess.Host) + "); its output, if any, stayed there (sync.outputs and sync.output_limit say which outputs travel)"
+	}
 	switch sess.Capture {
 	case "pty", "run":
 		return "no output was captured for it (it ran in a nested shell, was interrupted by the shell's end, or the proxy could not store it)"
+	case "agent":
+		return "its agent gave no output with it (hookd record without --output-file)"
 	case "off":
 		why := "output capture was off in its shell"
-		if b, err := os.ReadFile(rd.CaptureProblem); rd.CaptureProblem != "" && err == nil && len(b) > 0 {
+		if capturer.Problem(rd.CaptureProblem) != "" {
 			why += " (hookd status says why)"
 		} else {
 			why += " (see `hookd status`; `hookd run CMD` captures one command)"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 func TestParseRef(t *testing.T) {
@@ -95,6 +96,27 @@ func TestEntryAndRecent(t *testing.T) {
 	}
 }
 
+// TestLast: the last command is the session's most recent one, however
+// it was named; another session's is not, nor one outside a session.
+func TestLast(t *testing.T) {
+	rd, es := newReader(t)
+	ctx := t.Context()
+	for i, want := range []bool{false, false, true} {
+		if got := rd.Last(ctx, es[i]); got != want {
+			t.Errorf("Last(%q) = %v; want %v", es[i].Command, got, want)
+		}
+	}
+	other := *rd
+	other.Session = "another"
+	if other.Last(ctx, es[2]) {
+		t.Errorf("Last of another session's last command = true; want false")
+	}
+	other.Session = ""
+	if other.Last(ctx, es[2]) {
+		t.Errorf("Last outside a session = true; want false")
+	}
+}
+
 func TestOutput(t *testing.T) {
 	rd, es := newReader(t)
 	ctx := t.Context()
@@ -113,10 +135,9 @@ func TestOutput(t *testing.T) {
 	}
 	// Still in the outbox, as the failure path finds it: rendered.
 	go func() {
-		time.Sleep(50 * time.Millisecond)
 		outbox.Write(rd.Outbox, outbox.Item{Session: "sess", Seq: 3, Status: 1, Size: 12, Raw: []byte("50%\r100%\x1b[0m\n")})
 	}()
-	o, err = rd.Output(ctx, es[2], "", 2*time.Second)
+	o, err = rd.Output(ctx, es[2], "", shelltest.Scale(30*time.Second))
 	if err != nil || string(o.Text) != "100%\n" {
 		t.Errorf("Output(outbox, waited) = %q, %v; want the rendered text", o.Text, err)
 	}
@@ -124,5 +145,42 @@ func TestOutput(t *testing.T) {
 	cancel()
 	if _, err := rd.Output(ctx2, es[0], "", time.Second); !errors.Is(err, context.Canceled) {
 		t.Errorf("Output with a canceled context = %v", err)
+	}
+}
+
+// TestAgentRefs: -N counts in the user's session, never an agent's; with
+// Author set it counts in that agent's most recent session; an agent's
+// command without output says why.
+func TestAgentRefs(t *testing.T) {
+	rd, _ := newReader(t)
+	ctx := t.Context()
+	tx, err := rd.Store.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.AddSession(ctx, history.Session{ID: "cc", Shell: "agent", Capture: "agent", Author: "claude-code"})
+	for i, c := range []string{"go vet ./...", "go test ./..."} {
+		tx.AddCommand(ctx, history.Entry{Session: "cc", Seq: int64(5 + i), Command: c, StartedAt: int64(10 + i), Source: "agent"})
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if en, err := rd.Entry(ctx, "-1"); err != nil || en.Command != "ls" {
+		t.Errorf("-1 = %q, %v; want the user's ls", en.Command, err)
+	}
+	rd.Author = "claude-code"
+	for ref, want := range map[string]string{"-1": "go test ./...", "-2": "go vet ./..."} {
+		if en, err := rd.Entry(ctx, ref); err != nil || en.Command != want {
+			t.Errorf("claude-code's %s = %q, %v; want %q", ref, en.Command, err, want)
+		}
+	}
+	en, _ := rd.Entry(ctx, "-1")
+	var no *NoOutput
+	if _, err := rd.Output(ctx, en, "", 0); !errors.As(err, &no) || !strings.Contains(no.Reason, "agent gave no output") {
+		t.Errorf("Output of an agent's command without one = %v", err)
+	}
+	rd.Author = "codex"
+	if _, err := rd.Entry(ctx, "-1"); !errors.Is(err, history.ErrNotFound) {
+		t.Errorf("-1 of an agent with no session = %v; want ErrNotFound", err)
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
-	"github.com/hookd/hookd/shellinit"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Command is one finished command and what it printed.
@@ -151,7 +151,13 @@ func shellWord(s string) string {
 	}) < 0 {
 		return s
 	}
-	return shellinit.Quote(s)
+	// As bash and zsh read it back; $'…' for what is not printable. An
+	// argv never holds a NUL, the one byte no word can.
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return "''"
+	}
+	return q
 }
 
 type writerFunc func([]byte) (int, error)
@@ -160,12 +166,14 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // Writer says who recorded a command, in its session's header.
 type Writer struct {
-	Shell   string // "run"
+	Shell   string // "run", or "agent" for a coding agent's commands
 	Version string // hookd's
 	PID     int
 	Host    string
 	User    string
 	UID     int
+	// Author is the coding agent whose commands these are (SaveAgent).
+	Author string
 }
 
 // Save records c as the only command of a new session: its record in a

@@ -16,7 +16,8 @@ func TestText(t *testing.T) {
 		want string
 	}{
 		{[]string{"make", "test"}, "make test"},
-		{[]string{"echo", "a b", "it's", ""}, `echo 'a b' 'it'\''s' ''`},
+		{[]string{"echo", "a b", "it's", ""}, `echo 'a b' "it's" ''`},
+		{[]string{"printf", "\x1b[31m\n"}, `printf $'\x1b[31m\n'`},
 		{[]string{"ls", "-la", "./x/y.go", "k=v"}, "ls -la ./x/y.go k=v"},
 	} {
 		if got := Text(c.argv); got != c.want {

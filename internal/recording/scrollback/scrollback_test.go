@@ -3,6 +3,7 @@ package scrollback
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 func TestCutOutput(t *testing.T) {
@@ -512,7 +515,7 @@ func TestReadFailures(t *testing.T) {
 			}
 			timeout := tt.timeout
 			if timeout == 0 {
-				timeout = time.Second
+				timeout = shelltest.Scale(30 * time.Second) // only bounds a hang
 			}
 			start := time.Now()
 			_, err := Read(context.Background(), envOf(tt.env), "make", timeout)
@@ -522,7 +525,7 @@ func TestReadFailures(t *testing.T) {
 			if tt.is != nil && !errors.Is(err, tt.is) {
 				t.Errorf("err does not wrap %v", tt.is)
 			}
-			if d := time.Since(start); d > 5*time.Second {
+			if d := time.Since(start); d > timeout+shelltest.Scale(30*time.Second) {
 				t.Errorf("took %v", d)
 			}
 		})
@@ -666,27 +669,30 @@ func TestReadRealTmux(t *testing.T) {
 	tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "12", "env", "-i", "PATH="+os.Getenv("PATH"), "TERM=screen", "bash", "--noprofile", "--rcfile", rc, "-i")
 	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	pane := strings.TrimSpace(tmux("display-message", "-p", "#{pane_id}"))
-	waitFor := func(what string) {
+	// waitFor waits for the screen to show lines, whole lines at the start
+	// of one (the command line typed holds the words of its output, which
+	// must not count).
+	waitFor := func(lines string) {
 		t.Helper()
-		for range 100 {
-			if strings.Contains(tmux("capture-pane", "-p", "-t", pane), what) {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Fatalf("%q never showed:\n%s", what, tmux("capture-pane", "-p", "-t", pane))
+		shelltest.Eventually(t, 30*time.Second, func() bool {
+			return strings.Contains("\n"+tmux("capture-pane", "-p", "-t", pane), "\n"+lines+"\n")
+		}, func() string {
+			return fmt.Sprintf("%q never showed:\n%s", lines, tmux("capture-pane", "-p", "-t", pane))
+		})
 	}
 	waitFor("me@box\n>")
 	tmux("send-keys", "-t", pane, "seq 30; echo done", "Enter")
-	waitFor("done")
+	waitFor("done\nme@box\n>")
 	// The state hookd asks in: the output shown, the next prompt not yet.
 	const command = "echo one; echo two; sleep 60"
 	tmux("send-keys", "-t", pane, command, "Enter")
-	waitFor("two")
+	waitFor("one\ntwo")
 
 	t.Setenv("TMUX", sock+",1,0") // where the tmux client finds the server
 	env := envOf(map[string]string{"TMUX": sock + ",1,0", "TMUX_PANE": pane})
-	got, err := Read(context.Background(), env, command, 2*time.Second)
+	// Generous: tmux answers in milliseconds, but not on a loaded machine.
+	timeout := shelltest.Scale(30 * time.Second)
+	got, err := Read(context.Background(), env, command, timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -696,7 +702,7 @@ func TestReadRealTmux(t *testing.T) {
 
 	// The walk through the marks parses, and leaves the pane as it was.
 	v := parseTmuxVersion(tmux("-V"))
-	out, err := tmuxMarked(context.Background(), pane, command, 2*time.Second)
+	out, err := tmuxMarked(context.Background(), pane, command, timeout)
 	if v.promptMarks() {
 		if err != nil || out != "one\ntwo\n" {
 			t.Errorf("tmuxMarked = %q, %v; want one, two", out, err)
@@ -708,7 +714,7 @@ func TestReadRealTmux(t *testing.T) {
 		t.Errorf("pane_in_mode = %s after tmuxMarked", mode)
 	}
 	tmux("copy-mode", "-t", pane)
-	if _, err := tmuxMarked(context.Background(), pane, command, 2*time.Second); !errors.Is(err, errNoMarks) || !strings.Contains(err.Error(), "in a mode") {
+	if _, err := tmuxMarked(context.Background(), pane, command, timeout); !errors.Is(err, errNoMarks) || !strings.Contains(err.Error(), "in a mode") {
 		t.Errorf("tmuxMarked in copy mode: %v", err)
 	}
 	if mode := strings.TrimSpace(tmux("display-message", "-p", "-t", pane, "#{pane_in_mode}")); mode != "1" {

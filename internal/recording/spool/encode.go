@@ -7,8 +7,12 @@ import (
 
 // AppendSession appends s as a header record, as the shell code writes it.
 // A Session with a Capture mode is written as an S2 header, one without
-// as S1.
+// as S1; one with an Author or a Session as S3.
 func AppendSession(buf []byte, s Session) []byte {
+	if s.Author != "" || s.Session != "" {
+		return appendFields(buf, tagSession3, s.Shell, s.Version, strconv.Itoa(s.PID), s.Host, s.User,
+			strconv.Itoa(s.UID), strconv.FormatInt(s.Start, 10), s.Capture, s.Author, s.Session)
+	}
 	if s.Capture != "" {
 		return appendFields(buf, tagSession2, s.Shell, s.Version, strconv.Itoa(s.PID), s.Host, s.User,
 			strconv.Itoa(s.UID), strconv.FormatInt(s.Start, 10), s.Capture)

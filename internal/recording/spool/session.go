@@ -57,3 +57,10 @@ func SessionPID(session string) int {
 	}
 	return pid
 }
+
+// ValidSessionID reports whether id can name a session's files (spool,
+// outbox items): not empty, at most 128 bytes, no path separator, dot or
+// NUL.
+func ValidSessionID(id string) bool {
+	return id != "" && len(id) <= 128 && !strings.ContainsAny(id, "/.\x00")
+}

@@ -3,9 +3,9 @@
 //
 // A spool is a stream of fields, each ended by a NUL byte (a shell string
 // cannot hold one, so no escaping is needed). A record starts with a field
-// that is exactly "\nS1" or "\nS2" (a session header), "\nC1" (a finished command)
-// or "\nE1" (the environment commands ran in) and has a fixed number of fields
-// after it. No other field can be one of those
+// that is exactly "\nS1", "\nS2" or "\nS3" (a session header), "\nC1" (a finished
+// command) or "\nE1" (the environment commands ran in) and has a fixed number
+// of fields after it. No other field can be one of those
 // tags, so a reader that meets garbage or a record cut short by a crash finds
 // the next record again.
 package spool
@@ -22,19 +22,23 @@ import (
 const (
 	tagSession  = "\nS1"
 	tagSession2 = "\nS2" // S1 and the capture mode
+	// tagSession3 is S2, the author (a coding agent's name) and the
+	// session the commands belong to: hookd writes it (hookd agent-hook,
+	// hookd record), never a shell.
+	tagSession3 = "\nS3"
 	tagCommand  = "\nC1"
 	tagEnv      = "\nE1"
 )
 
 // isTag reports whether f opens a record.
 func isTag(f string) bool {
-	return f == tagSession || f == tagSession2 || f == tagCommand || f == tagEnv
+	return f == tagSession || f == tagSession2 || f == tagSession3 || f == tagCommand || f == tagEnv
 }
 
 // endsWithTag reports whether f ends with a tag (a field cut short with the
 // next record's tag glued on), and which.
 func endsWithTag(f string) (int, bool) {
-	for _, t := range []string{tagSession, tagSession2, tagCommand, tagEnv} {
+	for _, t := range []string{tagSession, tagSession2, tagSession3, tagCommand, tagEnv} {
 		if strings.HasSuffix(f, t) {
 			return len(t), true
 		}
@@ -70,6 +74,14 @@ type Session struct {
 	// shell, "off" otherwise; "" in S1 headers (written before capture
 	// existed).
 	Capture string
+	// Author is the coding agent that ran the commands ("claude-code");
+	// "" for the user's own shells. S3 headers only.
+	Author string
+	// Session, when not "", is the session the records after the header
+	// belong to, instead of the one the file is named for: an agent's
+	// commands are written one file each, into the session of the
+	// agent's own session. S3 headers only.
+	Session string
 }
 
 // Command is one finished command.
@@ -123,6 +135,8 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 			want = sessionFields
 		case tagSession2:
 			want = sessionFields + 1
+		case tagSession3:
+			want = sessionFields + 3
 		case tagCommand:
 			want = commandFields
 		case tagEnv:
@@ -215,10 +229,16 @@ func field(buf []byte, pos int) (string, int, bool) {
 
 func parse(tag string, f []string) (Record, error) {
 	switch tag {
-	case tagSession, tagSession2:
+	case tagSession, tagSession2, tagSession3:
 		s := &Session{Shell: f[0], Version: f[1], Host: f[3], User: f[4]}
-		if tag == tagSession2 {
+		if tag != tagSession {
 			s.Capture = f[7]
+		}
+		if tag == tagSession3 {
+			s.Author, s.Session = f[8], f[9]
+			if s.Session != "" && !ValidSessionID(s.Session) {
+				return Record{}, fmt.Errorf("session header: bad session id %q", s.Session)
+			}
 		}
 		var err error
 		if s.PID, err = strconv.Atoi(f[2]); err != nil {

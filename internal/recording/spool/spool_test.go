@@ -201,6 +201,32 @@ func TestSessionCaptureHeader(t *testing.T) {
 	}
 }
 
+func TestSessionAuthorHeader(t *testing.T) {
+	in := Session{Shell: "agent", Version: "1", PID: 42, Host: "h", User: "u", UID: 1000, Start: 1700000000000000,
+		Capture: "run", Author: "claude-code", Session: "claude-code-0b5f"}
+	buf := AppendSession(nil, in)
+	if !bytes.HasPrefix(buf, []byte("\nS3\x00")) {
+		t.Fatalf("a header with an author should be S3: %q", buf)
+	}
+	buf = AppendCommand(buf, Command{Seq: 9, Start: 1, End: 2, Text: "go test ./..."})
+	recs, n, bad := Decode(buf, true)
+	if len(bad) > 0 || n != len(buf) || len(recs) != 2 {
+		t.Fatalf("Decode: %d records, %d of %d bytes, bad %v", len(recs), n, len(buf), bad)
+	}
+	if got := *recs[0].Session; got != in {
+		t.Errorf("S3 header = %+v; want %+v", got, in)
+	}
+	// A session id that could name a file elsewhere is refused, and the
+	// command after it still read.
+	evil := in
+	evil.Session = "../../etc"
+	buf = AppendCommand(AppendSession(nil, evil), Command{Seq: 1, Start: 1, End: 2, Text: "ls"})
+	recs, _, bad = Decode(buf, true)
+	if len(bad) != 1 || len(recs) != 1 || recs[0].Command == nil {
+		t.Errorf("S3 with a bad session: records %+v, bad %v; want the command and one problem", recs, bad)
+	}
+}
+
 func TestEnvRecord(t *testing.T) {
 	in := Env{Seq: 3, Names: []string{"PATH", "VIRTUAL_ENV", "API_URL"}, Values: []string{"/usr/bin:/bin", "", "http://x y\n"}}
 	buf := AppendSession(nil, Session{Shell: "bash", PID: 1, Start: 1})

@@ -4,7 +4,7 @@
 // tool calls and results, structured-output requests included) and can be
 // scripted to answer with text and tool calls, turn by turn, or to fail (a
 // status, Retry-After, a delay, a malformed or cut stream, a stream that
-// stalls).
+// stalls, or holds until the test releases it).
 package llmtest
 
 import (
@@ -111,6 +111,12 @@ type Step struct {
 	// (reasoning included) and holds the stream open until the client
 	// goes away.
 	StallAfter int
+	// HoldAfter, if > 0, holds the stream after that many chunks of text
+	// (reasoning included) until Release is closed, then goes on: a test
+	// acts while the answer is known to be unfinished, whatever the
+	// machine's speed, rather than racing an Interval.
+	HoldAfter int
+	Release   <-chan struct{}
 	// Malformed sends a chunk that is not JSON after the first one.
 	Malformed bool
 	// StreamError sends the vendor's mid-stream error after the first
@@ -418,6 +424,15 @@ func (s *streamer) text(chunk string) bool {
 	}
 	if s.step.CutAfter > 0 && s.n == s.step.CutAfter {
 		panic(http.ErrAbortHandler) // the connection drops, no end of stream
+	}
+	if s.step.HoldAfter > 0 && s.n == s.step.HoldAfter && s.step.Release != nil {
+		select {
+		case <-s.step.Release:
+		case <-s.r.Context().Done():
+			return false
+		case <-s.s.quit:
+			return false
+		}
 	}
 	if s.step.StallAfter > 0 && s.n == s.step.StallAfter {
 		select {

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/spf13/pflag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/internal/recording/agenthook"
+	"github.com/hookd/hookd/internal/recording/recorder"
+)
+
+// cmdAgentHook records a command a coding agent ran, from its hook's
+// payload on stdin (Claude Code's PostToolUse/PostToolUseFailure for its
+// Bash tool). It never holds the agent up: it reads, writes a spool file
+// and the outputs, and exits 0 whatever happens; what it could not record,
+// or would not (a payload that is not a Bash call), is a line in hookd.log.
+func cmdAgentHook(fs *pflag.FlagSet) runFunc {
+	printConfig := fs.Bool("print-config", false, "print the hooks block for the agent's settings (.claude/settings.json), and where it goes")
+	return func(ctx context.Context, e *env, args []string) error {
+		if len(args) != 1 {
+			return usagef("name the agent: claude-code")
+		}
+		agent := args[0]
+		if agent != "claude-code" {
+			return usagef("no hook for %q: only claude-code has one (any other tool: hookd record --author NAME -- COMMAND)", agent)
+		}
+		if *printConfig {
+			s, err := agenthook.HookConfig(agent, e.executable())
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			fmt.Fprintf(e.stderr, "# %s\n", s.Where)
+			_, err = io.WriteString(e.stdout, s.Text)
+			return err
+		}
+		payload, err := io.ReadAll(io.LimitReader(e.stdin, agenthook.MaxPayload+1))
+		if err == nil && len(payload) > agenthook.MaxPayload {
+			err = fmt.Errorf("the payload is larger than %d MiB", agenthook.MaxPayload>>20)
+		}
+		if err != nil {
+			e.agentLog("agent-hook "+agent+": not recorded", err)
+			return nil
+		}
+		call, err := agenthook.ClaudeCode(payload, time.Now())
+		if err != nil {
+			e.agentLog("agent-hook "+agent+": nothing recorded", err)
+			return nil
+		}
+		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End}
+		limit := int(e.config().Output.Limit)
+		if !call.Background {
+			c.Output = capture.NewBuffer(limit)
+			if call.Apart {
+				c.Stdout, c.Stderr = capture.NewBuffer(limit), capture.NewBuffer(limit)
+				c.Stdout.Write([]byte(call.Stdout))
+				c.Stderr.Write([]byte(call.Stderr))
+				c.Output.Write([]byte(call.Stdout))
+				c.Output.Write([]byte(call.Stderr))
+			} else {
+				c.Output.Write([]byte(call.Output))
+			}
+		}
+		if err := e.saveAgent(agent, call.SessionKey, c); err != nil {
+			e.agentLog("agent-hook "+agent, err)
+		}
+		return nil
+	}
+}
+
+// cmdRecord records a command that another tool ran, as that tool's.
+func cmdRecord(fs *pflag.FlagSet) runFunc {
+	author := fs.String("author", "", "who ran it: a coding agent's `NAME` (letters, digits, - _ .); required")
+	exit := fs.Int("exit", 0, "its exit status `N`")
+	cwd := fs.String("cwd", "", "the directory `DIR` it ran in (default: this one)")
+	outFile := fs.String("output-file", "", "what it printed, from file `F` (- for stdin)")
+	session := fs.String("session", "", "the tool's own session `KEY`: its commands go to one hookd session (default: the shell session hookd runs in, else one per day)")
+	dur := fs.Duration("duration", 0, "how long it ran (`D`: 1.5s, 2m)")
+	fs.SetInterspersed(false)
+	return func(ctx context.Context, e *env, args []string) error {
+		switch {
+		case *author == "":
+			return usagef("--author NAME is required (an agent's commands are never recorded as yours)")
+		case !recorder.ValidAuthor(*author):
+			return usagef("bad --author %q: letters, digits, - _ . (at most 64, starting with a letter or digit)", *author)
+		case len(args) == 0:
+			return usagef("give the command after --")
+		case *dur < 0:
+			return usagef("--duration must not be negative")
+		}
+		text := args[0]
+		if len(args) > 1 {
+			text = recorder.Text(args)
+		}
+		if strings.TrimSpace(text) == "" {
+			return usagef("the command is empty")
+		}
+		dir := *cwd
+		if dir == "" {
+			dir, _ = os.Getwd()
+		} else if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		end := time.Now()
+		c := recorder.Command{Text: text, Cwd: dir, Status: *exit, Start: end.Add(-*dur), End: end}
+		if *outFile != "" {
+			var r io.Reader = e.stdin
+			if *outFile != "-" {
+				f, err := os.Open(*outFile)
+				if err != nil {
+					return fmt.Errorf("--output-file: %w", err)
+				}
+				defer f.Close()
+				r = f
+			}
+			c.Output = capture.NewBuffer(int(e.config().Output.Limit))
+			if _, err := io.Copy(c.Output, r); err != nil {
+				return fmt.Errorf("--output-file: %w", err)
+			}
+		}
+		key := *session
+		if key == "" {
+			key = e.session
+		}
+		if key == "" {
+			key = end.Format("2006-01-02")
+		}
+		return e.saveAgent(*author, key, c)
+	}
+}
+
+// saveAgent records c as a command of the coding agent author, in the
+// hookd session of the agent's session key.
+func (e *env) saveAgent(author, key string, c recorder.Command) error {
+	seq, err := recorder.NextSeq(e.paths.AgentSeq)
+	if err != nil {
+		return fmt.Errorf("not recorded: %w", err)
+	}
+	host, _ := os.Hostname()
+	w := recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
+		UID: os.Getuid(), Author: author}
+	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, w, c, recorder.AgentSession(author, key), seq)
+}
+
+// agentLog writes a line about a hook's payload to hookd.log, where
+// hookd status sends the user; the hook itself stays silent.
+func (e *env) agentLog(what string, err error) {
+	log, closer, lerr := e.logger()
+	if lerr != nil {
+		return
+	}
+	defer closer.Close()
+	if errors.Is(err, agenthook.ErrIgnored) {
+		log.Info(what, "why", err.Error())
+		return
+	}
+	log.Warn(what, "error", err.Error())
+}
+
+// executable is the path of this hookd, for the snippets that tell other
+// programs how to run it ("hookd" when it cannot be found).
+func (e *env) executable() string {
+	p, err := os.Executable()
+	if err != nil {
+		return "hookd"
+	}
+	return p
+}

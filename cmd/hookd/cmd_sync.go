@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/spf13/pflag"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/hostid"
+	"github.com/hookd/hookd/internal/sanitize"
+	hsync "github.com/hookd/hookd/internal/sync"
+	"github.com/hookd/hookd/internal/sync/s3"
+)
+
+func cmdSync(fs *pflag.FlagSet) runFunc {
+	showStatus := fs.Bool("status", false, "say what sync is doing (as hookd status does), without syncing")
+	asJSON := fs.Bool("json", false, "with --status: print one JSON object")
+	return func(ctx context.Context, e *env, args []string) error {
+		if *showStatus {
+			if len(args) != 0 {
+				return usagef("--status takes no arguments")
+			}
+			st := e.syncStatus(ctx)
+			if *asJSON {
+				return json.NewEncoder(e.stdout).Encode(st)
+			}
+			printSyncStatus(e, st)
+			return nil
+		}
+		if *asJSON {
+			return usagef("--json goes with --status")
+		}
+		verb := ""
+		if len(args) > 0 {
+			verb = args[0]
+		}
+		if len(args) > 1 || verb != "" && verb != "init" && verb != "join" {
+			return usagef("want init, join, or nothing (one pass now)")
+		}
+		s, err := e.syncer()
+		if err != nil {
+			return err
+		}
+		switch verb {
+		case "init":
+			key, err := s.Init(ctx)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
+			fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
+			fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")
+			fmt.Fprintln(e.stdout, "needs it, and nothing else can decrypt the history. It is not shown again.")
+			fmt.Fprintln(e.stdout, key.Phrase())
+			return nil
+		case "join":
+			phrase, err := readPhrase(e)
+			if err != nil {
+				return err
+			}
+			key, err := hsync.ParsePhrase(phrase)
+			if err != nil {
+				return exitCode{1, err.Error() + ": nothing was changed"}
+			}
+			if err := s.Join(ctx, key); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "sync: joined the history at %s (this host: %s, id %s); the agent syncs in the background, `hookd sync` does it now\n",
+				s.Settings.URL, s.Label, s.HostID)
+			return nil
+		}
+		// One pass now: what the shells wrote is ingested first, so that it
+		// goes up in this pass.
+		if st, err := e.openFlushed(ctx); err == nil {
+			st.Close()
+		}
+		m, err := s.Pass(ctx, 5*time.Minute)
+		if errors.Is(err, hsync.ErrBusy) {
+			return exitCode{1, "another sync pass is still running (the agent's?): try again in a moment"}
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "synced with %s: %s\n", s.Settings.URL, m)
+		if m.Compacted > 0 {
+			fmt.Fprintf(e.stdout, "compacted %d of this host's old segments\n", m.Compacted)
+		}
+		return nil
+	}
+}
+
+// readPhrase reads the recovery phrase: from standard input when it is not
+// a terminal, else asked for on the terminal without echo.
+func readPhrase(e *env) (string, error) {
+	f, isFile := e.stdin.(*os.File)
+	if isFile && isTerminal(f) {
+		fmt.Fprint(e.stderr, "recovery phrase (from `hookd sync init`): ")
+		fd := int(f.Fd())
+		if old, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			quiet := *old
+			quiet.Lflag &^= unix.ECHO
+			unix.IoctlSetTermios(fd, unix.TCSETS, &quiet)
+			defer func() { unix.IoctlSetTermios(fd, unix.TCSETS, old); fmt.Fprintln(e.stderr) }()
+		}
+	}
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", exitCode{1, "no recovery phrase given (on standard input, or typed when asked)"}
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// syncSettings resolves the sync section of the configuration (nil when
+// sync.url is not set).
+func (e *env) syncSettings() *hsync.Settings {
+	c := e.config().Sync
+	if c.URL == "" {
+		return nil
+	}
+	bucket, prefix, err := hsync.ParseURL(string(c.URL))
+	if err != nil {
+		return nil
+	}
+	pathStyle := c.Endpoint != ""
+	if c.PathStyle != nil {
+		pathStyle = *c.PathStyle
+	}
+	return &hsync.Settings{URL: string(c.URL), Bucket: bucket, Prefix: prefix, Endpoint: string(c.Endpoint), Region: c.Region,
+		PathStyle: pathStyle, Outputs: hsync.Outputs(c.Outputs), OutputLimit: int64(c.OutputLimit), Interval: time.Duration(c.Interval)}
+}
+
+// syncer builds the Syncer from the configuration, the AWS environment
+// and this installation's id.
+func (e *env) syncer() (*hsync.Syncer, error) {
+	set := e.syncSettings()
+	if set == nil {
+		return nil, exitCode{1, fmt.Sprintf("sync.url is not set in %s: add\n  sync:\n    url: s3://BUCKET/PREFIX\n    endpoint: http://HOST:PORT   # a self-hosted store; omit for AWS S3\n(docs/sync.md)", e.paths.Config)}
+	}
+	creds, region, err := s3.Resolve(s3.Env{Getenv: os.Getenv, Home: e.home})
+	if err != nil {
+		return nil, exitCode{1, err.Error()}
+	}
+	if set.Region == "" {
+		set.Region = region
+	}
+	id, err := hostid.Get(e.paths.HostID)
+	if err != nil {
+		return nil, err
+	}
+	label, _ := os.Hostname()
+	return &hsync.Syncer{Settings: *set, HostID: id, Label: label, Creds: creds,
+		Paths: hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID},
+		Open:  func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 10*time.Second, false) }}, nil
+}
+
+// syncStatus gathers what hookd status says about sync.
+func (e *env) syncStatus(ctx context.Context) hsync.Status {
+	id, _ := hostid.Read(e.paths.HostID)
+	label, _ := os.Hostname()
+	var store *history.Store
+	if s, err := e.openStore(ctx, 2*time.Second, false); err == nil {
+		store = s
+		defer s.Close()
+	}
+	return hsync.Gather(ctx, e.syncSettings(), hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID}, id, label, store)
+}
+
+// syncLine says the state of sync in one line, and the problem if any.
+func syncLine(st hsync.Status) (line, problem string) {
+	switch {
+	case !st.Configured:
+		return "off (set sync.url in the config file: docs/sync.md)", ""
+	case !st.Key:
+		return "not set up: " + st.URL, "sync: sync.url is set but this installation has no key: run `hookd sync init` (first machine) or `hookd sync join`"
+	}
+	last := "never"
+	if t, err := time.Parse(time.RFC3339Nano, st.LastSync); err == nil {
+		last = time.Since(t).Round(time.Second).String() + " ago"
+	}
+	line = fmt.Sprintf("%s, last sync %s, %d waiting to go up, %d hosts", st.URL, last, st.Backlog, len(st.Hosts))
+	if st.LastError != "" {
+		problem = "sync: the last pass failed: " + st.LastError
+	}
+	return line, problem
+}
+
+func printSyncStatus(e *env, st hsync.Status) {
+	w := e.stdout
+	line, problem := syncLine(st)
+	fmt.Fprintf(w, "sync      %s\n", line)
+	fmt.Fprintf(w, "this host %s (id %s)\n", sanitize.Line(st.Host), st.HostID)
+	if st.Configured && st.Key {
+		if st.LastMoved != "" {
+			fmt.Fprintf(w, "last pass %s\n", st.LastMoved)
+		}
+		for _, h := range st.Hosts {
+			this := ""
+			if h.This {
+				this = " (this one)"
+			}
+			fmt.Fprintf(w, "  host %s %s%s: %d commands merged from %d segments\n", h.ID, sanitize.Line(h.Label), this, h.Commands, h.Merged)
+		}
+	}
+	if problem != "" {
+		fmt.Fprintf(w, "!         %s\n", sanitize.Line(problem))
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// needFile skips the test when a plugin's file is missing, or fails it
+// when the environment says plugins are required (REQUIRE_SHELLS, as CI
+// sets: .ci/run installs Debian's packages).
+func needFile(t *testing.T, path, pkg string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatalf("%s (Debian's %s) is required (REQUIRE_SHELLS is set): %v", path, pkg, err)
+		}
+		t.Skipf("%s not installed", pkg)
+	}
+}
+
+const zshHighlighter = "/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh"
+
+// underlined matches word drawn underlined, with any attribute changes
+// before it.
+func underlined(word string) *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[4m(?:\x1b\[[0-9;]*m)*` + regexp.QuoteMeta(word))
+}
+
+// TestSyntaxHighlightingOfHookdsLine: with the real zsh-syntax-highlighting,
+// what hookd puts on the command line (a fix by Ctrl-X f, the command an
+// answer to ?? offers) is highlighted as that command, not with the
+// colours of the line before, with hookd's line last in .zshrc and with it
+// before the highlighter. Builtins are drawn underlined, unknown commands
+// in standout, so that the two cannot be confused.
+func TestSyntaxHighlightingOfHookdsLine(t *testing.T) {
+	shelltest.Need(t, "zsh")
+	needFile(t, zshHighlighter, "zsh-syntax-highlighting")
+	styles := "typeset -A ZSH_HIGHLIGHT_STYLES\nZSH_HIGHLIGHT_STYLES[builtin]=underline\nZSH_HIGHLIGHT_STYLES[unknown-token]=standout\n"
+	for name, rc := range map[string]string{
+		"hookd last":   "PROMPT='%# '\nsource " + zshHighlighter + "\n" + styles + initLine("zsh"),
+		"hookd before": "PROMPT='%# '\n" + initLine("zsh") + "source " + zshHighlighter + "\n" + styles,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fake := llmtest.NewOpenAI(t)
+			fake.SetKey("test-key")
+			fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\necho offered\n```\n"}})
+			h := newHome(t)
+			s := shelltest.Start(t, h, "zsh", shelltest.Options{RC: rc, Env: llmEnv(fake)})
+			s.Type("ehco fixed-it\r")
+			s.WaitForPlain(regexp.MustCompile(`↳ echo fixed-it`), 10*time.Second)
+			s.Sync()
+			s.Editing()
+			from := len(s.Output())
+			s.Type("\x18f")
+			if !waitQuietly(s, from, underlined("echo")) {
+				t.Errorf("after Ctrl-X f, the fix is not highlighted as a builtin:\n%q", s.Output()[from:])
+			}
+			s.Type("\x15") // Ctrl-U: an empty line again
+			s.Sync()
+
+			from = len(s.Output())
+			s.Type("?? what now\r")
+			waitFrom(t, s, from, regexp.MustCompile(`(?s)Run:.*\x1b\[\?2004h.*offered`))
+			out := s.Output()[from:]
+			at := from + strings.LastIndex(out, "\x1b[?2004h")
+			if !waitQuietly(s, at, underlined("echo")) {
+				t.Errorf("the answer's offered command is not highlighted as a builtin:\n%q", s.Output()[at:])
+			}
+		})
+	}
+}
+
+// waitQuietly reports whether the output since from comes to match re
+// within 10 seconds (the highlighter redraws after the line is drawn).
+func waitQuietly(s *shelltest.Shell, from int, re *regexp.Regexp) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if re.MatchString(s.Output()[from:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFrom waits until the output since from matches re.
+func waitFrom(t *testing.T, s *shelltest.Shell, from int, re *regexp.Regexp) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !re.MatchString(s.Output()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q; output:\n%q", re, s.Output()[from:])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Go runs every linked package's initialisers in every command, `hookd
+// init` and `hookd suggest` (which the shell runs) included. initBudget is
+// what one package's initialisers may allocate at start-up: tables a
+// command needs are built when it needs them (sync.OnceValue), not for
+// every command. Allocations are counted by the runtime
+// (GODEBUG=inittrace=1), so the check does not depend on how busy the
+// machine is.
+const initBudget = 32 << 10
+
+// initExceptions are the packages whose initialisers cost more, with the
+// most each may allocate. goldmark's own package variables (its entity
+// table, its parsers' tables and its extensions' regular expressions) run
+// in any program that links the Markdown renderer: they cannot be made
+// lazy from here (docs/benchmarks.md, start-up). The MCP SDK's JSON
+// Schema package reflects over its own Schema type at init (hookd mcp;
+// about 0.4 ms, docs/benchmarks.md, coding agents).
+var initExceptions = map[string]int{
+	"github.com/google/jsonschema-go/jsonschema": 96 << 10,
+	"github.com/yuin/goldmark/extension":         300 << 10,
+	"github.com/yuin/goldmark/util":              160 << 10,
+	"github.com/yuin/goldmark/parser":            128 << 10,
+}
+
+// TestInitCost fails when a package initialiser of the hookd binary
+// allocates more than its budget.
+func TestInitCost(t *testing.T) {
+	cmd := exec.Command(hookdBin, "version")
+	cmd.Env = append(newHome(t).Env, "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("hookd version: %v\n%s", err, stderr.String())
+	}
+	n := 0
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		// init PKG @0.39 ms, 0.037 ms clock, 1234 bytes, 5 allocs
+		f := strings.Fields(sc.Text())
+		if len(f) < 9 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		n++
+		size, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("cannot read %q", sc.Text())
+		}
+		budget, ok := initExceptions[f[1]]
+		if !ok {
+			budget = initBudget
+		}
+		if size > budget {
+			t.Errorf("package %s allocates %d bytes at start-up, in every hookd command (budget %d): build what it needs when it is needed (sync.OnceValue)", f[1], size, budget)
+		}
+	}
+	if n < 20 {
+		t.Fatalf("read %d init lines from GODEBUG=inittrace=1:\n%s", n, stderr.String())
+	}
+}

@@ -1,0 +1,155 @@
+package deps
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The design document's package map (§2.2, a table with a row per package)
+// and layering diagram (§2.3) are read here and compared with the tree and
+// with allowed, so that they cannot drift from the code again, as
+// help.golden pins the help text.
+
+const designPath = "../../docs/design.md"
+
+// section returns the text of the design document between the heading
+// that starts with start and the next heading of the same or a higher
+// level.
+func section(t *testing.T, doc, start string) string {
+	t.Helper()
+	i := strings.Index(doc, "\n"+start)
+	if i < 0 {
+		t.Fatalf("%s: no heading %q", designPath, start)
+	}
+	rest := doc[i+1+len(start):]
+	level := strings.Count(strings.Fields(start)[0], "#")
+	for _, h := range regexp.MustCompile(`(?m)^#{1,6} `).FindAllStringIndex(rest, -1) {
+		if strings.Count(strings.Fields(rest[h[0]:])[0], "#") <= level {
+			return rest[:h[0]]
+		}
+	}
+	return rest
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// tablePackages returns the packages named in the first cell of the
+// section's table rows.
+func tablePackages(text string) map[string]bool {
+	pkgs := map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cell := strings.Split(line, "|")[1]
+		for _, m := range backticked.FindAllStringSubmatch(cell, -1) {
+			pkgs[m[1]] = true
+		}
+	}
+	return pkgs
+}
+
+// diagram reads the layering diagram: a code block of layer names, each
+// followed by indented lines `package → import, import` (`→ —` for none),
+// longer lists continued on more deeply indented lines without an arrow.
+func diagram(t *testing.T, text string) (rows map[string][]string, layerOfRow map[string]string) {
+	t.Helper()
+	start := strings.Index(text, "```")
+	end := strings.LastIndex(text, "```")
+	if start < 0 || end <= start {
+		t.Fatalf("%s §2.3: no code block", designPath)
+	}
+	rows, layerOfRow = map[string][]string{}, map[string]string{}
+	layer, last := "", ""
+	for _, line := range strings.Split(text[start+3:end], "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+		case !strings.HasPrefix(line, " "):
+			layer, last = strings.Fields(trimmed)[0], ""
+		case strings.Contains(line, "→"):
+			pkg, deps, _ := strings.Cut(trimmed, "→")
+			last = strings.TrimSpace(pkg)
+			if _, dup := rows[last]; dup {
+				t.Errorf("%s §2.3: %s drawn twice", designPath, last)
+			}
+			rows[last] = splitList(deps)
+			layerOfRow[last] = layer
+		case last != "":
+			rows[last] = append(rows[last], splitList(trimmed)...)
+		default:
+			t.Errorf("%s §2.3: cannot read %q", designPath, line)
+		}
+	}
+	return rows, layerOfRow
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "—" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// wantLine is how the diagram should draw pkg.
+func wantLine(pkg string) string {
+	deps := slices.Clone(allowed[pkg])
+	sort.Strings(deps)
+	if len(deps) == 0 {
+		return fmt.Sprintf("  %s → —", pkg)
+	}
+	return fmt.Sprintf("  %s → %s", pkg, strings.Join(deps, ", "))
+}
+
+func TestDesignMap(t *testing.T) {
+	b, err := os.ReadFile(designPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	pkgs := packages(t)
+
+	table := tablePackages(section(t, doc, "### 2.2 "))
+	for pkg := range pkgs {
+		if !table[pkg] {
+			t.Errorf("%s §2.2 has no row for package %s", designPath, pkg)
+		}
+	}
+	for pkg := range table {
+		if _, exists := pkgs[pkg]; !exists {
+			t.Errorf("%s §2.2 describes package %s, which does not exist", designPath, pkg)
+		}
+	}
+
+	rows, layerOfRow := diagram(t, section(t, doc, "### 2.3 "))
+	for pkg := range allowed {
+		got, drawn := rows[pkg]
+		if !drawn {
+			t.Errorf("%s §2.3 does not draw %s; in layer %s:\n%s", designPath, pkg, layers[layerOf(pkg)].name, wantLine(pkg))
+			continue
+		}
+		got = slices.Clone(got)
+		sort.Strings(got)
+		want := slices.Clone(allowed[pkg])
+		sort.Strings(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s §2.3 draws %s's imports as %v; allowed says:\n%s", designPath, pkg, got, wantLine(pkg))
+		}
+		if l := layerOf(pkg); l >= 0 && layerOfRow[pkg] != layers[l].name {
+			t.Errorf("%s §2.3 draws %s under %q; it is in layer %q", designPath, pkg, layerOfRow[pkg], layers[l].name)
+		}
+	}
+	for pkg := range rows {
+		if _, ok := allowed[pkg]; !ok {
+			t.Errorf("%s §2.3 draws %s, which has no row in allowed", designPath, pkg)
+		}
+	}
+}

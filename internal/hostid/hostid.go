@@ -1,0 +1,85 @@
+// Package hostid names this installation of hookd: an id made once, at
+// first use, and kept in a file of the user's data directory. A host is an
+// installation, not a hostname: two containers or two home directories on
+// a machine of one name are two hosts. Sync files each installation's
+// segments under its id, and history marks the commands that came from
+// another installation with that installation's id; the hostname is kept
+// only as a label. This is the one place that reads or makes the id.
+package hostid
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Len is the length of an id: 16 lowercase hexadecimal digits.
+const Len = 16
+
+// Valid reports whether s has the form of an installation id.
+func Valid(s string) bool {
+	if len(s) != Len {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Read returns the id kept at path, or an error wrapping os.ErrNotExist
+// when none was made yet.
+func Read(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	id := strings.TrimSpace(string(b))
+	if !Valid(id) {
+		return "", fmt.Errorf("%s does not hold an installation id (%d hexadecimal digits): remove it to make a new one", path, Len)
+	}
+	return id, nil
+}
+
+// Get returns the id kept at path, making it first when there is none
+// (0600, in a 0700 directory). Two processes making it at once agree on
+// one: the file is created whole under a temporary name and linked into
+// place, and the loser reads the winner's.
+func Get(path string) (string, error) {
+	id, err := Read(path)
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		return id, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	var b [Len / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".host-id-*")
+	if err != nil {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(hex.EncodeToString(b[:]) + "\n")
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	return Read(path)
+}

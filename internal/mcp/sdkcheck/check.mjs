@@ -1,0 +1,40 @@
+// Drives `hookd mcp` with the official TypeScript MCP client, and prints
+// what the client made of it as JSON: the server's info and instructions,
+// the tools it lists (with their schemas), and each call's result, or the
+// error the client threw. The client checks each structured result against
+// its tool's output schema, as agents do.
+//
+// Usage: node check.mjs HOOKD CALLS_JSON
+// CALLS_JSON is a list of {"name": TOOL, "arguments": {...}}; hookd runs
+// with this process's environment (the test's isolated HOME and XDG_*).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [hookd, callsJSON = "[]"] = process.argv.slice(2);
+const calls = JSON.parse(callsJSON);
+const out = { server: null, instructions: null, capabilities: null, tools: null, calls: [], stderr: "", initMs: null };
+
+const transport = new StdioClientTransport({ command: hookd, args: ["mcp"], env: process.env, stderr: "pipe" });
+transport.stderr?.on("data", (d) => { out.stderr += d.toString(); });
+const client = new Client({ name: "hookd-sdkcheck", version: "1.0.0" });
+try {
+  const t0 = performance.now();
+  await client.connect(transport);
+  out.initMs = performance.now() - t0;
+  out.server = client.getServerVersion();
+  out.instructions = client.getInstructions() ?? null;
+  out.capabilities = client.getServerCapabilities() ?? null;
+  out.tools = (await client.listTools()).tools;
+  for (const c of calls) {
+    try {
+      out.calls.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }) });
+    } catch (e) {
+      out.calls.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) } });
+    }
+  }
+} catch (e) {
+  out.fatal = String(e.stack ?? e);
+} finally {
+  await client.close().catch(() => {});
+}
+process.stdout.write(JSON.stringify(out) + "\n");

@@ -1,0 +1,265 @@
+// Package mcp is hookd's MCP server (`hookd mcp`): coding agents (Claude
+// Code, Codex, Gemini CLI, Cursor) read the user's shell history and the
+// commands' captured outputs through four read-only tools, history_search,
+// command_output, recent_commands and command_context, over the official
+// Go SDK. Nothing is written and nothing is run: every call reads the
+// history (opened per call, so the last command typed is there), and
+// every result is redacted again and stripped of terminal control
+// sequences on its way out, capped in size with a note of what was cut,
+// and names the ids the agent can ask more about.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/redact"
+	"github.com/hookd/hookd/internal/sanitize"
+)
+
+// Options are what the server reads from and how.
+type Options struct {
+	// Open opens the history for one call, after moving what waits in
+	// the spools into it; the call closes it.
+	Open func(ctx context.Context) (*history.Store, error)
+	// Recover recovers a database found damaged while a call read it; the
+	// call is then tried once more. nil: no recovery.
+	Recover func(ctx context.Context) error
+	// Reader makes the reader of a call's store (the outbox, the
+	// ingestion rules: package recall).
+	Reader func(*history.Store) *recall.Reader
+	// Redactor redacts every result (nil: the built-in rules).
+	Redactor *redact.Redactor
+	// Search is history_search's engine (nil: SearchHistory).
+	Search SearchFunc
+	// Budget is command_context's default budget, in tokens (0: 8000).
+	Budget int
+	// Version is hookd's, for the server's implementation info.
+	Version string
+	// Now is the clock (nil: time.Now), for since.
+	Now func() time.Time
+}
+
+// SearchFunc finds the commands a history_search selects, newest first.
+type SearchFunc func(ctx context.Context, s *history.Store, q history.Query) ([]history.Entry, error)
+
+// SearchHistory is history_search's engine until the full-text search of
+// commands and outputs (hookd search) lands: the history's own query,
+// every word a substring of the command line. It is the one place to
+// switch.
+func SearchHistory(ctx context.Context, s *history.Store, q history.Query) ([]history.Entry, error) {
+	return s.List(ctx, q)
+}
+
+// Instructions tell the agent what hookd is and when to use each tool.
+const Instructions = `hookd records every command the user types in their bash and zsh shells (text, exit status, directory, time, duration) and, when output capture is on, what each command printed. Use these tools when the user refers to something they ran or saw in their own terminal ("why did my build fail?", "what did that command print?", "the error I just got"), instead of asking them to paste it or running the command again. Everything is read-only: nothing is run or changed.
+
+- recent_commands: the last commands of the user's most recent shell, with exit statuses. Start here when the user speaks of something they just did.
+- command_output: what one command printed, by its id (-1 for the last command of the user's most recent shell, -2 the one before). Long outputs come cut, with a note: ask again with start_line/end_line, tail, or grep (a regular expression, with context lines) for the part you need.
+- history_search: find earlier commands by words of their command line, with filters (cwd, session "current", failed, since, author). Gives ids for command_output.
+- command_context: one block with the commands' facts and outputs cut to fit, the same block 'hookd ctx' prints; handy to read a failure whole.
+
+Ids are stable: quote them to the user. Secrets are replaced by [REDACTED]. Commands run by coding agents (author "claude-code", …) are left out unless you ask for them with author.`
+
+// Limits of what a call returns.
+const (
+	// maxText bounds the text of one result, in bytes.
+	maxText = 16 << 10
+	// defaultSearch and maxSearch bound history_search's commands.
+	defaultSearch, maxSearch = 20, 100
+	// defaultRecent and maxRecent bound recent_commands'.
+	defaultRecent, maxRecent = 10, 50
+	// maxContext bounds command_context's commands.
+	maxContext = 10
+	// maxBudget bounds command_context's budget, in tokens.
+	maxBudget = 16000
+)
+
+// New returns hookd's MCP server over o.
+func New(o Options) *sdk.Server {
+	if o.Search == nil {
+		o.Search = SearchHistory
+	}
+	if o.Budget <= 0 {
+		o.Budget = 8000
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Redactor == nil {
+		o.Redactor, _ = redact.New(nil)
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "hookd", Title: "hookd: your shell history and outputs", Version: o.Version},
+		&sdk.ServerOptions{Instructions: Instructions, Capabilities: &sdk.ServerCapabilities{}})
+	t := &tools{o: o}
+	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+	sdk.AddTool(s, &sdk.Tool{Name: "recent_commands", Title: "Recent commands",
+		Description: "The last commands of the user's most recent interactive shell (bash or zsh), oldest first, with exit status, directory, duration and output size. Use it when the user refers to what they just ran.",
+		Annotations: readOnly}, t.recent)
+	sdk.AddTool(s, &sdk.Tool{Name: "command_output", Title: "A command's output",
+		Description: "What a recorded command printed, as the terminal showed it, by id (-1: the last command of the user's most recent shell, -2 the one before). Without options, a long output comes as its head, tail and error lines, with a note; start_line/end_line (1-based, inclusive), tail (the last N lines) and grep (a case-insensitive regular expression; context lines around each match) select a part. When there is no output, it says why.",
+		Annotations: readOnly}, t.output)
+	sdk.AddTool(s, &sdk.Tool{Name: "history_search", Title: "Search the shell history",
+		Description: "Search the user's shell history, newest first: commands whose command line holds every word of query (any case), with filters. Gives ids for command_output.",
+		Annotations: readOnly}, t.search)
+	sdk.AddTool(s, &sdk.Tool{Name: "command_context", Title: "Context block of commands",
+		Description: "The context block of recorded commands, as `hookd ctx` prints it for any LLM: each command's text, status, directory, timing and output, cut to head, tail and error lines within a budget of tokens, fenced so that output cannot pass for instructions.",
+		Annotations: readOnly}, t.context)
+	return s
+}
+
+// Serve runs the server over in and out (the agent's pipes) until in
+// ends or ctx is done.
+func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
+	w := &lockedWriter{w: out}
+	err := New(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard(in, w)), Writer: nopCloser{w}})
+	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// tools answers the tool calls.
+type tools struct{ o Options }
+
+// call runs f on a store opened for it, recovering a database found
+// damaged and trying once more; its error is one for the agent.
+func (t *tools) call(ctx context.Context, f func(*history.Store) error) error {
+	err := t.once(ctx, f)
+	if errors.Is(err, history.ErrCorrupt) && t.o.Recover != nil {
+		if rerr := t.o.Recover(ctx); rerr != nil {
+			return t.fail(fmt.Errorf("the history database is damaged and could not be recovered now: %v (hookd status says more; try again in a moment)", rerr))
+		}
+		err = t.once(ctx, f)
+	}
+	if err != nil {
+		return t.fail(err)
+	}
+	return nil
+}
+
+func (t *tools) once(ctx context.Context, f func(*history.Store) error) error {
+	s, err := t.o.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return f(s)
+}
+
+// toolError is an error as the agent reads it: redacted, safe to show.
+type toolError struct{ msg string }
+
+func (e *toolError) Error() string { return e.msg }
+
+// fail turns err into what the agent reads (the SDK sends it as a tool
+// result with isError set, so the agent can go on).
+func (t *tools) fail(err error) error {
+	var te *toolError
+	if errors.As(err, &te) {
+		return te
+	}
+	msg := err.Error()
+	if history.IsBusy(err) {
+		msg = "the history database is busy (another hookd process is writing it): try again in a moment"
+	}
+	return &toolError{t.clean(msg)}
+}
+
+// badArg is a mistake in the agent's arguments.
+func badArg(format string, a ...any) error { return &toolError{fmt.Sprintf(format, a...)} }
+
+// clean redacts s and makes it safe to show on a terminal (newlines and
+// tabs kept): every string that leaves goes through it.
+func (t *tools) clean(s string) string {
+	s, _ = t.o.Redactor.String(s)
+	return sanitize.Text(s)
+}
+
+// line is clean on one line.
+func (t *tools) line(s string) string {
+	s, _ = t.o.Redactor.String(s)
+	return sanitize.Line(s)
+}
+
+// Info is a recorded command as the tools give it.
+type Info struct {
+	ID         int64   `json:"id" jsonschema:"the command's id: give it to command_output or command_context"`
+	Command    string  `json:"command"`
+	ExitCode   int     `json:"exit_code"`
+	Cwd        string  `json:"cwd"`
+	StartedAt  string  `json:"started_at" jsonschema:"when it started (RFC 3339)"`
+	DurationMS float64 `json:"duration_ms"`
+	// OutputBytes is the size of the stored output (0: none).
+	OutputBytes int64  `json:"output_bytes"`
+	Session     string `json:"session"`
+	Author      string `json:"author,omitempty" jsonschema:"the coding agent that ran it; absent for the user's own commands"`
+}
+
+func (t *tools) command(en history.Entry) Info {
+	return Info{ID: en.ID, Command: t.line(en.Command), ExitCode: en.ExitCode, Cwd: t.line(en.Cwd),
+		StartedAt:  time.UnixMicro(en.StartedAt).UTC().Format(time.RFC3339),
+		DurationMS: float64(en.DurationUS/100) / 10, OutputBytes: en.OutputBytes, Session: en.Session, Author: en.Author}
+}
+
+// summary is a command on one line, for the text the agent reads.
+func summary(c Info) string {
+	status := "ok"
+	if c.ExitCode != 0 {
+		status = fmt.Sprintf("FAILED exit %d", c.ExitCode)
+	}
+	var extra []string
+	if c.DurationMS >= 1000 {
+		extra = append(extra, fmt.Sprintf("%.1fs", c.DurationMS/1000))
+	}
+	if c.OutputBytes > 0 {
+		extra = append(extra, fmt.Sprintf("output %s", size(c.OutputBytes)))
+	} else {
+		extra = append(extra, "no output")
+	}
+	if c.Author != "" {
+		extra = append(extra, "by "+c.Author)
+	}
+	return fmt.Sprintf("#%d [%s] %s $ %s  (%s, %s)", c.ID, status, c.Cwd, c.Command, c.StartedAt, strings.Join(extra, ", "))
+}
+
+func size(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1fK", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+}
+
+// text is a result's text content.
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// capLines joins lines within maxText bytes, and says how many did not
+// fit.
+func capLines(lines []string) (string, int) {
+	var b strings.Builder
+	for i, l := range lines {
+		if b.Len()+len(l)+1 > maxText {
+			return b.String(), len(lines) - i
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String(), 0
+}

@@ -1,0 +1,341 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/recording/recall"
+)
+
+// fixture is a history: a zsh session of the user's with commands whose
+// outputs test the selections, and a session of Claude Code's.
+type fixture struct {
+	path string
+	ids  map[string]int64
+}
+
+const t0 = int64(1_800_000_000_000_000)
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	f := &fixture{path: filepath.Join(t.TempDir(), "history.db"), ids: map[string]int64{}}
+	s, err := history.Open(ctx, f.path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.AddSession(ctx, history.Session{ID: "zsh-1", Shell: "zsh", Capture: "pty"})
+	tx.AddSession(ctx, history.Session{ID: "cc-1", Shell: "agent", Capture: "agent", Author: "claude-code"})
+	var long strings.Builder
+	for i := 1; i <= 5000; i++ {
+		if i == 2500 {
+			long.WriteString("error: something broke in the middle\n")
+			continue
+		}
+		fmt.Fprintf(&long, "compiling unit %d of 5000\n", i)
+	}
+	cmds := []struct {
+		name, session, text, out string
+		exit                     int
+		noOutput                 bool
+	}{
+		{"ls", "zsh-1", "ls", "a\nb\n", 0, false},
+		{"build", "zsh-1", "make build", long.String(), 2, false},
+		{"quiet", "zsh-1", "true", "", 0, false},
+		{"lost", "zsh-1", "vim notes", "", 0, true},
+		{"agent", "cc-1", "go test ./...", "FAIL\n", 1, false},
+		{"secret", "zsh-1", "export TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "\x1b]0;title\x07ok\n", 0, false},
+	}
+	for i, c := range cmds {
+		seq := int64(i + 1)
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: c.session, Seq: seq, Command: c.text, ExitCode: c.exit,
+			Cwd: "/src", StartedAt: t0 + seq*1_000_000, DurationUS: 1500, Source: map[bool]string{true: "agent", false: "hook"}[c.session == "cc-1"]}); err != nil {
+			t.Fatal(err)
+		}
+		if !c.noOutput {
+			if err := tx.AddOutput(ctx, history.Output{Session: c.session, Seq: seq, Text: []byte(c.out), Bytes: int64(len(c.out)), CreatedAt: t0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.ids[c.name] = int64(i + 1)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) options() Options {
+	return Options{
+		Open: func(ctx context.Context) (*history.Store, error) { return history.Open(ctx, f.path, time.Second) },
+		Reader: func(s *history.Store) *recall.Reader {
+			return &recall.Reader{Store: s, Outbox: filepath.Join(filepath.Dir(f.path), "outbox")}
+		},
+		Version: "test",
+		Now:     func() time.Time { return time.UnixMicro(t0 + 10_000_000) },
+	}
+}
+
+// connect serves o to a client of the Go SDK over an in-memory pipe.
+func connect(t testing.TB, o Options) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := New(o).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+// call calls a tool and returns its structured result and its text.
+func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (map[string]any, string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	var m map[string]any
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &m)
+	}
+	return m, text.String(), res.IsError
+}
+
+func TestCommandOutput(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f.options())
+	build := f.ids["build"]
+	// A long output: an excerpt with the error line, a note on what was
+	// left out, within the size limit.
+	m, text, isErr := call(t, cs, "command_output", map[string]any{"id": build})
+	out := m["output"].(string)
+	if isErr || len(out) > maxText || !strings.Contains(out, "error: something broke") || !strings.Contains(out, "compiling unit 1 of") ||
+		!strings.Contains(out, "unit 5000 of") || !strings.Contains(m["note"].(string), "left out") || !strings.Contains(text, "FAILED exit 2") {
+		t.Errorf("long output: %d bytes, note %q, error %v", len(out), m["note"], isErr)
+	}
+	// A range that runs past the size limit is cut, and says where to go on.
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": build, "start_line": 1, "end_line": 5000})
+	if last := int(m["last_line"].(float64)); last >= 5000 || len(m["output"].(string)) > maxText ||
+		!strings.Contains(m["note"].(string), fmt.Sprintf("start_line %d", last+1)) {
+		t.Errorf("a long range: last line %v, note %q", m["last_line"], m["note"])
+	}
+	// grep across the whole output, however long.
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": build, "grep": "ERROR:", "context": 0})
+	if m["output"] != "2500: error: something broke in the middle\n" {
+		t.Errorf("grep = %q", m["output"])
+	}
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": build, "grep": "no such text"})
+	if !strings.Contains(m["note"].(string), "no line") {
+		t.Errorf("grep without a match: %v", m)
+	}
+	// Past the end.
+	m, _, isErr = call(t, cs, "command_output", map[string]any{"id": f.ids["ls"], "start_line": 9})
+	if isErr || !strings.Contains(m["note"].(string), "has 2 lines") {
+		t.Errorf("start_line past the end: %v", m)
+	}
+	// No output, and why; an empty one.
+	m, text, _ = call(t, cs, "command_output", map[string]any{"id": f.ids["lost"]})
+	if !strings.Contains(m["missing"].(string), "no output was captured") || !strings.Contains(text, "No output: no output was captured") {
+		t.Errorf("no output: %v / %q", m, text)
+	}
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": f.ids["quiet"]})
+	if m["missing"] != "it printed nothing" {
+		t.Errorf("empty output: %v", m)
+	}
+	// -1 is the user's last command, not the agent's newer one; with
+	// author, the agent's.
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": -1})
+	if int64(m["id"].(float64)) != f.ids["secret"] {
+		t.Errorf("-1 = %v", m["id"])
+	}
+	m, _, _ = call(t, cs, "command_output", map[string]any{"id": -1, "author": "claude-code"})
+	if int64(m["id"].(float64)) != f.ids["agent"] || m["author"] != "claude-code" {
+		t.Errorf("-1 of claude-code = %v", m)
+	}
+	// Redacted and sanitized: the command and the output.
+	m, text, _ = call(t, cs, "command_output", map[string]any{"id": f.ids["secret"]})
+	all := text + fmt.Sprint(m)
+	if strings.Contains(all, "ghp_") || strings.Contains(all, "\x1b") || strings.Contains(all, "\x07") || !strings.Contains(all, `\e]0;title\x07ok`) {
+		t.Errorf("secret or control sequence out raw: %q", all)
+	}
+	// Mistakes in the arguments: clear errors.
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"id": 0}, "id is required"},
+		{map[string]any{"id": 99}, "no command 99"},
+		{map[string]any{"id": -50}, "fewer than 50"},
+		{map[string]any{"id": build, "tail": 3, "start_line": 2}, "not both"},
+		{map[string]any{"id": build, "start_line": 9, "end_line": 2}, "after end_line"},
+		{map[string]any{"id": build, "grep": "("}, "not a regular expression"},
+		{map[string]any{"id": build, "grep": "x", "context": 100}, "context must be"},
+		{map[string]any{"id": build, "tail": -1}, "must be positive"},
+	} {
+		_, text, isErr := call(t, cs, "command_output", c.args)
+		if !isErr || !strings.Contains(text, c.want) {
+			t.Errorf("command_output(%v) = %q, error %v; want an error saying %q", c.args, text, isErr, c.want)
+		}
+	}
+}
+
+func TestSearchAndRecent(t *testing.T) {
+	f := newFixture(t)
+	cs := connect(t, f.options())
+	ids := func(m map[string]any) []int64 {
+		var out []int64
+		for _, c := range m["commands"].([]any) {
+			out = append(out, int64(c.(map[string]any)["id"].(float64)))
+		}
+		return out
+	}
+	m, _, _ := call(t, cs, "history_search", map[string]any{"query": "go"})
+	if len(ids(m)) != 0 {
+		t.Errorf("the user's own commands only by default: %v", ids(m))
+	}
+	m, _, _ = call(t, cs, "history_search", map[string]any{"query": "go", "author": "any"})
+	if got := ids(m); len(got) != 1 || got[0] != f.ids["agent"] {
+		t.Errorf("author any: %v", got)
+	}
+	m, _, _ = call(t, cs, "history_search", map[string]any{"failed": true, "session": "current", "cwd": "/src/", "since": "1h"})
+	if got := ids(m); len(got) != 1 || got[0] != f.ids["build"] {
+		t.Errorf("failed in the current session since 1h: %v", got)
+	}
+	m, _, _ = call(t, cs, "history_search", map[string]any{"limit": 2})
+	if got := ids(m); len(got) != 2 || got[0] != f.ids["secret"] || m["more"] != true {
+		t.Errorf("limit 2: %v, more %v", got, m["more"])
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"cwd": "src"}, "absolute path"},
+		{map[string]any{"since": "yesterday-ish"}, "since"},
+		{map[string]any{"limit": -3}, "positive"},
+	} {
+		_, text, isErr := call(t, cs, "history_search", c.args)
+		if !isErr || !strings.Contains(text, c.want) {
+			t.Errorf("history_search(%v) = %q; want an error saying %q", c.args, text, c.want)
+		}
+	}
+	m, text, _ := call(t, cs, "recent_commands", map[string]any{"limit": 4})
+	if got := ids(m); len(got) != 4 || got[3] != f.ids["secret"] || got[0] != f.ids["build"] || m["session"] != "zsh-1" || !strings.Contains(text, "FAILED exit 2") {
+		t.Errorf("recent_commands = %v, %q", got, text)
+	}
+	m, _, _ = call(t, cs, "recent_commands", map[string]any{"limit": 5000})
+	if !strings.Contains(m["note"].(string), "50") {
+		t.Errorf("recent_commands with a huge limit: %v", m)
+	}
+	m, _, _ = call(t, cs, "command_context", map[string]any{"ids": []int64{-1, f.ids["build"]}, "budget": 1 << 30})
+	if b := m["block"].(string); !strings.Contains(b, "error: something broke") || strings.Contains(b, "ghp_") || !strings.Contains(m["note"].(string), "16000") {
+		t.Errorf("command_context: note %q, block %d bytes", m["note"], len(b))
+	}
+	_, text, isErr := call(t, cs, "command_context", map[string]any{"ids": make([]int64, 11)})
+	if !isErr || !strings.Contains(text, "at most 10") {
+		t.Errorf("command_context with 11 ids: %q", text)
+	}
+}
+
+// TestDamagedThenRecovered: a call that finds the database damaged asks
+// for its recovery and is tried once more.
+func TestDamagedThenRecovered(t *testing.T) {
+	f := newFixture(t)
+	o := f.options()
+	open := o.Open
+	damaged, recovered := true, 0
+	o.Open = func(ctx context.Context) (*history.Store, error) {
+		if damaged {
+			return nil, fmt.Errorf("open: %w", history.ErrCorrupt)
+		}
+		return open(ctx)
+	}
+	o.Recover = func(context.Context) error { recovered++; damaged = false; return nil }
+	cs := connect(t, o)
+	if m, text, isErr := call(t, cs, "recent_commands", nil); isErr || recovered != 1 || len(m["commands"].([]any)) == 0 {
+		t.Errorf("after recovery: %q, recovered %d times", text, recovered)
+	}
+	damaged = true
+	o.Recover = nil
+	cs = connect(t, o)
+	if _, text, isErr := call(t, cs, "recent_commands", nil); !isErr || !strings.Contains(text, "corrupt") {
+		t.Errorf("damaged, no recovery: %q", text)
+	}
+}
+
+// TestServeGarbage: a line that is not JSON-RPC gets a parse error, and
+// the server goes on answering.
+func TestServeGarbage(t *testing.T) {
+	f := newFixture(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), f.options(), inR, outW); outW.Close() }()
+	lines := bufio.NewScanner(outR)
+	lines.Buffer(nil, 1<<20)
+	send := func(s string) { io.WriteString(inW, s+"\n") }
+	read := func() map[string]any {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no answer: %v", lines.Err())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("answer %q: %v", lines.Text(), err)
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if m := read(); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`this is not JSON {`)
+	if m := read(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32700 {
+		t.Errorf("garbage: %v; want a parse error", m)
+	}
+	send(`{"id": 7, "what": "not JSON-RPC"}`)
+	if m := read(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32600 || m["id"].(float64) != 7 {
+		t.Errorf("JSON that is not JSON-RPC: %v; want an invalid request", m)
+	}
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`)
+	if m := read(); m["result"] == nil || m["id"].(float64) != 2 {
+		t.Errorf("a call after the garbage: %v", m)
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve ended with %v; want nil at the end of its input", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("Serve did not end with its input")
+	}
+}

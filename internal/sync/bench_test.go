@@ -1,0 +1,134 @@
+package sync_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/sync/s3test"
+)
+
+// synthetic fills h's history with n commands like a person's: a few
+// hundred per session, commands from templates with varying arguments,
+// directories from a small set, about 10% failed, realistic timing.
+func synthetic(b testing.TB, h *host, n int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	words := strings.Fields("api auth build cache config db deploy docs fix handler http index lint log main metrics parser proxy queue retry router schema server store sync test token ui user worker")
+	dirs := []string{"~/src/hookd", "~/src/hookd/cmd/hookd", "~/src/web", "~/src/web/frontend", "~/infra", "/tmp", "~", "~/notes", "~/src/api", "~/src/api/internal/db"}
+	tmpl := []func() string{
+		func() string { return "git status" },
+		func() string { return "git diff" },
+		func() string {
+			return fmt.Sprintf("git commit -m '%s: %s the %s'", words[rng.IntN(len(words))], words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		},
+		func() string { return fmt.Sprintf("git checkout -b %s-%d", words[rng.IntN(len(words))], rng.IntN(500)) },
+		func() string { return fmt.Sprintf("go test ./internal/%s/...", words[rng.IntN(len(words))]) },
+		func() string {
+			return fmt.Sprintf("vim %s/%s.go", words[rng.IntN(len(words))], words[rng.IntN(len(words))])
+		},
+		func() string { return fmt.Sprintf("grep -rn %s .", words[rng.IntN(len(words))]) },
+		func() string {
+			return fmt.Sprintf("kubectl logs %s-%x -n prod --tail=%d", words[rng.IntN(len(words))], rng.Uint32(), 50*(1+rng.IntN(10)))
+		},
+		func() string { return fmt.Sprintf("cd %s", dirs[rng.IntN(len(dirs))]) },
+		func() string { return "ls -la" },
+		func() string { return fmt.Sprintf("make %s", words[rng.IntN(len(words))]) },
+		func() string {
+			return fmt.Sprintf("curl -s https://%s.example.com/v1/%s/%d | jq .%s", words[rng.IntN(len(words))], words[rng.IntN(len(words))], rng.IntN(100000), words[rng.IntN(len(words))])
+		},
+		func() string {
+			return fmt.Sprintf("docker run --rm -it %s:%d.%d", words[rng.IntN(len(words))], rng.IntN(5), rng.IntN(20))
+		},
+		func() string {
+			return fmt.Sprintf("ssh deploy@%s-%d.internal", words[rng.IntN(len(words))], rng.IntN(40))
+		},
+	}
+	ctx := b.Context()
+	s := h.store()
+	defer s.Close()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback()
+	t := time.Date(2025, 1, 1, 9, 0, 0, 0, time.UTC).UnixMicro()
+	var sess string
+	var seq int64
+	for i := range n {
+		if i%300 == 0 {
+			sess = fmt.Sprintf("%d-%d-%d", t, 1000+rng.IntN(60000), rng.IntN(32768))
+			seq = 0
+			if err := tx.AddSession(ctx, history.Session{ID: sess, Shell: "zsh", Version: "5.9", PID: 4242, Host: h.s.Label, User: "me", UID: 1000, TTY: "/dev/pts/3", StartedAt: t}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		seq++
+		exit := 0
+		if rng.IntN(10) == 0 {
+			exit = 1 + rng.IntN(2)
+		}
+		t += int64(2+rng.IntN(120)) * 1e6
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: sess, Seq: seq, Command: tmpl[rng.IntN(len(tmpl))](), ExitCode: exit,
+			Pipestatus: []int{exit}, Cwd: dirs[rng.IntN(len(dirs))], StartedAt: t, DurationUS: int64(rng.ExpFloat64() * 800000)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// bucketBytes sums the sizes of host's objects in the store.
+func bucketBytes(b testing.TB, srv *s3test.Server, h *host) (n int64, objects int) {
+	for p, data := range srv.Files() {
+		if strings.HasPrefix(p, srv.Root) && strings.Contains(p, "/h/"+h.s.HostID+"/") {
+			n += int64(len(data))
+			objects++
+		}
+	}
+	return n, objects
+}
+
+// BenchmarkFirstSync100k: the first sync of 100,000 commands (no outputs)
+// up from one installation and down to another, against versitygw on
+// this machine; the bytes stored per command; then a pass with 100 new
+// commands (up, then down). Run with -benchtime 1x.
+func BenchmarkFirstSync100k(b *testing.B) {
+	const n = 100000
+	for range b.N {
+		srv := s3test.Start(b)
+		hs := cluster(b, srv, 2)
+		synthetic(b, hs[0], n, 1)
+		start := time.Now()
+		m := hs[0].pass()
+		up := time.Since(start)
+		if m.UpCommands != n {
+			b.Fatalf("up: %s", m)
+		}
+		start = time.Now()
+		m = hs[1].pass()
+		down := time.Since(start)
+		if m.DownCommands != n {
+			b.Fatalf("down: %s", m)
+		}
+		size, objects := bucketBytes(b, srv, hs[0])
+		synthetic(b, hs[0], 100, 2)
+		start = time.Now()
+		hs[0].pass()
+		up100 := time.Since(start)
+		start = time.Now()
+		if m := hs[1].pass(); m.DownCommands != 100 {
+			b.Fatalf("down 100: %s", m)
+		}
+		down100 := time.Since(start)
+		b.ReportMetric(up.Seconds(), "s-up-100k")
+		b.ReportMetric(down.Seconds(), "s-down-100k")
+		b.ReportMetric(float64(size)/n, "stored-B/cmd")
+		b.ReportMetric(float64(objects), "objects")
+		b.ReportMetric(up100.Seconds()*1000, "ms-up-100")
+		b.ReportMetric(down100.Seconds()*1000, "ms-down-100")
+	}
+}

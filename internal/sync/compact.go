@@ -1,0 +1,163 @@
+package sync
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/sync/s3"
+)
+
+// Compaction keeps the number of objects an installation's series holds,
+// and so what a pass lists and a new machine fetches, small: once
+// compactAfter segments were written since the last compaction, the
+// installation folds its own runs of consecutive small segments (all but
+// the newest keepRecent, which the other machines are likely still
+// fetching) into one segment per run of up to compactTarget bytes,
+// named for the numbers it covers (<end>-<start>), and then deletes the
+// originals. The folded segment leaves out the commands forgotten since
+// (their tombstones stay, for the machines that merged the command
+// earlier), so a forgotten command's ciphertext leaves the bucket too.
+//
+// Readers choose what to fetch by the numbers in the names (cover): a
+// machine that merged part of a run fetches the originals while they are
+// there and the folded segment after, and merging it again changes
+// nothing.
+var (
+	compactAfter  int64 = 64
+	keepRecent    int64 = 16
+	compactTarget int64 = 4 << 20
+)
+
+// SetCompaction changes the compaction thresholds, for tests; it returns
+// a function that puts them back.
+func SetCompaction(after, recent, target int64) (restore func()) {
+	a, r, t := compactAfter, keepRecent, compactTarget
+	compactAfter, keepRecent, compactTarget = after, recent, target
+	return func() { compactAfter, keepRecent, compactTarget = a, r, t }
+}
+
+func (p *pass) compact() error {
+	seq, err := p.meta(metaSeq)
+	if err != nil {
+		return err
+	}
+	done, err := p.meta(metaCompacted)
+	if err != nil {
+		return err
+	}
+	if seq-done < compactAfter {
+		return nil
+	}
+	limit := seq - keepRecent
+	segs, err := p.listSegments(p.HostID, done)
+	if err != nil {
+		return err
+	}
+	// The segments to fold: those this pass can see whole, in order,
+	// no larger than the target alone.
+	var runs [][]segment
+	var run []segment
+	var size int64
+	flush := func() {
+		if len(run) > 1 {
+			runs = append(runs, run)
+		}
+		run, size = nil, 0
+	}
+	for _, sg := range cover(segs, done) {
+		if sg.end > limit {
+			break
+		}
+		if len(run) > 0 && (size+sg.size > compactTarget || sg.start != run[len(run)-1].end+1) {
+			flush()
+		}
+		run = append(run, sg)
+		size += sg.size
+	}
+	flush()
+	for _, r := range runs {
+		if err := p.fold(r); err != nil {
+			return err
+		}
+	}
+	return p.store.SetSyncMeta(p.ctx, map[string]string{metaCompacted: strconv.FormatInt(limit, 10)})
+}
+
+// fold writes the segments of run as one and deletes them.
+func (p *pass) fold(run []segment) error {
+	all := &history.SyncBatch{}
+	seen := map[string]bool{}
+	for _, sg := range run {
+		seg, b, err := p.fetch(sg.name)
+		if err != nil {
+			return err
+		}
+		if seg.Upto > all.Upto {
+			all.Upto = seg.Upto
+		}
+		for _, se := range b.Sessions {
+			if !seen[se.ID] {
+				seen[se.ID] = true
+				all.Sessions = append(all.Sessions, se)
+			}
+		}
+		all.Commands = append(all.Commands, b.Commands...)
+		for k, c := range b.Contexts {
+			if all.Contexts == nil {
+				all.Contexts = map[history.Key]history.Context{}
+			}
+			all.Contexts[k] = c
+		}
+		all.Outputs = append(all.Outputs, b.Outputs...)
+		all.Tombstones = append(all.Tombstones, b.Tombstones...)
+	}
+	// Forgotten since: left out.
+	var keys []history.Key
+	for _, e := range all.Commands {
+		keys = append(keys, history.Key{Session: p.names.toLocal(e.Session), Seq: e.Seq})
+	}
+	dead, err := p.store.Tombstoned(p.ctx, keys)
+	if err != nil {
+		return err
+	}
+	cmds := all.Commands[:0]
+	for _, e := range all.Commands {
+		if !dead[history.Key{Session: p.names.toLocal(e.Session), Seq: e.Seq}] {
+			cmds = append(cmds, e)
+		}
+	}
+	all.Commands = cmds
+	outs := all.Outputs[:0]
+	for _, o := range all.Outputs {
+		if !dead[history.Key{Session: p.names.toLocal(o.Session), Seq: o.Seq}] {
+			outs = append(outs, o)
+		}
+	}
+	all.Outputs = outs
+	start, end := run[0].start, run[len(run)-1].end
+	name := segmentName(p.HostID, start, end)
+	plain, err := encode(wireSegment{Host: p.HostID, Label: p.Label, DB: p.db, Upto: all.Upto, Start: start, End: end}, all, p.names)
+	if err != nil {
+		return err
+	}
+	sealed, err := seal(p.key, name, plain)
+	if err != nil {
+		return err
+	}
+	// Already there: an earlier pass folded the same run and stopped
+	// before deleting the originals.
+	if err := p.c.Put(p.ctx, p.Settings.Prefix+name, sealed, true); err != nil && !errors.Is(err, s3.ErrExists) {
+		return err
+	}
+	for _, sg := range run {
+		if sg.name == name {
+			continue
+		}
+		if err := p.c.Delete(p.ctx, p.Settings.Prefix+sg.name); err != nil {
+			return err
+		}
+	}
+	p.moved.Compacted += len(run)
+	return nil
+}
