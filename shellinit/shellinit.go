@@ -4,6 +4,7 @@ package shellinit
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 // hookd's state directory, @spooldir@ the spool directory, @offerdir@ the
 // offers' directory, @pidfile@ the agent's pid file, @capture@ the capture
 // mode, @fixcmd@ and @fixkey@ the fix command and key, @aikey@ the key
-// that asks the LLM about the last failure.
+// that asks the LLM about the last failure, @watch@ the environment
+// variables noted with each command besides the built-in ones.
 const (
 	binMarker     = " # @bin@"
 	stateMarker   = " # @state@"
@@ -27,6 +29,7 @@ const (
 	fixKeyMarker  = " # @fixkey@"
 	aiKeyMarker   = " # @aikey@"
 	prefixMarker  = " # @prefix@"
+	watchMarker   = " # @watch@"
 )
 
 // Options are the values Script fills in.
@@ -55,7 +58,35 @@ type Options struct {
 	// command (nil for none). Like FixKey, it is bound only where it is
 	// free.
 	AIKey []byte
+	// Watch names environment variables the hooks note with each command
+	// (fix.watch_env), besides PATH and the environment managers' that
+	// they always note. Only names a shell can export are kept.
+	Watch []string
 }
+
+// envName is a name a shell can export.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// watchList is Watch as the scripts take it: names, space-separated,
+// without duplicates and without the ones the scripts note anyway.
+func watchList(names []string) string {
+	seen := map[string]bool{}
+	for _, n := range BuiltinEnv {
+		seen[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		if envName.MatchString(n) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// BuiltinEnv are the environment variables the scripts always note with
+// each command, in the order their records list them.
+var BuiltinEnv = []string{"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "NODE_ENV", "KUBECONFIG", "AWS_PROFILE", "DOCKER_CONTEXT", "GOFLAGS"}
 
 // bindSeq writes key in the notation of the shell's key binding command:
 // readline's ("\C-xf", for bind) or zle's ("^Xf", for bindkey).
@@ -127,7 +158,8 @@ func fill(shell string, o Options) ([]string, error) {
 	}
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
 		pidMarker: o.PIDFile, captureMarker: o.Capture,
-		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), aiKeyMarker: bindSeq(shell, o.AIKey), prefixMarker: o.AskPrefix}
+		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), aiKeyMarker: bindSeq(shell, o.AIKey), prefixMarker: o.AskPrefix,
+		watchMarker: watchList(o.Watch)}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/shellinit"
@@ -77,7 +78,8 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 			script = shellinit.Early
 		}
 		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
-			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes()})
+			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
+			Watch: watchNames(cfg.Fix.WatchEnv)})
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -115,4 +117,13 @@ func selfPath() (string, error) {
 		}
 	}
 	return exe, nil
+}
+
+// watchNames are fix.watch_env's names as strings.
+func watchNames(ns []config.EnvName) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
+	return out
 }
