@@ -71,8 +71,53 @@ func NewHome(t testing.TB, binDir string) *Home {
 	if err := os.MkdirAll(filepath.Join(dir, ".run"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.StopAgent() })
+	t.Cleanup(h.stopAll)
 	return h
+}
+
+// stopAll ends every process still running for this home, the agent and
+// anything on its way to starting one (the shell code starts the agent
+// in the background, so it may come after the shell is gone), so that
+// the home can be removed: it scans until a scan finds none.
+func (h *Home) stopAll() {
+	for range 50 {
+		pids := h.processes(func([]byte) bool { return true })
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGTERM)
+		}
+		for _, pid := range pids {
+			if !waitGone(pid, Scale(10*time.Second)) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				waitGone(pid, Scale(10*time.Second))
+			}
+		}
+	}
+}
+
+// processes lists the processes whose environment has this home's HOME
+// and whose command line satisfies match (this process excluded).
+func (h *Home) processes(match func(cmdline []byte) bool) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil || pid == os.Getpid() || !running(pid) {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err != nil || !match(cmdline) {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00HOME="+h.Dir+"\x00")) {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
 }
 
 // Path returns a path inside the home.
@@ -83,22 +128,8 @@ func (h *Home) Path(parts ...string) string {
 // StopAgent ends every agent running for this home (found through /proc by
 // its HOME, so that one still starting is found too) and waits for them to go.
 func (h *Home) StopAgent() {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, ent := range ents {
-		pid, err := strconv.Atoi(ent.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(cmdline, []byte("daemon\x00")) {
-			continue
-		}
-		environ, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "environ"))
-		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00HOME="+h.Dir+"\x00")) {
-			continue
-		}
-		pids = append(pids, pid)
+	pids := h.processes(func(cmdline []byte) bool { return bytes.Contains(cmdline, []byte("daemon\x00")) })
+	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGTERM)
 	}
 	for _, pid := range pids {
