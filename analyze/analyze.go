@@ -106,6 +106,12 @@ type Fix struct {
 	// learn, put in by package suggest, never by a rule): how many times
 	// the user ran it after the same failure, and it worked.
 	Learned int
+
+	// alternative marks a fix of another family of cause than the usual
+	// one, added for when the usual one is wrong (rules_alternatives.go,
+	// rules_venv.go): it never comes first while another fix is there,
+	// and it does not push the fixes taken from the output down.
+	alternative bool
 }
 
 // A Rule recognises one family of failures. Check returns nil when the rule
@@ -268,16 +274,8 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 		}
 		return fixes[i].Command < fixes[j].Command
 	})
-	if len(fixes) > MaxFixes {
-		fixes = fixes[:MaxFixes]
-	}
-	// A fix far less likely than the best one is noise before a prompt.
-	for i := 1; i < len(fixes); i++ {
-		if fixes[i].Confidence < fixes[0].Confidence-fixMargin {
-			fixes = fixes[:i]
-			break
-		}
-	}
+	// The best, then the alternatives worth a line (diverse.go).
+	fixes = shown(fixes)
 	if len(fixes) == 0 {
 		return nil
 	}

@@ -82,6 +82,8 @@ func DefaultRules() []Rule {
 		// Tools.
 		ruleFunc{"git", ruleGit, progs("git")},
 		ruleFunc{"python", rulePython, nil},
+		ruleFunc{"inactive-venv", ruleInactiveVenv, nil},
+		ruleFunc{"alternatives", ruleAlternatives, nil},
 		ruleFunc{"node", ruleNode, progs("npm yarn pnpm npx node bun")},
 		ruleFunc{"go", ruleGo, progs("go")},
 		ruleFunc{"make", ruleMake, progs("make gmake")},

@@ -111,10 +111,12 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 		return explain(ConfigurationError, 0.92, "Merge conflict: the same lines changed on both sides; edit %s to resolve the conflict markers, then %s.", what, next)
 	case f.has("tip of your current branch is behind", "updates were rejected because the remote contains work", "(fetch first)", "(non-fast-forward)"):
 		fd := found(ConfigurationError, 0.9, "The remote has commits you do not have; integrate them before pushing.")
+		force := fix(f.replaceWords(c, idx+1, idx+1, "--force-with-lease"), 0.5, "Overwrite the remote branch (discards the remote's new commits).")
+		force.alternative = true // another cause: you rewrote your commits on purpose
 		fd.Fixes = append(fd.Fixes,
 			fix("git pull --rebase && "+cmd, 0.88, "Replay your commits on top of the remote's, then push."),
 			fix("git pull && "+cmd, 0.8, "Merge the remote's commits, then push."),
-			fix(f.replaceWords(c, idx+1, idx+1, "--force-with-lease"), 0.5, "Overwrite the remote branch (discards the remote's new commits)."))
+			force)
 		return fd
 	case f.has("divergent branches") || f.has("not possible to fast-forward"):
 		return found(ConfigurationError, 0.88, "Your branch and its upstream have both moved; tell git whether to rebase or merge.",

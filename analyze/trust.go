@@ -54,7 +54,7 @@ func (f *Failure) oneWordCorrection(cmd string) bool {
 func demoteUntrusted(fixes []Fix) {
 	best := -1.0
 	for _, fx := range fixes {
-		if !fx.Untrusted && fx.Confidence > best {
+		if !fx.Untrusted && !fx.alternative && fx.Confidence > best {
 			best = fx.Confidence
 		}
 	}

@@ -270,17 +270,37 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 }
 
 // forgetRows deletes the commands with the given ids inside tx, with their
-// outputs, their rows in the full-text index and what was learned from
-// them, and returns how many there were. (The schema's trigger records a
+// outputs, their rows in the full-text index, their contexts and what was
+// learned from them, and returns how many there were; a session left with
+// no command loses its environments, and an environment or a work tree no
+// command refers to any more goes too. (The schema's trigger records a
 // tombstone for each, for sync.)
 func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, error) {
 	n := 0
+	sessions := map[string]bool{}
+	var repos []any
 	for _, id := range ids {
+		var sess string
+		var repo sql.NullInt64
+		switch err := tx.QueryRowContext(ctx, `SELECT c.session, x.repo FROM commands c LEFT JOIN contexts x ON x.id = c.id
+			WHERE c.id = ?`, id).Scan(&sess, &repo); err {
+		case nil:
+			sessions[sess] = true
+			if repo.Int64 > 0 {
+				repos = append(repos, repo.Int64)
+			}
+		case sql.ErrNoRows:
+		default:
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
 		if err := s.ftsDelete(ctx, tx, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM outputs WHERE (session, seq) IN
 			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM contexts WHERE id = ?`, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)
@@ -289,6 +309,9 @@ func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, e
 		}
 		k, _ := res.RowsAffected()
 		n += int(k)
+	}
+	if err := forgetContexts(ctx, tx, sessions, repos); err != nil {
+		return 0, fmt.Errorf("forget: %w", classify(err))
 	}
 	// What was learned from them goes with them; and learning, which
 	// marks the last id it looked at, must see the ids SQLite may give
@@ -385,4 +408,45 @@ func (s *Store) BySeq(ctx context.Context, session string, seq int64) (Entry, er
 		return Entry{}, fmt.Errorf("get command #%d: %w", seq, classify(err))
 	}
 	return e, nil
+}
+
+// forgetContexts deletes, after commands were forgotten, the environments
+// of the sessions among sessions that have no command left, the
+// environments no session refers to any more, and the work trees among
+// repos no context refers to any more (one pass over the contexts).
+func forgetContexts(ctx context.Context, tx *sql.Tx, sessions map[string]bool, repos []any) error {
+	for sess := range sessions {
+		rows, err := tx.QueryContext(ctx, `DELETE FROM session_envs
+			WHERE session = ? AND NOT EXISTS (SELECT 1 FROM commands WHERE session = ?) RETURNING env`, sess, sess)
+		if err != nil {
+			return err
+		}
+		var envs []int64
+		for rows.Next() {
+			var e int64
+			if err := rows.Scan(&e); err != nil {
+				rows.Close()
+				return err
+			}
+			envs = append(envs, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, e := range envs {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM envs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM session_envs WHERE env = ?)`, e, e); err != nil {
+				return err
+			}
+		}
+	}
+	if len(repos) > 0 {
+		in := "?" + strings.Repeat(", ?", len(repos)-1)
+		args := append(append([]any{}, repos...), repos...)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM repos WHERE id IN (`+in+`)
+			AND id NOT IN (SELECT repo FROM contexts WHERE repo IN (`+in+`))`, args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

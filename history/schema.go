@@ -163,6 +163,43 @@ var migrations = []string{
 			INSERT INTO sync_queue (kind, session, seq)
 				SELECT 3, OLD.session, OLD.seq WHERE EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on');
 		END;`,
+	// 7: the context a command ran in, for "it worked before" (context.go):
+	// the environments the shells noted (envs, each set of values once;
+	// session_envs says from which command of a session on one applied),
+	// the git work trees (repos, each path once), and per command (its
+	// id) its key (program and subcommand, hashed), whether it succeeded,
+	// when it started, and the work tree, branch or detached commit, and
+	// changes (-1: unknown) the agent read at ingest. The partial index
+	// finds the last successes of a key, newest first; the index on
+	// session_envs.env finds the environments a forget leaves unused.
+	// Contexts travel with their commands through sync (sync.go).
+	`CREATE TABLE envs (
+		id INTEGER PRIMARY KEY,
+		hash TEXT NOT NULL UNIQUE,
+		vars TEXT NOT NULL
+	);
+	CREATE TABLE session_envs (
+		session TEXT NOT NULL,
+		from_seq INTEGER NOT NULL,
+		env INTEGER NOT NULL,
+		PRIMARY KEY (session, from_seq)
+	) WITHOUT ROWID;
+	CREATE INDEX session_envs_env ON session_envs (env);
+	CREATE TABLE repos (
+		id INTEGER PRIMARY KEY,
+		path TEXT NOT NULL UNIQUE
+	);
+	CREATE TABLE contexts (
+		id INTEGER PRIMARY KEY,
+		key INTEGER NOT NULL,
+		ok INTEGER NOT NULL,
+		started_at INTEGER NOT NULL,
+		repo INTEGER NOT NULL DEFAULT 0,
+		branch TEXT NOT NULL DEFAULT '',
+		head TEXT NOT NULL DEFAULT '',
+		dirty INTEGER NOT NULL DEFAULT -1
+	);
+	CREATE INDEX contexts_ok_key ON contexts (key, started_at) WHERE ok = 1;`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -125,12 +126,18 @@ type Key struct {
 	Seq     int64
 }
 
-// SyncBatch is what travels in one segment: sessions, commands, outputs
-// and tombstones. Upto is the last queue row it covers (on the way up).
+// SyncBatch is what travels in one segment: sessions, commands (with the
+// contexts noted for them), outputs and tombstones. Upto is the last queue
+// row it covers (on the way up).
 type SyncBatch struct {
-	Upto       int64
-	Sessions   []Session
-	Commands   []Entry
+	Upto     int64
+	Sessions []Session
+	Commands []Entry
+	// Contexts are the contexts noted for commands (context.go), by the
+	// command's session and sequence number as Commands name them; a
+	// command without one has none here. A context's Env is the
+	// environment its shell noted for it (nil: none).
+	Contexts   map[Key]Context
 	Outputs    []Output
 	Tombstones []Key
 }
@@ -142,17 +149,22 @@ func (b *SyncBatch) Items() int { return len(b.Commands) + len(b.Outputs) + len(
 // or about maxBytes of commands and outputs (0: no bound), whichever
 // comes first:
 // the commands recorded here (as they are now: a command forgotten since
-// is left out, its tombstone follows), their outputs that keep pass, the
-// tombstones, and the sessions they belong to. The batch's Upto is the
+// is left out, its tombstone follows) with their contexts, their outputs
+// that keep pass, the tombstones, and the sessions they belong to. The batch's Upto is the
 // last row read, even when what it named is gone.
 func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxBytes int64, keep func(o Output) bool) (SyncBatch, error) {
 	b := SyncBatch{Upto: after}
 	rows, err := s.db.QueryContext(ctx, `SELECT q.id, q.kind, q.session, q.seq, q.stream,
 			c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at, c.duration_us, c.source,
-			o.text, o.bytes, o.flags, o.created_at
+			o.text, o.bytes, o.flags, o.created_at,
+			x.key, COALESCE(r.path, ''), x.branch, x.head, x.dirty,
+			(SELECT e.vars FROM session_envs se JOIN envs e ON e.id = se.env
+				WHERE c.id IS NOT NULL AND se.session = q.session AND se.from_seq <= q.seq ORDER BY se.from_seq DESC LIMIT 1)
 		FROM sync_queue q
 		LEFT JOIN commands c ON q.kind = 1 AND c.session = q.session AND c.seq = q.seq
 		LEFT JOIN outputs o ON q.kind = 2 AND o.session = q.session AND o.seq = q.seq AND o.stream = q.stream
+		LEFT JOIN contexts x ON x.id = c.id
+		LEFT JOIN repos r ON r.id = x.repo
 		WHERE q.id > ? ORDER BY q.id LIMIT ?`, after, limit)
 	if err != nil {
 		return b, fmt.Errorf("sync queue: %w", classify(err))
@@ -173,9 +185,12 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxByte
 			start, dur            sql.NullInt64
 			text                  []byte
 			obytes, flags, ocreat sql.NullInt64
+			xkey, xdirty          sql.NullInt64
+			xrepo                 string
+			xbranch, xhead, vars  sql.NullString
 		)
 		if err := rows.Scan(&id, &kind, &session, &seq, &stream, &cmd, &exit, &ps, &cwd, &start, &dur, &src,
-			&text, &obytes, &flags, &ocreat); err != nil {
+			&text, &obytes, &flags, &ocreat, &xkey, &xrepo, &xbranch, &xhead, &xdirty, &vars); err != nil {
 			return b, fmt.Errorf("sync queue: %w", classify(err))
 		}
 		b.Upto = id
@@ -189,6 +204,19 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxByte
 			b.Commands = append(b.Commands, Entry{Session: session, Seq: seq, Command: cmd.String, ExitCode: int(exit.Int64),
 				Pipestatus: splitInts(ps.String), Cwd: cwd.String, StartedAt: start.Int64, DurationUS: dur.Int64, Source: src.String})
 			sessions[session] = true
+			if xkey.Valid {
+				c := Context{Key: xkey.Int64, Repo: xrepo, Branch: xbranch.String, Head: xhead.String, Dirty: int(xdirty.Int64)}
+				if vars.Valid {
+					if err := json.Unmarshal([]byte(vars.String), &c.Env); err == nil && c.Env == nil {
+						c.Env = map[string]string{}
+					}
+				}
+				if b.Contexts == nil {
+					b.Contexts = map[Key]Context{}
+				}
+				b.Contexts[Key{session, seq}] = c
+				size += int64(len(xrepo) + len(xbranch.String) + len(vars.String))
+			}
 		case syncOutput:
 			if !obytes.Valid || text == nil || !here {
 				continue
@@ -419,7 +447,9 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 	for _, k := range b.Tombstones { // and the batch's own
 		dead[Key{local(k.Session), k.Seq}] = true
 	}
+	envs := map[string]string{} // the environment last noted, by session (as JSON)
 	for _, e := range b.Commands {
+		wire := e.Session
 		e.Session = local(e.Session)
 		if dead[Key{e.Session, e.Seq}] {
 			continue
@@ -429,10 +459,29 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 		if err != nil {
 			return err
 		}
-		if added {
-			st.Commands++
-			if err := t.oftsCommandCame(ctx, e.Session, e.Seq); err != nil {
-				return fmt.Errorf("merge: output index: %w", classify(err))
+		if !added {
+			continue
+		}
+		st.Commands++
+		if err := t.oftsCommandCame(ctx, e.Session, e.Seq); err != nil {
+			return fmt.Errorf("merge: output index: %w", classify(err))
+		}
+		// Its context, and its environment where it is not the one the
+		// session's previous command in the batch ran in.
+		c, ok := b.Contexts[Key{wire, e.Seq}]
+		if !ok {
+			continue
+		}
+		if err := t.AddContext(ctx, e.Session, e.Seq, e.ExitCode == 0, e.StartedAt, c); err != nil {
+			return err
+		}
+		if c.Env != nil {
+			j, _ := json.Marshal(c.Env)
+			if prev, seen := envs[e.Session]; !seen || prev != string(j) {
+				envs[e.Session] = string(j)
+				if err := t.AddEnv(ctx, e.Session, e.Seq, c.Env); err != nil {
+					return err
+				}
 			}
 		}
 	}

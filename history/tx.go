@@ -20,6 +20,26 @@ type Tx struct {
 	fts                    bool // the store has the full-text index
 	added                  bool // rows were added: the index must follow
 	ofStale                bool // (without FTS5) the output index was noted stale
+	// stmts are statements prepared on first use (Tx.stmt), by query.
+	stmts map[string]*sql.Stmt
+	// repos are the work trees stored in this transaction (AddContext).
+	repos map[string]bool
+}
+
+// stmt returns the statement for query, prepared once per transaction.
+func (t *Tx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if t.stmts == nil {
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	t.stmts[query] = st
+	return st, nil
 }
 
 // Begin starts a write transaction, waiting for other writers up to the busy

@@ -25,6 +25,7 @@
 #       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
 #       _hookd_query             a builtin's listing, without a subshell
+#     _hookd_init_env          the environment's names (fix.watch_env), first record
 #     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
@@ -34,6 +35,7 @@
 #   the prompt's path
 #     _hookd_precmd          records the command that just finished
 #     _hookd_after           failures, capture marks, PS0 repair, a dead agent
+#     _hookd_envrec          the environment's record, when it changed
 #     _hookd_first           hookd's precmd back in front, whatever was added
 #   the `??` keys
 #     _hookd_arm_prefix, _hookd_arm_bang, _hookd_insert, _hookd_arm,
@@ -70,6 +72,7 @@ _hookd_init() {
   _hookd_searchkey= # @searchkey@
   _hookd_searchup= # @searchup@
   _hookd_searchreplace= # @searchreplace@
+  _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -80,6 +83,7 @@ _hookd_init() {
 
   _hookd_init_capture
   _hookd_init_session
+  _hookd_init_env
   _hookd_init_hooks
   _hookd_init_ask
   _hookd_init_fix
@@ -204,6 +208,33 @@ _hookd_query() {
   return 0
 }
 
+# _hookd_init_env: the environment a command runs in, noted as a record
+# in the spool at start-up and then whenever it changes (_hookd_envrec,
+# checked by the comparison _hookd_precmd makes anyway): PATH and the
+# variables of the environment managers, and fix.watch_env's (_hookd_watch:
+# hookd init lets only variable names through). The watched names are
+# spliced into the checks of _hookd_precmd and _hookd_envrec: their text is
+# read without a subshell (_hookd_query) and defined again (eval).
+_hookd_init_env() {
+  _hookd_env='' _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS)
+  local _hookd_n
+  if [[ -n $_hookd_watch ]]; then
+    # shellcheck disable=SC2016 # the text of an expansion, replaced
+    local _hookd_p='${GOFLAGS-}' _hookd_w=''
+    local -a _hookd_ws
+    IFS=' ' builtin read -r -a _hookd_ws <<<"$_hookd_watch"
+    for _hookd_n in "${_hookd_ws[@]}"; do _hookd_w+=":\${$_hookd_n-}"; done
+    _hookd_envn+=("${_hookd_ws[@]}")
+    _hookd_query 'builtin declare -f _hookd_precmd _hookd_envrec'
+    [[ $REPLY == *"$_hookd_p"* ]] && builtin eval "${REPLY//"$_hookd_p"/"$_hookd_p$_hookd_w"}"
+  fi
+  # The names as the records list them (whatever IFS is).
+  _hookd_envnl=''
+  for _hookd_n in "${_hookd_envn[@]}"; do _hookd_envnl+=" $_hookd_n"; done
+  _hookd_envrec 1
+  return 0
+}
+
 # _hookd_init_hooks puts the prompt hooks in place: PS0 notes a command's
 # start (and, under capture, prints the marks that start its output), and
 # _hookd_precmd runs first in PROMPT_COMMAND.
@@ -224,7 +255,7 @@ _hookd_init_hooks() {
     _hookd_ps0+='\e]133;C\a\e]6973;hookd;'$_hookd_nonce';C;'$HOOKD_SESSION';$((_hookd_seq + 1))\a'
   fi
   PS0=${PS0-}$_hookd_ps0
-  _hookd_ps0all=$PS0 _hookd_r=0
+  _hookd_ps0all=$PS0$_hookd_env _hookd_r=0
   # bash 4.4 has no EPOCHREALTIME: there precmd takes its end time as PS0
   # its start. Rewritten here once (a subshell, on bash 4.4 only), so that
   # bash 5 does not pay on every prompt for a fallback it never uses.
@@ -437,25 +468,32 @@ _hookd_precmd() {
       builtin printf '\0'
     } >>"$_hookd_spool" 2>&1
   fi
-  # PS0 as hookd last left it (one string comparison) is intact, the
-  # agent runs (its /proc/PID/exe is there), and this function is still the
-  # first prompt command (of an array, the first element is the one meant).
+  # PS0 as hookd last left it is intact and the environment is as last
+  # noted (PATH by its length; see _hookd_envrec): one string comparison;
+  # the agent runs (its /proc/PID/exe is there), and this function is still
+  # the first prompt command (of an array, the first element is the one
+  # meant).
   # shellcheck disable=SC2128
-  [[ $_hookd_s == 0 && -z $_hookd_nonce && $PS0 == "$_hookd_ps0all" && -e $_hookd_alive &&
+  [[ $_hookd_s == 0 && -z $_hookd_nonce && -e $_hookd_alive &&
+    $PS0${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_ps0all" &&
     $PROMPT_COMMAND == _hookd_precmd* ]] || _hookd_after
   _hookd_t0='' _hookd_hc=${HISTCMD-0} _hookd_cwd=$PWD _hookd_r=0
   return $_hookd_s
 }
 
 # _hookd_after follows _hookd_precmd when the command failed, under
-# capture, when PS0 is not as hookd left it, or when the agent has died.
+# capture, when PS0 is not as hookd left it, when the environment changed,
+# or when the agent has died.
 _hookd_after() {
+  # The environment this command ran in, if it changed (the next command's
+  # when this one was not recorded), before the fixes read it.
+  _hookd_envrec "$((_hookd_seq + (_hookd_r == 0)))"
   # A dead agent is started again by the next prompt: raw command lines
   # and outputs do not wait in the spool for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
-  _hookd_ps0all=$PS0
+  _hookd_ps0all=$PS0$_hookd_env
   # A command's end time is the first thing taken after it: when prompt
   # code was put before _hookd_precmd since (a PROMPT_COMMAND="x;
   # $PROMPT_COMMAND" after hookd's line, as direnv's hook does), hookd's
@@ -490,6 +528,19 @@ _hookd_after() {
   fi
   [[ -z $_hookd_nonce ]] || builtin printf '%s\e]133;A\a' "$_hookd_m"
   return 0
+}
+
+# _hookd_envrec writes the environment's record when it changed since
+# the last one: the commands from sequence number $1 on ran in it. Its
+# names, then their values, each ended by \x1f: PATH whole, though
+# _hookd_precmd and this check only its length, which costs less on every
+# prompt than comparing it (bash matches == as a pattern, byte by byte).
+_hookd_envrec() {
+  local _hookd_x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} _hookd_n _hookd_v=''
+  [[ $_hookd_x != "$_hookd_env" ]] || return 0
+  _hookd_env=$_hookd_x
+  for _hookd_n in "${_hookd_envn[@]}"; do _hookd_v+=${!_hookd_n-}$'\x1f'; done
+  builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "$_hookd_envnl" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
 }
 
 # _hookd_first puts _hookd_precmd back at the front of PROMPT_COMMAND (a
@@ -747,8 +798,8 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete _hookd_init_agent \
-    _hookd_start
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
   builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
 }

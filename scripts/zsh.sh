@@ -25,6 +25,7 @@
 #       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
 #       _hookd_query             a builtin's listing, without a subshell
+#     _hookd_init_env          the environment's names (fix.watch_env), first record
 #     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
@@ -34,6 +35,7 @@
 #   the prompt's path
 #     _hookd_preexec         notes a command's start (and its output's mark)
 #     _hookd_precmd          records the command that just finished
+#     _hookd_envrec          the environment's record, when it changed
 #     _hookd_first, _hookd_end   the end time first, whatever hooks come
 #     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
 #   the `??` keys
@@ -74,6 +76,7 @@ _hookd_init() {
   typeset -g _hookd_searchkey= # @searchkey@
   typeset -g _hookd_searchup= # @searchup@
   typeset -g _hookd_searchreplace= # @searchreplace@
+  typeset -g _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
   # shell writes where the agent reads, and derives none of them itself.
@@ -84,6 +87,7 @@ _hookd_init() {
 
   _hookd_init_capture
   _hookd_init_session
+  _hookd_init_env
   _hookd_init_hooks
   _hookd_init_ask
   _hookd_init_fix
@@ -211,6 +215,29 @@ _hookd_query() {
   else
     REPLY=$(eval "$1" 2>/dev/null)
   fi
+  return 0
+}
+
+# _hookd_init_env: the environment a command runs in, noted as a record
+# in the spool at start-up and then whenever it changes (_hookd_envrec,
+# checked by one comparison at each prompt): PATH and the variables of the
+# environment managers, and fix.watch_env's (_hookd_watch: hookd init lets
+# only variable names through). The watched names are spliced into the
+# checks of _hookd_precmd and _hookd_envrec (a builtin assignment to
+# $functions, no process); _hookd_envx expands to all the values.
+_hookd_init_env() {
+  emulate -L zsh
+  typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
+  typeset -g _hookd_envx= _hookd_env= _hookd_envnl=${(j: :)_hookd_envn}
+  local n w=
+  for n in $_hookd_envn; do _hookd_envx+='${'$n'-}'$'\x1f'; done
+  if [[ -n $_hookd_watch ]]; then
+    for n in ${=_hookd_watch}; do w+=':${'$n'-}'; done
+    for n in _hookd_precmd _hookd_envrec; do
+      functions[$n]=${functions[$n]//'${GOFLAGS-}'/'${GOFLAGS-}'$w}
+    done
+  fi
+  _hookd_envrec 1
   return 0
 }
 
@@ -389,6 +416,11 @@ _hookd_precmd() {
   # Under capture, the marks (and PROMPT_SP's padding) go out in one write
   # with the prompt's mark, unless fixes come in between.
   local REPLY= m=
+  # The environment the command ran in, when it changed (the next
+  # command's, when it was not recorded): PATH by its length (see
+  # _hookd_envrec).
+  [[ ${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} == "$_hookd_env" ]] ||
+    _hookd_envrec $((_hookd_seq + 1))
   if [[ -n $_hookd_run ]]; then
     _hookd_run=
     _hookd_seq+=1
@@ -433,6 +465,19 @@ _hookd_precmd() {
   # hookd's precmd stays the first prompt code, whatever was added since.
   [[ $precmd_functions[1] == _hookd_precmd ]] && (( ! $+functions[precmd] )) || _hookd_first
   return $_hookd_s
+}
+
+# _hookd_envrec writes the environment's record when it changed since
+# the last one: the commands from sequence number $1 on ran in it. Its
+# names, then their values, each ended by \x1f: PATH whole, though
+# _hookd_precmd and this check only its length, which costs less on every
+# prompt than comparing it.
+_hookd_envrec() {
+  emulate -L zsh
+  local x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-}
+  [[ $x != "$_hookd_env" ]] || return 0
+  _hookd_env=$x
+  { print -rN -- $'\nE1' $1 "$_hookd_envnl" "${(e)_hookd_envx}" >>$_hookd_spool } 2>/dev/null
 }
 
 # _hookd_first keeps a command's end time the first thing taken after it:
@@ -743,8 +788,8 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete _hookd_init_agent \
-    _hookd_start
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
   unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
   [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp

@@ -4,6 +4,7 @@ package shellinit
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 // hookd's state directory, @spooldir@ the spool directory, @offerdir@ the
 // offers' directory, @pidfile@ the agent's pid file, @capture@ the capture
 // mode, @fixcmd@ and @fixkey@ the fix command and key, @aikey@ the key
-// that asks the LLM about the last failure.
+// that asks the LLM about the last failure, @watch@ the environment
+// variables noted with each command besides the built-in ones.
 const (
 	binMarker     = " # @bin@"
 	stateMarker   = " # @state@"
@@ -32,6 +34,7 @@ const (
 	searchKeyMarker     = " # @searchkey@"
 	searchUpMarker      = " # @searchup@"
 	searchReplaceMarker = " # @searchreplace@"
+	watchMarker         = " # @watch@"
 )
 
 // Options are the values Script fills in.
@@ -66,7 +69,35 @@ type Options struct {
 	// another tool's widget holds them.
 	SearchKey, SearchUpKey []byte
 	SearchReplace          bool
+	// Watch names environment variables the hooks note with each command
+	// (fix.watch_env), besides PATH and the environment managers' that
+	// they always note. Only names a shell can export are kept.
+	Watch []string
 }
+
+// envName is a name a shell can export.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// watchList is Watch as the scripts take it: names, space-separated,
+// without duplicates and without the ones the scripts note anyway.
+func watchList(names []string) string {
+	seen := map[string]bool{}
+	for _, n := range BuiltinEnv {
+		seen[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		if envName.MatchString(n) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// BuiltinEnv are the environment variables the scripts always note with
+// each command, in the order their records list them.
+var BuiltinEnv = []string{"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "NODE_ENV", "KUBECONFIG", "AWS_PROFILE", "DOCKER_CONTEXT", "GOFLAGS"}
 
 // bindSeq writes key in the notation of the shell's key binding command:
 // readline's ("\C-xf", for bind) or zle's ("^Xf", for bindkey).
@@ -139,7 +170,8 @@ func fill(shell string, o Options) ([]string, error) {
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
 		pidMarker: o.PIDFile, captureMarker: o.Capture,
 		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), aiKeyMarker: bindSeq(shell, o.AIKey), prefixMarker: o.AskPrefix,
-		searchKeyMarker: bindSeq(shell, o.SearchKey), searchUpMarker: bindSeq(shell, o.SearchUpKey), searchReplaceMarker: ""}
+		searchKeyMarker: bindSeq(shell, o.SearchKey), searchUpMarker: bindSeq(shell, o.SearchUpKey), searchReplaceMarker: "",
+		watchMarker: watchList(o.Watch)}
 	if o.SearchReplace {
 		vals[searchReplaceMarker] = "1"
 	}

@@ -164,3 +164,19 @@ func TestBindSeq(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptWatch: fix.watch_env's names are filled in, once each, without
+// the built-in ones and without anything that is not a variable's name
+// (the scripts splice them into their code).
+func TestScriptWatch(t *testing.T) {
+	for _, sh := range Shells() {
+		got, err := Script(sh, Options{Bin: "/b/hookd", StateDir: "/s", SpoolDir: "/s/spool", OfferDir: "/s/fixes", PIDFile: "/s/pid",
+			Capture: "off", Watch: []string{"API_URL", "PATH", "bad name", "$(rm -rf ~)", "API_URL", "DEPLOY_ENV"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") {
+			t.Errorf("%s: the watched names are not filled in as expected", sh)
+		}
+	}
+}

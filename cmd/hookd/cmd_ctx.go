@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/ask"
+	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/spf13/pflag"
 )
 
@@ -51,5 +53,16 @@ func cmdCtx(fs *pflag.FlagSet) runFunc {
 
 // askSources are where questions and context blocks read from.
 func (e *env) askSources(s *history.Store) ask.Sources {
-	return ask.Sources{Reader: e.reader(s), Redactor: e.rules().Redactor, Terminal: e.terminal}
+	return ask.Sources{Reader: e.reader(s), Redactor: e.rules().Redactor, Terminal: e.terminal,
+		WorkedBefore: func(ctx context.Context, en history.Entry) string { return e.workedBefore(ctx, s, en) }}
+}
+
+// workedBefore says, for the failure en, when the same command last worked
+// and what changed since, for a model ("" when it never did).
+func (e *env) workedBefore(ctx context.Context, s *history.Store, en history.Entry) string {
+	c, err := before.Find(ctx, s, en, before.Options{Home: e.home, Now: time.Now()})
+	if err != nil || c == nil {
+		return ""
+	}
+	return c.Summary()
 }

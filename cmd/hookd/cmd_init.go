@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/shellinit"
@@ -78,7 +79,8 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		}
 		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
 			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
-			SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace})
+			SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
+			Watch: watchNames(cfg.Fix.WatchEnv)})
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -116,4 +118,13 @@ func selfPath() (string, error) {
 		}
 	}
 	return exe, nil
+}
+
+// watchNames are fix.watch_env's names as strings.
+func watchNames(ns []config.EnvName) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 	"io"
 
+	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/mcp"
 	"github.com/hookd/hookd/internal/recording/agenthook"
 )
@@ -33,9 +34,12 @@ func cmdMCP(fs *pflag.FlagSet) runFunc {
 			Reader:   e.reader,
 			Redactor: e.rules().Redactor,
 			Budget:   e.config().Ask.Budget,
+			Version:  version,
+			WorkedBefore: func(ctx context.Context, s *history.Store, en history.Entry) string {
+				return e.workedBefore(ctx, s, en)
+			},
 			// The search's cache (Ctrl-R's), read and never written.
 			SearchCache: e.paths.SearchCache,
-			Version:     version,
 		}
 		return mcp.Serve(ctx, o, e.stdin, e.stdout)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/ask"
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/fix/aifix"
+	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/fix/suggest"
 	"github.com/hookd/hookd/internal/recording/recall"
@@ -52,7 +53,8 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 		refs := args
 		eng := e.engine(true, shellNames)
 		in := analyze.Input{Shell: *shell}
-		var store *history.Store // for the fixes learned from the history
+		var store *history.Store    // for the fixes learned from the history
+		var recorded *history.Entry // the failure, when it is in the history
 		if in.Shell == "" {
 			in.Shell = filepath.Base(os.Getenv("SHELL"))
 		}
@@ -117,8 +119,18 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			if source != "" {
 				fmt.Fprintf(e.stderr, "hookd: no output was captured; read it back from %s\n", source)
 			}
+			recorded = &en
 		}
 		res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
+		var cmp *before.Comparison
+		if recorded != nil {
+			res, cmp = suggest.WorkedBefore(ctx, store, *recorded, in.Output, res, e.home)
+		} else if store != nil && in.ExitCode != 0 {
+			// A failure described by hand: its directory and files are
+			// known, not the rest of its context.
+			res, cmp = suggest.WorkedBefore(ctx, store, history.Entry{Command: in.Command, ExitCode: in.ExitCode, Cwd: in.Cwd,
+				StartedAt: time.Now().UnixMicro()}, in.Output, res, e.home)
+		}
 		if *ai && in.ExitCode != 0 {
 			res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
 			if len(res.Fixes) > 0 && e.session != "" && *command == "" {
@@ -129,9 +141,9 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
 			enc.SetEscapeHTML(false)
-			return enc.Encode(suggest.JSON(res))
+			return enc.Encode(suggest.JSONWorked(res, cmp))
 		}
-		printSuggest(e, in, res)
+		printSuggest(e, in, res, cmp)
 		return nil
 	}
 }
@@ -161,12 +173,12 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	return out.Result
 }
 
-func printSuggest(e *env, in analyze.Input, r analyze.Result) {
+func printSuggest(e *env, in analyze.Input, r analyze.Result, cmp *before.Comparison) {
 	if in.ExitCode == 0 {
 		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))
 		return
 	}
-	suggest.Printer{Palette: e.palette, Asked: true}.Print(e.stdout, r)
+	suggest.Printer{Palette: e.palette, Asked: true, Worked: suggest.WorkedLine(cmp)}.Print(e.stdout, r)
 }
 
 // suggestInline is the failure path of the shell hooks: analyse the command
@@ -183,12 +195,12 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	}
 	defer s.Close()
 	cfg := e.config()
-	r, ok, err := e.engine(false, names).Run(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
+	r, cmp, ok, err := e.engine(false, names).RunCompared(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
 		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers})
 	if !ok {
 		return err
 	}
-	return suggest.Printer{Palette: e.palette, Inline: true, Width: width, Learn: cfg.Fix.Learn}.Print(e.stdout, r)
+	return suggest.Printer{Palette: e.palette, Inline: true, Width: width, Learn: cfg.Fix.Learn, Worked: suggest.WorkedLine(cmp)}.Print(e.stdout, r)
 }
 
 // engine is the failure analysis with the user's patterns; with warn, what
@@ -210,6 +222,7 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 				UID: os.Getuid(), Functions: names})
 		},
 		Terminal: e.terminal,
+		Home:     e.home,
 	}
 }
 

@@ -175,8 +175,17 @@ func TestNoProcessAtStartUp(t *testing.T) {
 			t.Fatalf("start the agent: %v\n%s", err, errOut)
 		}
 		agentPID(t, h)
+		// Names watched besides the built-in ones are spliced into the
+		// prompt's check at start-up: without a process either.
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL]\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		// Without capture: entering the proxy is starting a process.
 		script := hookd(t, h, "init", "--capture=off", shell)
+		if !strings.Contains(script, "_hookd_watch='API_URL'") {
+			t.Fatalf("fix.watch_env is not in the script")
+		}
 		file := h.Path("hookd." + shell)
 		if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
 			t.Fatal(err)
@@ -201,5 +210,9 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		if got := commandsOf(entries(t, h)); len(got) != 1 || got[0] != "echo started" {
 			t.Errorf("recorded %q", got)
 		}
+		// The watched name is in the prompt's check (and the record's).
+		m := s.Mark()
+		s.Run("typeset -f _hookd_precmd _hookd_envrec | grep -c 'API_URL-'")
+		s.WaitPlainSince(m, regexp.MustCompile(`(?m)^2\r?$`), 30*time.Second)
 	})
 }

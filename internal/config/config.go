@@ -124,6 +124,12 @@ type Fix struct {
 	AIKey Key `yaml:"ai_key"`
 	// Learn adds, under each fix, why it works.
 	Learn bool `yaml:"learn"`
+	// WatchEnv names environment variables the shell hooks note for each
+	// command, besides PATH and the environment managers' (VIRTUAL_ENV,
+	// CONDA_PREFIX, NODE_ENV, KUBECONFIG, AWS_PROFILE, DOCKER_CONTEXT,
+	// GOFLAGS), so that a failure can be explained by one that changed
+	// since the same command worked (values redacted like everything else).
+	WatchEnv []EnvName `yaml:"watch_env"`
 }
 
 // Output defaults.
@@ -171,6 +177,8 @@ fix:
   key: '^Xf'            # Ctrl-X f puts the next fix on the command line ('' for none)
   ai_key: '^Xl'         # Ctrl-X l asks the LLM about the last failure ('' for none)
   learn: false          # true: say why each fix works, under it
+  watch_env: [API_URL]  # variables noted with each command, to explain a failure of
+                        # one that worked before (PATH, VIRTUAL_ENV... are always noted)
 agents:
   learn: false          # true: learn fixes from coding agents' commands too (hookd agent-hook, hookd record)
 output:

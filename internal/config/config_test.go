@@ -108,9 +108,9 @@ func TestLoadValues(t *testing.T) {
 		{"output:\n  limit: '2 m'\n", func(c Config) bool { return c.Output.Limit == 2<<20 }},
 		{"output:\n  limit:\n  keep_days:\n", func(c Config) bool { return c.Output == Defaults().Output }},
 		{"fix:\n  command: ''\n  key: '^[x'\n  ai_key: ''\n  learn: true\n", func(c Config) bool {
-			return c.Fix == Fix{Command: "", Key: "^[x", Learn: true}
+			return reflect.DeepEqual(c.Fix, Fix{Command: "", Key: "^[x", Learn: true})
 		}},
-		{"fix:\n  command:\n  key:\n", func(c Config) bool { return c.Fix == Defaults().Fix }},
+		{"fix:\n  command:\n  key:\n", func(c Config) bool { return reflect.DeepEqual(c.Fix, Defaults().Fix) }},
 		{"history:\n  ignore_dirs: ['~', '~/a/../b', /x/, '']\n", func(c Config) bool {
 			return reflect.DeepEqual(c.History.IgnoreDirs, []string{"/home/u", "/home/u/b", "/x"})
 		}},
@@ -231,7 +231,15 @@ func TestLoadWarnings(t *testing.T) {
 				`3:8: fix.key: key "^1": ^1 is not a control key; using ^Xf`,
 				`4:10: fix.learn: want true or false, not "maybe"; using false`,
 			},
-			func(c Config) bool { return c.Fix == Defaults().Fix }},
+			func(c Config) bool { return reflect.DeepEqual(c.Fix, Defaults().Fix) }},
+		{"a bad name in fix.watch_env",
+			"fix:\n  watch_env: [API_URL, 'NOT-A-NAME', DEPLOY_ENV]\n",
+			[]string{
+				`2:24: fix.watch_env[1]: "NOT-A-NAME" is not an environment variable's name; skipped`,
+			},
+			func(c Config) bool {
+				return reflect.DeepEqual(c.Fix.WatchEnv, []EnvName{"API_URL", "DEPLOY_ENV"})
+			}},
 		{"in the file's order",
 			"fix:\n  key: '^1'\ncapture: sometimes\n",
 			[]string{

@@ -24,7 +24,8 @@ var layers = []struct {
 	// Formats, pure libraries, the file layout and the settings: they
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
-		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui"}},
+		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
+		"internal/textdiff"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -80,6 +81,8 @@ var allowed = map[string][]string{
 	"internal/ui/style": {},
 	// This installation's id (the "this host" of sync and of searches).
 	"internal/hostid": {},
+	// Two texts compared line by line, as diff -u does (hookd diff).
+	"internal/textdiff": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
@@ -89,14 +92,16 @@ var allowed = map[string][]string{
 
 	// recording: the hooks' spools and the capturers' outbox → ingest →
 	// history, run by the agent; recall reads it back.
-	"internal/recording/spool":      {},
+	"internal/recording/spool": {},
+	// The context a command ran in, read at ingest: its key, git's state.
+	"internal/recording/runctx":     {},
 	"internal/recording/histfile":   {},
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
 	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
-		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config"},
+		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
 	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
@@ -121,9 +126,13 @@ var allowed = map[string][]string{
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
 	// fix
-	"internal/fix/offer":   {"analyze"},
-	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style"},
-	"internal/fix/aifix":   {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
+	"internal/fix/offer": {"analyze"},
+	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style",
+		"internal/fix/before"},
+	// "It worked before": a failure compared with the last success of
+	// the same command, and two runs' outputs.
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff"},
+	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
 	// search: the engine over the history (outputs through their
 	// full-text index), and its interactive face (Ctrl-R).
@@ -154,7 +163,7 @@ var allowed = map[string][]string{
 		"internal/ai/ask", "internal/ai/chain", "internal/ai/contextcmd", "internal/ai/llm", "internal/ai/project",
 		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
 		"internal/ai/trust",
-		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest",
+		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
 		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
 		"internal/search", "internal/search/ui"},

@@ -52,6 +52,10 @@ type Options struct {
 	Version string
 	// Now is the clock (nil: time.Now), for since.
 	Now func() time.Time
+	// WorkedBefore says, for a failed command, when the same command last
+	// worked and what changed since, for command_context's block, as
+	// hookd ctx says it ("" when it never did; nil: not said).
+	WorkedBefore func(ctx context.Context, s *history.Store, en history.Entry) string
 }
 
 // SearchFunc finds the commands a history_search selects: each command

@@ -258,6 +258,19 @@ func TestSearchAndRecent(t *testing.T) {
 	if b := m["block"].(string); !strings.Contains(b, "error: something broke") || strings.Contains(b, "ghp_") || !strings.Contains(m["note"].(string), "16000") {
 		t.Errorf("command_context: note %q, block %d bytes", m["note"], len(b))
 	}
+	// What changed since a failure last worked, when the server is told.
+	o := f.options()
+	o.WorkedBefore = func(ctx context.Context, s *history.Store, en history.Entry) string {
+		if en.ExitCode == 0 {
+			t.Errorf("WorkedBefore asked for #%d, which succeeded", en.ID)
+		}
+		return fmt.Sprintf("command #%d (`%s`) worked 3 min ago in /src; since then: on branch main; now on feature", en.ID, en.Command)
+	}
+	m, _, _ = call(t, connect(t, o), "command_context", map[string]any{"ids": []int64{f.ids["build"], f.ids["ls"]}})
+	if b := m["block"].(string); !strings.Contains(b, fmt.Sprintf("Worked before: command #%d (`make build`) worked 3 min ago", f.ids["build"])) ||
+		strings.Count(b, "Worked before:") != 1 {
+		t.Errorf("command_context does not say what changed since the failure worked:\n%s", b)
+	}
 	_, text, isErr := call(t, cs, "command_context", map[string]any{"ids": make([]int64, 11)})
 	if !isErr || !strings.Contains(text, "at most 10") {
 		t.Errorf("command_context with 11 ids: %q", text)

@@ -492,7 +492,11 @@ func (t *tools) context(ctx context.Context, _ *sdk.CallToolRequest, in ContextI
 			out.IDs = append(out.IDs, en.ID)
 		}
 		// Not the caller's terminal: no output is read back from it.
-		block, ns, _ := ask.ContextBlock(ctx, ask.Sources{Reader: rd, Redactor: t.o.Redactor}, es, budget)
+		src := ask.Sources{Reader: rd, Redactor: t.o.Redactor}
+		if wb := t.o.WorkedBefore; wb != nil {
+			src.WorkedBefore = func(ctx context.Context, en history.Entry) string { return wb(ctx, s, en) }
+		}
+		block, ns, _ := ask.ContextBlock(ctx, src, es, budget)
 		out.Block = t.clean(block)
 		notes = append(notes, ns...)
 		return nil

@@ -75,6 +75,51 @@ func NewHome(t testing.TB, binDir string) *Home {
 	return h
 }
 
+// stopAll ends every process still running for this home, the agent and
+// anything on its way to starting one (the shell code starts the agent
+// in the background, so it may come after the shell is gone), so that
+// the home can be removed: it scans until a scan finds none.
+func (h *Home) stopAll() {
+	for range 50 {
+		pids := h.processes(func([]byte) bool { return true })
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGTERM)
+		}
+		for _, pid := range pids {
+			if !waitGone(pid, Scale(10*time.Second)) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				waitGone(pid, Scale(10*time.Second))
+			}
+		}
+	}
+}
+
+// processes lists the processes whose environment has this home's HOME
+// and whose command line satisfies match (this process excluded).
+func (h *Home) processes(match func(cmdline []byte) bool) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil || pid == os.Getpid() || !running(pid) {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err != nil || !match(cmdline) {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00HOME="+h.Dir+"\x00")) {
+			continue
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
 // Path returns a path inside the home.
 func (h *Home) Path(parts ...string) string {
 	return filepath.Join(append([]string{h.Dir}, parts...)...)
@@ -92,52 +137,6 @@ func (h *Home) StopAgent() {
 		waitGone(pid, Scale(10*time.Second))
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
-}
-
-// stopAll, at the end of a test, ends every process still running for this
-// home: the agent as StopAgent does, then whatever else is left, such as a
-// shell's background start of the agent caught between its fork and its
-// exec (a copy of the shell, which no agent sweep recognises and the
-// shell's end does not reach), which would otherwise start an agent that
-// writes in the home while it is removed. Again until none is left, since
-// one may start another meanwhile.
-func (h *Home) stopAll() {
-	for range 10 {
-		h.StopAgent()
-		pids := h.processes(func([]byte) bool { return true })
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-		for _, pid := range pids {
-			waitGone(pid, Scale(10*time.Second))
-		}
-	}
-}
-
-// processes returns the processes whose environment has this home as HOME
-// and whose command line match accepts.
-func (h *Home) processes(match func(cmdline []byte) bool) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, ent := range ents {
-		pid, err := strconv.Atoi(ent.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
-		if err != nil || !match(cmdline) {
-			continue
-		}
-		environ, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "environ"))
-		if err != nil || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00HOME="+h.Dir+"\x00")) {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
 }
 
 // waitGone waits up to d for pid to end (or be a zombie), polling /proc.

@@ -2,6 +2,7 @@ package sync_test
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -13,9 +14,13 @@ import (
 
 // synthetic fills h's history with n commands like a person's: a few
 // hundred per session, commands from templates with varying arguments,
-// directories from a small set, about 10% failed, realistic timing.
-func synthetic(b testing.TB, h *host, n int, seed uint64) {
+// directories from a small set, about 10% failed, realistic timing; with
+// contexts, what ingestion notes of each ("it worked before"): its key,
+// the work tree and branch under ~/src, the changes, and an environment
+// that switches a virtualenv on and off every 25 commands.
+func synthetic(b testing.TB, h *host, n int, seed uint64, contexts bool) {
 	rng := rand.New(rand.NewPCG(seed, 99))
+	crng := rand.New(rand.NewPCG(seed, 7)) // the contexts' own: the commands are the same either way
 	words := strings.Fields("api auth build cache config db deploy docs fix handler http index lint log main metrics parser proxy queue retry router schema server store sync test token ui user worker")
 	dirs := []string{"~/src/hookd", "~/src/hookd/cmd/hookd", "~/src/web", "~/src/web/frontend", "~/infra", "/tmp", "~", "~/notes", "~/src/api", "~/src/api/internal/db"}
 	tmpl := []func() string{
@@ -71,8 +76,33 @@ func synthetic(b testing.TB, h *host, n int, seed uint64) {
 			exit = 1 + rng.IntN(2)
 		}
 		t += int64(2+rng.IntN(120)) * 1e6
-		if _, err := tx.AddCommand(ctx, history.Entry{Session: sess, Seq: seq, Command: tmpl[rng.IntN(len(tmpl))](), ExitCode: exit,
-			Pipestatus: []int{exit}, Cwd: dirs[rng.IntN(len(dirs))], StartedAt: t, DurationUS: int64(rng.ExpFloat64() * 800000)}); err != nil {
+		cmd, dir := tmpl[rng.IntN(len(tmpl))](), dirs[rng.IntN(len(dirs))]
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: sess, Seq: seq, Command: cmd, ExitCode: exit,
+			Pipestatus: []int{exit}, Cwd: dir, StartedAt: t, DurationUS: int64(rng.ExpFloat64() * 800000)}); err != nil {
+			b.Fatal(err)
+		}
+		if !contexts {
+			continue
+		}
+		if seq%25 == 1 {
+			env := map[string]string{"PATH": "/home/me/go/bin:/usr/local/bin:/usr/bin:/bin"}
+			if seq%50 == 26 {
+				env["VIRTUAL_ENV"] = "/home/me/src/api/.venv"
+				env["PATH"] = "/home/me/src/api/.venv/bin:" + env["PATH"]
+			}
+			if err := tx.AddEnv(ctx, sess, seq, env); err != nil {
+				b.Fatal(err)
+			}
+		}
+		key := fnv.New64a()
+		key.Write([]byte(strings.Join(strings.Fields(cmd)[:min(2, len(strings.Fields(cmd)))], " ")))
+		c := history.Context{Key: int64(key.Sum64() >> 1), Dirty: -1}
+		if parts := strings.SplitN(dir, "/", 4); len(parts) >= 3 && parts[1] == "src" {
+			c.Repo = "/home/me/src/" + parts[2]
+			c.Branch = []string{"main", "main", "main", "feature-" + words[int(seq/40)%len(words)]}[int(seq/40)%4]
+			c.Dirty = crng.IntN(2)
+		}
+		if err := tx.AddContext(ctx, sess, seq, exit == 0, t, c); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -97,11 +127,17 @@ func bucketBytes(b testing.TB, srv *s3test.Server, h *host) (n int64, objects in
 // this machine; the bytes stored per command; then a pass with 100 new
 // commands (up, then down). Run with -benchtime 1x.
 func BenchmarkFirstSync100k(b *testing.B) {
+	for _, contexts := range []bool{false, true} {
+		b.Run(map[bool]string{false: "commands", true: "contexts"}[contexts], func(b *testing.B) { firstSync(b, contexts) })
+	}
+}
+
+func firstSync(b *testing.B, contexts bool) {
 	const n = 100000
 	for range b.N {
 		srv := s3test.Start(b)
 		hs := cluster(b, srv, 2)
-		synthetic(b, hs[0], n, 1)
+		synthetic(b, hs[0], n, 1, contexts)
 		start := time.Now()
 		m := hs[0].pass()
 		up := time.Since(start)
@@ -115,7 +151,7 @@ func BenchmarkFirstSync100k(b *testing.B) {
 			b.Fatalf("down: %s", m)
 		}
 		size, objects := bucketBytes(b, srv, hs[0])
-		synthetic(b, hs[0], 100, 2)
+		synthetic(b, hs[0], 100, 2, contexts)
 		start = time.Now()
 		hs[0].pass()
 		up100 := time.Since(start)

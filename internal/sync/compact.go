@@ -103,6 +103,12 @@ func (p *pass) fold(run []segment) error {
 			}
 		}
 		all.Commands = append(all.Commands, b.Commands...)
+		for k, c := range b.Contexts {
+			if all.Contexts == nil {
+				all.Contexts = map[history.Key]history.Context{}
+			}
+			all.Contexts[k] = c
+		}
 		all.Outputs = append(all.Outputs, b.Outputs...)
 		all.Tombstones = append(all.Tombstones, b.Tombstones...)
 	}

@@ -26,8 +26,11 @@ type wireSegment struct {
 	End      int64         `json:"end"`
 	Sessions []wireSession `json:"s,omitempty"`
 	Commands []wireCommand `json:"c,omitempty"`
-	Outputs  []wireOutput  `json:"o,omitempty"`
-	Forget   []wireKey     `json:"f,omitempty"`
+	// Envs are the environments the commands' contexts name (each set of
+	// values once, as JSON).
+	Envs    []string     `json:"e,omitempty"`
+	Outputs []wireOutput `json:"o,omitempty"`
+	Forget  []wireKey    `json:"f,omitempty"`
 }
 
 type wireSession struct {
@@ -56,6 +59,20 @@ type wireCommand struct {
 	T  int64  `json:"t"`            // start (µs), less the previous command's
 	U  int64  `json:"u,omitempty"`  // duration (µs)
 	R  string `json:"r,omitempty"`  // source, when not "hook"
+	// K is the context noted for it (none: nil; a segment of an older
+	// hookd has none).
+	K *wireContext `json:"k,omitempty"`
+}
+
+// wireContext is what was noted of the context a command ran in
+// (history.Context).
+type wireContext struct {
+	K int64  `json:"k"`           // the key (program and subcommand, hashed)
+	G string `json:"g,omitempty"` // the git work tree
+	B string `json:"b,omitempty"` // the branch
+	H string `json:"h,omitempty"` // the commit, when HEAD was detached
+	Y int    `json:"y,omitempty"` // changes: 0 unknown, 1 none, 2 some
+	E int    `json:"e,omitempty"` // the environment: 1 + its index in Envs; 0 none
 }
 
 type wireOutput struct {
@@ -100,6 +117,7 @@ func encode(seg wireSegment, b *history.SyncBatch, n naming) ([]byte, error) {
 	}
 	lastSeq := map[string]int64{}
 	var lastT int64
+	envIdx := map[string]int{}
 	for _, e := range b.Commands {
 		i, ok := idx[e.Session]
 		if !ok {
@@ -130,6 +148,23 @@ func encode(seg wireSegment, b *history.SyncBatch, n naming) ([]byte, error) {
 		}
 		if e.Source != "" && e.Source != "hook" {
 			w.R = e.Source
+		}
+		if c, ok := b.Contexts[history.Key{Session: e.Session, Seq: e.Seq}]; ok {
+			x := &wireContext{K: c.Key, G: c.Repo, B: c.Branch, H: c.Head, Y: c.Dirty + 1}
+			if c.Env != nil {
+				j, err := json.Marshal(c.Env) // keys sorted: the same values, the same text
+				if err != nil {
+					return nil, err
+				}
+				k, ok := envIdx[string(j)]
+				if !ok {
+					seg.Envs = append(seg.Envs, string(j))
+					k = len(seg.Envs)
+					envIdx[string(j)] = k
+				}
+				x.E = k
+			}
+			w.K = x
 		}
 		seg.Commands = append(seg.Commands, w)
 	}
@@ -185,6 +220,27 @@ func decode(plain []byte) (wireSegment, *history.SyncBatch, error) {
 		}
 		if e.Source == "" {
 			e.Source = "hook"
+		}
+		if x := w.K; x != nil {
+			c := history.Context{Key: x.K, Repo: x.G, Branch: x.B, Head: x.H, Dirty: x.Y - 1}
+			if c.Dirty < -1 || c.Dirty > 1 {
+				c.Dirty = -1
+			}
+			if x.E > 0 {
+				if x.E > len(seg.Envs) {
+					return seg, nil, fmt.Errorf("%w: a command names environment %d of %d", ErrDamaged, x.E, len(seg.Envs))
+				}
+				if err := json.Unmarshal([]byte(seg.Envs[x.E-1]), &c.Env); err != nil {
+					return seg, nil, fmt.Errorf("%w: environment %d: %v", ErrDamaged, x.E, err)
+				}
+				if c.Env == nil {
+					c.Env = map[string]string{}
+				}
+			}
+			if b.Contexts == nil {
+				b.Contexts = map[history.Key]history.Context{}
+			}
+			b.Contexts[history.Key{Session: e.Session, Seq: e.Seq}] = c
 		}
 		b.Commands = append(b.Commands, e)
 	}

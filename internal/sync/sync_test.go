@@ -276,6 +276,71 @@ func TestForgetEverywhere(t *testing.T) {
 
 func mustRe(t *testing.T, s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
+// TestContextsEverywhere: what was noted of the context a command ran in
+// (its work tree, branch, changes, the environment) reaches the other
+// installations with it, so that they compare two of its runs as the
+// machine that ran them does; a tombstone takes the context with the
+// command everywhere.
+func TestContextsEverywhere(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	ctx := t.Context()
+	s := hs[0].store()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.AddSession(ctx, history.Session{ID: hs[0].sess, Shell: "zsh", Host: "host0"})
+	if err := tx.AddEnv(ctx, hs[0].sess, 1, map[string]string{"PATH": "/bin", "VIRTUAL_ENV": "/home/u/app/.venv"}); err != nil {
+		t.Fatal(err)
+	}
+	for seq, branch := range map[int64]string{1: "main", 2: "feature"} {
+		tx.AddCommand(ctx, history.Entry{Session: hs[0].sess, Seq: seq, Command: "./run.sh", ExitCode: int(seq - 1), Cwd: "/home/u/app",
+			StartedAt: seq * 1e6})
+		if err := tx.AddContext(ctx, hs[0].sess, seq, seq == 1, seq*1e6,
+			history.Context{Key: 7, Repo: "/home/u/app", Branch: branch, Dirty: int(seq - 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	hs[0].pass()
+	hs[1].pass()
+	s = hs[1].store()
+	defer s.Close()
+	es, err := s.List(ctx, history.Query{})
+	if err != nil || len(es) != 2 {
+		t.Fatalf("host1 has %d commands, %v", len(es), err)
+	}
+	for _, e := range es {
+		c, ok, err := s.Context(ctx, e)
+		want := map[int64]string{1: "main", 2: "feature"}[e.Seq]
+		if err != nil || !ok || c.Key != 7 || c.Repo != "/home/u/app" || c.Branch != want || c.Dirty != int(e.Seq-1) ||
+			c.Env["VIRTUAL_ENV"] != "/home/u/app/.venv" {
+			t.Errorf("host1: context of #%d = %+v, %v, %v; want branch %s and the virtualenv", e.Seq, c, ok, err, want)
+		}
+	}
+	if got, _ := s.Successes(ctx, 7, 10e6, hs[0].s.HostID, 5); len(got) != 1 || got[0].Seq != 1 {
+		t.Errorf("host1: host0's successes of the key = %+v; want #1", got)
+	}
+	// Forgotten on host0: gone with its context on host1.
+	s0 := hs[0].store()
+	if n, err := s0.ForgetMatch(ctx, mustRe(t, `run\.sh`)); n != 2 || err != nil {
+		t.Fatalf("ForgetMatch = %d, %v", n, err)
+	}
+	s0.Close()
+	hs[0].pass()
+	hs[1].pass()
+	if got, _ := s.Successes(ctx, 7, 10e6, hs[0].s.HostID, 5); len(got) != 0 {
+		t.Errorf("host1: a forgotten success is still found: %+v", got)
+	}
+	if _, ok, _ := s.Context(ctx, es[0]); ok {
+		t.Errorf("host1: the forgotten command's context is still there")
+	}
+}
+
 func copyDB(t *testing.T, db string) string {
 	t.Helper()
 	dir := t.TempDir()

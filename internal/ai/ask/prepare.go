@@ -66,6 +66,10 @@ type Sources struct {
 	Terminal func(ctx context.Context, command string) (text, source string, err error)
 	// Redactor redacts what is sent (nil: the built-in rules).
 	Redactor *redact.Redactor
+	// WorkedBefore says, for a failed command, when the same command last
+	// worked and what changed since ("" when it never did); nil: never
+	// asked.
+	WorkedBefore func(ctx context.Context, en history.Entry) string
 }
 
 // Input is a question and what comes with it.
@@ -240,6 +244,9 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 func Block(ctx context.Context, src Sources, en history.Entry, last bool) (promptblock.Command, string) {
 	c := promptblock.Command{ID: en.ID, Text: en.Command, ExitCode: en.ExitCode, Pipestatus: en.Pipestatus, Cwd: en.Cwd,
 		Started: time.UnixMicro(en.StartedAt), Duration: time.Duration(en.DurationUS) * time.Microsecond}
+	if en.ExitCode != 0 && src.WorkedBefore != nil {
+		c.WorkedBefore = src.WorkedBefore(ctx, en)
+	}
 	o, err := src.Reader.Output(ctx, en, "", 0)
 	var no *recall.NoOutput
 	switch {

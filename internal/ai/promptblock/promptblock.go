@@ -41,6 +41,9 @@ type Command struct {
 	// larger output (Bytes is what the command wrote).
 	Truncated bool
 	Bytes     int64
+	// WorkedBefore says, for a failure, when the same command last
+	// worked and what changed since ("" for nothing known).
+	WorkedBefore string
 }
 
 // Tokens estimates how many tokens text costs: about four bytes a token,
@@ -172,6 +175,9 @@ func header(c Command) string {
 	}
 	if !c.Started.IsZero() {
 		fmt.Fprintf(&b, "Ran: %s, for %s\n", c.Started.UTC().Format(time.RFC3339), c.Duration.Round(time.Millisecond))
+	}
+	if c.WorkedBefore != "" {
+		fmt.Fprintf(&b, "Worked before: %s\n", strings.ReplaceAll(c.WorkedBefore, "\n", " "))
 	}
 	switch {
 	case c.Source == "captured" && c.Truncated:

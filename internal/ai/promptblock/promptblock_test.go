@@ -22,6 +22,15 @@ func TestRenderSmall(t *testing.T) {
 	}
 }
 
+func TestRenderWorkedBefore(t *testing.T) {
+	c := Command{ID: 9, Text: "./run.sh", ExitCode: 127, Source: "captured", Output: "no such file\n",
+		WorkedBefore: "command #7 (`./run.sh`) worked 3 min ago in ~/app; since then: on branch main; now on feature"}
+	b := Render([]Command{c}, 4000, "tok")
+	if !strings.Contains(b.Text, "Exit status: 127\nWorked before: command #7 (`./run.sh`) worked 3 min ago in ~/app; since then: on branch main; now on feature\nOutput") {
+		t.Errorf("Render = %q", b.Text)
+	}
+}
+
 func TestRenderNoOutput(t *testing.T) {
 	b := Render([]Command{{ID: 1, Text: "vim x", Missing: "it ran a full-screen program"}, {ID: 2, Text: "true", Source: "captured"}}, 4000, "t")
 	if !strings.Contains(b.Text, "(no output: it ran a full-screen program)") || !strings.Contains(b.Text, "(it printed nothing)") {

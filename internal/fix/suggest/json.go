@@ -17,6 +17,9 @@ type resultJSON struct {
 	Explanation string    `json:"explanation"`
 	Method      string    `json:"method"`
 	Fixes       []fixJSON `json:"fixes"`
+	// WorkedBefore is the comparison with the last success of the same
+	// command (worked.go), when there was one.
+	WorkedBefore any `json:"worked_before,omitempty"`
 }
 
 type fixJSON struct {

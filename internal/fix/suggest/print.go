@@ -25,6 +25,11 @@ import (
 // Width, named by what runs it):
 //
 //	↳ COMMAND (medium risk)   fix 2
+//
+// Both end with what changed since the same command last worked, when
+// that explains the failure (Worked, dim):
+//
+//	↳ worked 20 min ago on branch main; now on feature-x
 type Printer struct {
 	Palette style.Palette
 	// Lead opens the list's first line (hookd run names the command and
@@ -39,12 +44,16 @@ type Printer struct {
 	Inline bool
 	Width  int
 	Learn  bool
+	// Worked is the line that says when the same command last worked and
+	// what changed since (WorkedBefore's comparison, its Line): printed
+	// under the fixes, even when there is no fix; "" for none.
+	Worked string
 }
 
 // Print writes r; a quiet analysis (an ordinary "no") prints nothing.
 func (p Printer) Print(w io.Writer, r analyze.Result) error {
 	news := len(r.Fixes) > 0 || r.RootCause != "" && r.ErrorType != analyze.Unknown
-	if r.Quiet || !news && (p.Inline || !p.Asked) {
+	if r.Quiet || !news && p.Worked == "" && (p.Inline || !p.Asked) {
 		return nil
 	}
 	var b strings.Builder
@@ -81,6 +90,9 @@ func (p Printer) list(b *strings.Builder, r analyze.Result) {
 			fmt.Fprintf(b, "     %s\n", s(style.Caution, sanitize.Line(note)))
 		}
 	}
+	if p.Worked != "" {
+		fmt.Fprintf(b, "  %s %s\n", s(style.Dim, "↳"), s(style.Dim, sanitize.Line(p.Worked)))
+	}
 }
 
 func (p Printer) inline(b *strings.Builder, r analyze.Result) {
@@ -94,9 +106,9 @@ func (p Printer) inline(b *strings.Builder, r analyze.Result) {
 		return text
 	}
 	arrow := s(style.Dim, "↳")
-	if len(r.Fixes) == 0 {
+	if len(r.Fixes) == 0 && r.RootCause != "" && r.ErrorType != analyze.Unknown {
+		// A cause worth a line; "it failed" is not news.
 		fmt.Fprintf(b, "  %s %s\n", arrow, s(style.Dim, line(r.RootCause)))
-		return
 	}
 	for i, f := range r.Fixes {
 		label := "fix"
@@ -121,6 +133,9 @@ func (p Printer) inline(b *strings.Builder, r analyze.Result) {
 		if note := Note(f); p.Learn && note != "" {
 			fmt.Fprintf(b, "    %s\n", s(style.Dim, line(note)))
 		}
+	}
+	if p.Worked != "" {
+		fmt.Fprintf(b, "  %s %s\n", arrow, s(style.Dim, line(p.Worked)))
 	}
 }
 

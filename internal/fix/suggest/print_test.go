@@ -107,3 +107,40 @@ func TestPrintStyles(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintWorked: what changed since the same command last worked is the
+// last line, dim, in both forms: under the fixes, alone when there is no
+// fix and no cause worth a line, cut to the width under the prompt, and
+// made safe like the rest.
+func TestPrintWorked(t *testing.T) {
+	const worked = "worked 20 min ago on branch main; now on feature-x\x1b[2J"
+	unknown := analyze.Result{ErrorType: analyze.Unknown, RootCause: "it failed (exit status 1)"}
+	for _, c := range []struct {
+		p    Printer
+		r    analyze.Result
+		want string
+	}{
+		{Printer{Inline: true, Width: 80, Worked: worked}, unknown,
+			"  ↳ worked 20 min ago on branch main; now on feature-x\\e[2J\n"},
+		{Printer{Inline: true, Width: 30, Worked: worked}, unknown, "  ↳ worked 20 min ago on bran…\n"},
+		{Printer{Inline: true, Width: 80, Worked: worked}, analyze.Result{Quiet: true}, ""},
+		{Printer{Asked: true, Worked: worked}, unknown,
+			"it failed (exit status 1)\n  ↳ worked 20 min ago on branch main; now on feature-x\\e[2J\n"},
+	} {
+		if got := printed(c.p, c.r); got != c.want {
+			t.Errorf("Printer%+v.Print(%+v) = %q; want %q", c.p, c.r, got, c.want)
+		}
+	}
+	inline := printed(Printer{Inline: true, Width: 200, Worked: "worked 2 min ago in ~/app"}, printResult)
+	if !strings.HasSuffix(inline, "fix 3 · learned, worked 2×\n  ↳ worked 2 min ago in ~/app\n") {
+		t.Errorf("the worked-before line is not under the fixes:\n%s", inline)
+	}
+	list := printed(Printer{Asked: true, Worked: "worked 2 min ago in ~/app"}, printResult)
+	if !strings.HasSuffix(list, "complete it first\n  ↳ worked 2 min ago in ~/app\n") {
+		t.Errorf("the worked-before line is not under the list:\n%s", list)
+	}
+	p := style.New(termenv.NewOutput(&bytes.Buffer{}, termenv.WithProfile(termenv.ANSI)))
+	if got := printed(Printer{Palette: p, Inline: true, Width: 80, Worked: "worked 2 min ago"}, unknown); !strings.Contains(got, p.Render(style.Dim, "worked 2 min ago")) {
+		t.Errorf("the worked-before line is not dim: %q", got)
+	}
+}

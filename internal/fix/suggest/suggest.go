@@ -15,6 +15,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/config"
+	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/recording/recall"
 )
@@ -29,6 +30,8 @@ type Engine struct {
 	// when it was not captured, and names where it read it (see package
 	// scrollback); nil: never.
 	Terminal func(ctx context.Context, command string) (text, source string, err error)
+	// Home is the user's home directory (shown as ~ in what it says).
+	Home string
 }
 
 // NewAnalyzer returns the built-in rules plus the user's patterns from
@@ -120,6 +123,14 @@ type Inline struct {
 // there is nothing to say: the command is not in the history, was the fix
 // command itself, succeeded, or failed in an ordinary way (Result.Quiet).
 func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res analyze.Result, ok bool, err error) {
+	res, _, ok, err = e.RunCompared(ctx, rd, o)
+	return res, ok, err
+}
+
+// RunCompared is Run, and also returns the comparison with the last
+// success of the same command (WorkedBefore), whose restoring fixes are
+// among those offered.
+func (e *Engine) RunCompared(ctx context.Context, rd *recall.Reader, o Inline) (res analyze.Result, cmp *before.Comparison, ok bool, err error) {
 	var en history.Entry
 	if o.Seq > 0 {
 		en, err = rd.Store.BySeq(ctx, rd.Session, o.Seq)
@@ -127,14 +138,14 @@ func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res anal
 		en, err = rd.Store.Recent(ctx, rd.Session, 1)
 	}
 	if err != nil || isFixCall(en.Command, o.FixCommand) {
-		return res, false, nil // a declined fix keeps the fixes it declined
+		return res, nil, false, nil // a declined fix keeps the fixes it declined
 	}
 	// The fixes of an earlier command never apply to this one.
 	if err := offer.Clear(o.Offers, rd.Session); err != nil {
-		return res, false, err
+		return res, nil, false, err
 	}
 	if en.ExitCode == 0 {
-		return res, false, nil
+		return res, nil, false, nil
 	}
 	in := analyze.Input{Command: en.Command, ExitCode: en.ExitCode, Cwd: en.Cwd, Shell: en.Shell, History: Past(ctx, rd.Store)}
 	if o.Captured {
@@ -153,9 +164,10 @@ func (e *Engine) Run(ctx context.Context, rd *recall.Reader, o Inline) (res anal
 	res = e.Analyze(ctx, in, 500*time.Millisecond)
 	res = Learned(ctx, rd.Store, in, res)
 	if res.Quiet {
-		return res, false, nil
+		return res, nil, false, nil
 	}
-	return res, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
+	res, cmp = WorkedBefore(ctx, rd.Store, en, in.Output, res, e.Home)
+	return res, cmp, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
 }
 
 // isFixCall reports the shell's own fix command (fix, fix 2), called name.

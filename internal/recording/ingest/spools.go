@@ -115,7 +115,7 @@ func ingestSpool(ctx context.Context, store *history.Store, path, session string
 		return nil // nothing new
 	}
 	decode := func(ctx context.Context, tx *history.Tx, buf []byte, more, final bool) (int, int, error) {
-		return decodeSpool(ctx, tx, l.key, session, buf, more, final, rules, st)
+		return decodeSpool(ctx, tx, l.key, session, buf, more, final, rules, newNoter(now), st)
 	}
 	if err := l.follow(ctx, store, -1, ended, now, decode, st); err != nil {
 		return err
@@ -134,15 +134,20 @@ func ingestSpool(ctx context.Context, store *history.Store, path, session string
 }
 
 // decodeSpool stores the session headers and commands in buf.
-func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf []byte, more, final bool, rules *Rules, st *Stats) (int, int, error) {
+func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf []byte, more, final bool, rules *Rules, nt *noter, st *Stats) (int, int, error) {
 	recs, used, bad := spool.Decode(buf, final && !more)
+	own := ownSeconds(recs)
 	// Commands recorded by `hookd run` (a session of shell "run", written
 	// whole in one write) are marked as such; so are a coding agent's
 	// (a header with an author, written by hookd agent-hook or hookd
 	// record), which go to the session the header names.
 	source := "hook"
-	for _, r := range recs {
+	for i, r := range recs {
 		switch {
+		case r.Env != nil:
+			if err := noteEnv(ctx, tx, session, r.Env, rules, st); err != nil {
+				return 0, 0, err
+			}
 		case r.Session != nil:
 			s := r.Session
 			if s.Shell == "run" {
@@ -180,6 +185,10 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 			}
 			if added {
 				st.Added++
+				// What else is known of where it ran (runctx).
+				if err := tx.AddContext(ctx, session, c.Seq, c.Exit == 0, c.Start, nt.context(c, text, own[i])); err != nil {
+					return 0, 0, err
+				}
 			}
 		}
 	}

@@ -47,6 +47,17 @@ func appendCommand(buf []byte, c Command, format byte, text string) []byte {
 	return appendFields(buf, tagCommand, nums, c.Cwd, string(format), text)
 }
 
+// AppendEnv appends e as an environment record, as the shell code writes
+// it. No value may contain a NUL byte or EnvSep.
+func AppendEnv(buf []byte, e Env) []byte {
+	var vals strings.Builder
+	for _, v := range e.Values {
+		vals.WriteString(v)
+		vals.WriteByte(EnvSep)
+	}
+	return appendFields(buf, tagEnv, strconv.FormatInt(e.Seq, 10), strings.Join(e.Names, " "), vals.String())
+}
+
 func appendFields(buf []byte, fields ...string) []byte {
 	for _, f := range fields {
 		buf = append(buf, f...)

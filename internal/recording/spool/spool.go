@@ -3,8 +3,9 @@
 //
 // A spool is a stream of fields, each ended by a NUL byte (a shell string
 // cannot hold one, so no escaping is needed). A record starts with a field
-// that is exactly "\nS1", "\nS2" or "\nS3" (a session header) or "\nC1" (a finished command) and
-// has a fixed number of fields after it. No other field can be one of those
+// that is exactly "\nS1", "\nS2" or "\nS3" (a session header), "\nC1" (a finished
+// command) or "\nE1" (the environment commands ran in) and has a fixed number
+// of fields after it. No other field can be one of those
 // tags, so a reader that meets garbage or a record cut short by a crash finds
 // the next record again.
 package spool
@@ -26,17 +27,18 @@ const (
 	// hookd record), never a shell.
 	tagSession3 = "\nS3"
 	tagCommand  = "\nC1"
+	tagEnv      = "\nE1"
 )
 
 // isTag reports whether f opens a record.
 func isTag(f string) bool {
-	return f == tagSession || f == tagSession2 || f == tagSession3 || f == tagCommand
+	return f == tagSession || f == tagSession2 || f == tagSession3 || f == tagCommand || f == tagEnv
 }
 
 // endsWithTag reports whether f ends with a tag (a field cut short with the
 // next record's tag glued on), and which.
 func endsWithTag(f string) (int, bool) {
-	for _, t := range []string{tagSession, tagSession2, tagSession3, tagCommand} {
+	for _, t := range []string{tagSession, tagSession2, tagSession3, tagCommand, tagEnv} {
 		if strings.HasSuffix(f, t) {
 			return len(t), true
 		}
@@ -47,6 +49,7 @@ func endsWithTag(f string) (int, bool) {
 const (
 	sessionFields = 7 // after the tag; S2 has one more
 	commandFields = 4 // numbers, cwd, text format, text
+	envFields     = 3 // sequence number, names, values
 )
 
 // Text formats of a command record.
@@ -92,10 +95,25 @@ type Command struct {
 	Text       string // the command line, exactly as typed
 }
 
+// Env is the environment the session's commands ran in from sequence
+// number Seq on, until the next Env: the variables the hooks note (PATH,
+// the environment managers', fix.watch_env's), each with its value (""
+// when unset). The hooks write one when the shell starts and one whenever
+// the values change.
+type Env struct {
+	Seq    int64
+	Names  []string
+	Values []string // Values[i] is Names[i]'s
+}
+
+// EnvSep ends each value of an Env record.
+const EnvSep = '\x1f'
+
 // Record is one decoded record: exactly one of its fields is set.
 type Record struct {
 	Session *Session
 	Command *Command
+	Env     *Env
 }
 
 // Decode decodes the complete records at the start of buf. It returns them,
@@ -121,6 +139,8 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 			want = sessionFields + 3
 		case tagCommand:
 			want = commandFields
+		case tagEnv:
+			want = envFields
 		default:
 			// Garbage: skip whole fields up to the next tag. What follows
 			// the last NUL may be a tag still being written: it is left for
@@ -233,6 +253,12 @@ func parse(tag string, f []string) (Record, error) {
 			return Record{}, fmt.Errorf("session header: bad start time %q", f[6])
 		}
 		return Record{Session: s}, nil
+	case tagEnv:
+		e, err := parseEnv(f)
+		if err != nil {
+			return Record{}, fmt.Errorf("environment record: %w", err)
+		}
+		return Record{Env: e}, nil
 	default:
 		c, err := parseCommand(f)
 		if err != nil {
@@ -285,6 +311,28 @@ func parseCommand(f []string) (*Command, error) {
 		return nil, fmt.Errorf("unknown text format %q", f[2])
 	}
 	return c, nil
+}
+
+// parseEnv reads an environment record: its sequence number, the names
+// (separated by anything that cannot be in a name: the shell joined them
+// with its IFS), and the values, each ended by EnvSep.
+func parseEnv(f []string) (*Env, error) {
+	e := &Env{}
+	var err error
+	if e.Seq, err = strconv.ParseInt(f[0], 10, 64); err != nil || e.Seq < 1 {
+		return nil, fmt.Errorf("bad sequence number %q", f[0])
+	}
+	e.Names = strings.FieldsFunc(f[1], func(r rune) bool {
+		return !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	if len(e.Names) == 0 || !strings.HasSuffix(f[2], string(EnvSep)) {
+		return nil, errors.New("no names, or values not ended")
+	}
+	e.Values = strings.Split(strings.TrimSuffix(f[2], string(EnvSep)), string(EnvSep))
+	if len(e.Values) != len(e.Names) {
+		return nil, fmt.Errorf("%d names but %d values", len(e.Names), len(e.Values))
+	}
+	return e, nil
 }
 
 // errShort reports a record with fewer fields than its kind has.

@@ -226,3 +226,38 @@ func TestSessionAuthorHeader(t *testing.T) {
 		t.Errorf("S3 with a bad session: records %+v, bad %v; want the command and one problem", recs, bad)
 	}
 }
+
+func TestEnvRecord(t *testing.T) {
+	in := Env{Seq: 3, Names: []string{"PATH", "VIRTUAL_ENV", "API_URL"}, Values: []string{"/usr/bin:/bin", "", "http://x y\n"}}
+	buf := AppendSession(nil, Session{Shell: "bash", PID: 1, Start: 1})
+	buf = AppendEnv(buf, in)
+	buf = AppendCommand(buf, Command{Seq: 3, Start: 1, End: 2, Text: "ls"})
+	recs, n, bad := Decode(buf, true)
+	if len(bad) > 0 || n != len(buf) || len(recs) != 3 || recs[1].Env == nil {
+		t.Fatalf("Decode: %+v, %d of %d bytes, bad %v", recs, n, len(buf), bad)
+	}
+	if !reflect.DeepEqual(*recs[1].Env, in) {
+		t.Errorf("env = %+v; want %+v", *recs[1].Env, in)
+	}
+	// What the shells write: bash joins the names with its IFS (here a
+	// newline), zsh with a space.
+	sh := []byte("\nE1\x001\x00PATH\nVIRTUAL_ENV\x00/bin\x1f/v\x1f\x00")
+	recs, _, bad = Decode(sh, true)
+	if len(bad) > 0 || len(recs) != 1 || !reflect.DeepEqual(*recs[0].Env, Env{Seq: 1, Names: []string{"PATH", "VIRTUAL_ENV"}, Values: []string{"/bin", "/v"}}) {
+		t.Errorf("Decode(%q) = %+v, %v", sh, recs, bad)
+	}
+	// Malformed: as many problems, and the command after each still read.
+	for _, b := range []string{
+		"\nE1\x000\x00PATH\x00/bin\x1f\x00",             // sequence number 0
+		"\nE1\x001\x00PATH VIRTUAL_ENV\x00/bin\x1f\x00", // one value short
+		"\nE1\x001\x00PATH\x00/bin\x00",                 // value not ended
+		"\nE1\x001\x00\x00\x1f\x00",                     // no names
+		"\nE1\x001\x00PATH\x00",                         // cut short
+	} {
+		buf := append([]byte(b), AppendCommand(nil, Command{Seq: 2, Start: 1, End: 2, Text: "pwd"})...)
+		recs, _, bad := Decode(buf, true)
+		if len(bad) != 1 || len(recs) != 1 || recs[0].Command == nil {
+			t.Errorf("Decode(%q) = %+v, bad %v; want the command and one problem", buf, recs, bad)
+		}
+	}
+}

@@ -41,6 +41,11 @@ var (
 	Alert = Style{Color: "1"}
 	// Success is a command that succeeded: a status of 0.
 	Success = Style{Color: "2"}
+	// Removed and Added are a diff's lines: the old text's only, the new
+	// text's only (hookd diff); Hunk is the header of a stretch of them.
+	Removed = Style{Color: "1"}
+	Added   = Style{Color: "2"}
+	Hunk    = Style{Color: "6"}
 )
 
 // Palette renders styles for one output.

@@ -20,6 +20,9 @@ func TestRender(t *testing.T) {
 		{Danger, "\x1b[31;1mx\x1b[0m"},
 		{Alert, "\x1b[31mx\x1b[0m"},
 		{Success, "\x1b[32mx\x1b[0m"},
+		{Removed, "\x1b[31mx\x1b[0m"},
+		{Added, "\x1b[32mx\x1b[0m"},
+		{Hunk, "\x1b[36mx\x1b[0m"},
 		{Style{}, "x"},
 	} {
 		if got := ansi.Render(c.s, "x"); got != c.want {

@@ -442,9 +442,10 @@ func (s *streamer) text(chunk string) bool {
 		return false
 	}
 	s.n++
-	ok := s.send(chunk)
+	// Noted before it is written: a client that has read the chunk finds
+	// it in Sent.
 	s.s.mu.Lock()
 	s.s.sent = append(s.s.sent, time.Now())
 	s.s.mu.Unlock()
-	return ok
+	return s.send(chunk)
 }

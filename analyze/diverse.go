@@ -1,0 +1,199 @@
+package analyze
+
+import (
+	"path"
+	"strings"
+)
+
+// Alternatives that count: when the first fix is wrong, a second that is
+// the same fix spelled another way (pip3 for pip, the same pull with
+// --rebase, a stash around it) rarely helps; one from another family of
+// cause (the virtualenv is not active, a Debian package instead of pip,
+// commit instead of stash, the remote rewritten on purpose) may. shown
+// picks the fixes offered: the best one first, always (one that is not
+// an alternative, when there is one); then, for each further place, the
+// most confident fix of a family not shown yet, when it is close enough
+// to the best (fixMargin), or is an alternative a rule added for this
+// (Fix.alternative) likely enough on its own (altFloor); failing that,
+// the most confident spelling close enough to the best. At most
+// MaxFixes.
+
+// altFloor is the confidence from which an alternative of another family
+// of cause is shown, however far below the best.
+const altFloor = 0.45
+
+// shown picks, from fixes sorted best first, the ones offered, in order.
+func shown(fixes []Fix) []Fix {
+	if len(fixes) == 0 {
+		return nil
+	}
+	acts := make([][][]string, len(fixes))
+	first := -1
+	for i, f := range fixes {
+		acts[i] = action(f.Command)
+		if first < 0 && !f.alternative {
+			first = i
+		}
+	}
+	if first < 0 {
+		first = 0
+	}
+	best := fixes[first].Confidence
+	out := []int{first}
+	used := make([]bool, len(fixes))
+	used[first] = true
+	for len(out) < MaxFixes {
+		next := -1
+		for i := range fixes {
+			if used[i] {
+				continue
+			}
+			close := fixes[i].Confidence >= best-fixMargin
+			fresh := true
+			for _, j := range out {
+				if spelling(acts[i], acts[j]) {
+					fresh = false
+					break
+				}
+			}
+			if fresh && (close || fixes[i].alternative && fixes[i].Confidence >= altFloor) {
+				next = i
+				break
+			}
+			if !fresh && close && next == -1 {
+				next = -2 - i // a spelling, if nothing fresh comes
+			}
+		}
+		if next == -1 {
+			break
+		}
+		if next < -1 {
+			next = -2 - next
+		}
+		used[next] = true
+		out = append(out, next)
+	}
+	res := make([]Fix, len(out))
+	for k, i := range out {
+		res[k] = fixes[i]
+	}
+	return res
+}
+
+// meaningful are the options that change what a command does, not how:
+// kept in an action (the others are dropped), under one name.
+var meaningful = map[string]string{"-f": "--force", "--force": "--force", "--force-with-lease": "--force",
+	"--force-if-includes": "--force", "--hard": "--hard", "--cached": "--cached", "--global": "--global",
+	"--system": "--system", "-D": "-D"}
+
+// action is what a command does, for comparing fixes: for each simple
+// command (split at &&, ||, ;, |), the program with common aliases folded
+// (python3 → python, pip3 and python -m pip → pip, apt-get → apt, bash →
+// sh) and its words that are not options, but for the few options that
+// change what it does (meaningful); sudo, env and assignments dropped.
+func action(cmd string) [][]string {
+	var out [][]string
+	for _, part := range splitCommands(cmd) {
+		var words []string
+		for _, w := range strings.Fields(part) {
+			words = append(words, strings.Trim(w, `'"`))
+		}
+		for len(words) > 0 && (words[0] == "sudo" || words[0] == "env" || words[0] == "command" || isAssign(words[0])) {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		prog := foldProgram(path.Base(words[0]))
+		rest := words[1:]
+		if prog == "python" && len(rest) >= 2 && rest[0] == "-m" {
+			prog, rest = foldProgram(rest[1]), rest[2:]
+		}
+		a := []string{prog}
+		for _, w := range rest {
+			if !strings.HasPrefix(w, "-") {
+				a = append(a, w)
+			} else if m, ok := meaningful[w]; ok {
+				a = append(a, m)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isAssign(w string) bool {
+	eq := strings.IndexByte(w, '=')
+	return eq > 0 && !strings.ContainsAny(w[:eq], "-/.")
+}
+
+// foldProgram folds the names of one program.
+func foldProgram(p string) string {
+	switch {
+	case p == "python" || p == "python3" || strings.HasPrefix(p, "python3."):
+		return "python"
+	case p == "pip3" || strings.HasPrefix(p, "pip3."):
+		return "pip"
+	case p == "apt-get":
+		return "apt"
+	case p == "bash" || p == "dash" || p == "zsh":
+		return "sh"
+	}
+	return p
+}
+
+// splitCommands splits a line at &&, ||, ; and |, outside quotes.
+func splitCommands(line string) []string {
+	var parts []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '|' || c == '&':
+			parts = append(parts, line[start:i])
+			for i+1 < len(line) && (line[i+1] == '|' || line[i+1] == '&') {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	return append(parts, line[start:])
+}
+
+// spelling reports whether two actions are one fix spelled two ways: the
+// same, or one's commands all among the other's, in order (the same fix
+// with a stash around it, or the failed command run again after it).
+func spelling(a, b [][]string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) == 0 {
+		return len(b) == 0
+	}
+	j := 0
+	for _, c := range b {
+		if j < len(a) && sameAction(a[j], c) {
+			j++
+		}
+	}
+	return j == len(a)
+}
+
+func sameAction(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
