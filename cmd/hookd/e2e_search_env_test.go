@@ -36,7 +36,7 @@ func TestSearchEnterRuns(t *testing.T) {
 		s.Type("\r")
 		// Printed a second time: Enter ran it.
 		s.WaitFor(regexp.MustCompile(`(?s)runword_42.*runword_42`), 20*time.Second)
-		waitLine(s, "")
+		waitLine(t, s, "")
 		s.Sync()
 		es := entries(t, h)
 		if n := len(es); n < 2 || es[n-1].Command != "echo runword_$((6*7))" || es[n-2].Command != "echo runword_$((6*7))" {
@@ -56,7 +56,7 @@ func TestSearchViMode(t *testing.T) {
 		openSearch(s)
 		typeQuery(s, "viword", `echo viword1`)
 		s.Type("\t")
-		waitLine(s, "echo viword1")
+		waitLine(t, s, "echo viword1")
 		s.Type("\r")
 		s.Sync()
 		if !strings.Contains(s.Plain(), "viword1\n") && !strings.Contains(s.Plain(), "viword1\r\n") {
@@ -115,7 +115,7 @@ func TestSearchZshPlugins(t *testing.T) {
 	typeQuery(s, "plugword", `echo plugword7`)
 	from := s.Mark()
 	s.Type("\t")
-	waitLine(s, "echo plugword7")
+	waitLine(t, s, "echo plugword7")
 	// zsh-syntax-highlighting colours a known command (echo: green).
 	s.WaitSince(from, regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m[^\x1b]*echo`), 10*time.Second)
 	s.Type("\r")
@@ -157,7 +157,7 @@ func TestSearchNoColor(t *testing.T) {
 			typeQuery(s, "colourword", `false colourword`)
 			s.WaitForScreen(regexp.MustCompile(`✗ 1`), 20*time.Second)
 			s.Type(esc)
-			waitLine(s, "")
+			waitLine(t, s, "")
 			c := colours(s.OutputSince(from))
 			if noColor && len(c) > 0 {
 				t.Errorf("NO_COLOR: the search printed colours %q", c)
@@ -183,7 +183,7 @@ func TestSearchFullScreen(t *testing.T) {
 		openSearch(s)
 		typeQuery(s, "fullword", `echo fullword1`)
 		s.Type(esc)
-		waitLine(s, "")
+		waitLine(t, s, "")
 		raw := s.OutputSince(from)
 		if !strings.Contains(raw, "\x1b[?1049h") || !strings.Contains(raw, "\x1b[?1049l") {
 			t.Errorf("full screen: the alternate screen was not used: %q", raw)
@@ -240,7 +240,7 @@ func TestSearchPager(t *testing.T) {
 		}
 		s.WaitForScreen(regexp.MustCompile(`(?m)^› pagerword`), 20*time.Second)
 		s.Type(esc)
-		waitLine(s, "")
+		waitLine(t, s, "")
 	})
 }
 

@@ -115,9 +115,20 @@ func outputOf(t *testing.T, h *shelltest.Home, id int64) string {
 }
 
 // waitLine waits until the search is gone and the command line, the last
-// line on the screen, is P> line.
-func waitLine(s *shelltest.Shell, line string) {
+// line on the screen, is P> line: the screen says so, and the search's
+// process has ended (its last frame comes before it stops reading keys,
+// and a key typed in between would be its).
+func waitLine(t *testing.T, s *shelltest.Shell, line string) {
+	t.Helper()
 	s.WaitForScreen(regexp.MustCompile(`(?m)^P>`+regexp.QuoteMeta(strings.TrimRight(" "+line, " "))+`\s*\z`), 20*time.Second)
+	shelltest.Eventually(t, 20*time.Second, func() bool {
+		for _, pid := range shelltest.Descendants(s.PID()) {
+			if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); strings.Contains(string(b), "search\x00--widget") {
+				return false
+			}
+		}
+		return true
+	}, func() string { return "hookd search --widget still runs" })
 }
 
 // searchUI returns the part of a screen that the search draws: from its
@@ -162,7 +173,7 @@ func TestSearchFindsOutputAndRuns(t *testing.T) {
 		openSearch(s)
 		typeQuery(s, plughWord, regexp.QuoteMeta(plugh))
 		s.Type("\r")
-		waitLine(s, plugh)
+		waitLine(t, s, plugh)
 		s.RunAlone("")
 		last := lastEntry(t, h)
 		if last.Command != plugh || last.Shell != shell {
@@ -190,7 +201,7 @@ func TestSearchKeys(t *testing.T) {
 		openSearch(s)
 		typeQuery(s, "tabword", `echo tabword1`)
 		s.Type("\t")
-		waitLine(s, "echo tabword1")
+		waitLine(t, s, "echo tabword1")
 		s.Type(" more")
 		s.RunAlone("")
 		if got := lastEntry(t, h).Command; got != "echo tabword1 more" {
@@ -200,12 +211,18 @@ func TestSearchKeys(t *testing.T) {
 		// Ctrl-U empties the query.)
 		s.Editing()
 		s.Type("echo keptline")
+		before := s.Mark()
 		openSearch(s)
 		s.WaitForScreen(regexp.MustCompile(`(?m)^› echo keptline`), 20*time.Second)
 		s.Type("\x15")
 		typeQuery(s, "deleteme", `echo deleteme2`)
 		s.Type(esc)
-		waitLine(s, "echo keptline")
+		waitLine(t, s, "echo keptline")
+		// Bracketed paste is as the line editor left it: the search did
+		// not turn it off (a pasted newline would then run the line).
+		if raw := s.OutputSince(before); strings.Contains(raw, "\x1b[?2004l") {
+			t.Errorf("the search turned bracketed paste off: %q", raw)
+		}
 		s.RunAlone("")
 		if got := lastEntry(t, h).Command; got != "echo keptline" {
 			t.Errorf("after Esc, recorded %q; want the line as it was, %q", got, "echo keptline")
@@ -216,7 +233,7 @@ func TestSearchKeys(t *testing.T) {
 		openSearch(s)
 		s.WaitForScreen(regexp.MustCompile(`(?m)^› -x dash`), 20*time.Second)
 		s.Type(esc)
-		waitLine(s, "-x dash")
+		waitLine(t, s, "-x dash")
 		s.Type("\x15")
 		s.Sync()
 		// The delete key, then y: forgotten, as hookd forget does.
@@ -228,7 +245,7 @@ func TestSearchKeys(t *testing.T) {
 		s.Type("y")
 		s.WaitForScreen(regexp.MustCompile(`forgot 1 run\b`), 20*time.Second)
 		s.Type(esc)
-		waitLine(s, "")
+		waitLine(t, s, "")
 		for _, c := range commandsOf(entries(t, h)) {
 			if c == "echo deleteme2" {
 				t.Errorf("echo deleteme2 is still in the history after the delete key and y")
@@ -273,7 +290,7 @@ func TestSearchToggles(t *testing.T) {
 			t.Errorf("failed only shows a command that succeeded, or not the failed one; screen:\n%s", sc)
 		}
 		s.Type(esc)
-		waitLine(s, "")
+		waitLine(t, s, "")
 	})
 }
 
@@ -360,7 +377,7 @@ func TestSearchWidths(t *testing.T) {
 				t.Errorf("%d columns: no hint line; screen:\n%s", cols, sc)
 			}
 			s.Type(esc)
-			waitLine(s, "")
+			waitLine(t, s, "")
 			if strings.Contains(s.Screen(), "› widthword") {
 				t.Errorf("%d columns: the search is still on the screen after Esc:\n%s", cols, s.Screen())
 			}
@@ -385,7 +402,7 @@ func TestSearchHostileOutput(t *testing.T) {
 			t.Errorf("the preview does not show the output; screen:\n%s", sc)
 		}
 		s.Type(esc)
-		waitLine(s, "")
+		waitLine(t, s, "")
 		raw := s.OutputSince(from)
 		for _, bad := range []string{"\u202e", "\x1b]0;pwned", "\x1b[2J"} {
 			if strings.Contains(raw, bad) {

@@ -37,10 +37,16 @@ func (m *model) View() tea.View {
 		// line down) land on the prompt's screen.
 		v := tea.NewView("")
 		v.AltScreen = m.o.FullScreen
+		v.DisableBracketedPasteMode = true
 		return v
 	}
 	v := tea.NewView(m.render())
 	v.AltScreen = m.o.FullScreen
+	// Bracketed paste is left as the shell's line editor set it (a paste
+	// still comes as one, where it is on): Bubble Tea would turn it on,
+	// and off on the way out, and the line the search returns to would
+	// then take a pasted newline as Enter.
+	v.DisableBracketedPasteMode = true
 	return v
 }
 
