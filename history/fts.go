@@ -31,8 +31,9 @@ func (s *Store) initFTS(ctx context.Context) error {
 	var max, stale int64
 	err := s.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT value FROM meta WHERE key = 'fts_upto'), ''),
 		(SELECT COALESCE(max(id), 0) FROM commands), (SELECT count(*) FROM meta WHERE key = 'fts_stale')`).Scan(&upto, &max, &stale)
-	if err == nil && upto == strconv.FormatInt(max, 10) && stale == 0 {
+	if err == nil && upto == strconv.FormatInt(max, 10) && stale == 0 && s.oftsCurrent(ctx) {
 		s.fts = true
+		s.ofts = s.oftsFilled(ctx)
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -78,10 +79,14 @@ func (s *Store) initFTS(ctx context.Context) error {
 	if err := ftsMark(ctx, tx); err != nil {
 		return err
 	}
+	if err := oftsInit(ctx, tx); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
 	s.fts = true
+	s.ofts = s.oftsFilled(ctx)
 	return nil
 }
 
@@ -117,10 +122,16 @@ func (s *Store) ftsDelete(ctx context.Context, tx *sql.Tx, id int64) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value)
 			SELECT 'fts_stale', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'commands_fts')
 			ON CONFLICT (key) DO NOTHING`)
+		if err == nil {
+			err = oftsStale(ctx, tx)
+		}
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO commands_fts(commands_fts, rowid, command)
 		SELECT 'delete', id, command FROM commands WHERE id = ?`, id)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `DELETE FROM outputs_fts WHERE rowid = ?`, id)
+	}
 	return err
 }
 

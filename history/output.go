@@ -47,6 +47,17 @@ func (t *Tx) AddOutput(ctx context.Context, o Output) error {
 	if err != nil {
 		return fmt.Errorf("add output %s:%d: %w", o.Session, o.Seq, classify(err))
 	}
+	if o.Stream == "" {
+		if t.fts {
+			err = oftsPut(ctx, t.tx, o.Session, o.Seq, text)
+		} else if !t.ofStale {
+			err = oftsStale(ctx, t.tx)
+			t.ofStale = true
+		}
+		if err != nil {
+			return fmt.Errorf("add output %s:%d: index: %w", o.Session, o.Seq, classify(err))
+		}
+	}
 	return nil
 }
 
@@ -110,6 +121,18 @@ func (s *Store) PruneOutputs(ctx context.Context, before int64, maxBytes int64) 
 		}
 		if n == 0 {
 			return nil
+		}
+		// The index forgets the text too.
+		var err error
+		if s.fts {
+			_, err = tx.ExecContext(ctx, `DELETE FROM outputs_fts WHERE rowid IN (SELECT c.id FROM outputs o
+				JOIN commands c ON c.session = o.session AND c.seq = o.seq
+				WHERE o.stream = '' AND o.text IS NOT NULL AND `+where+`)`, args...)
+		} else {
+			err = oftsStale(ctx, tx)
+		}
+		if err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE outputs SET text = NULL, flags = flags | ?
 			WHERE text IS NOT NULL AND `+where, append([]any{int(OutputPruned)}, args...)...); err != nil {

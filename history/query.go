@@ -220,6 +220,27 @@ func (s *Store) ForgetMatch(ctx context.Context, re *regexp.Regexp) (int, error)
 	})
 }
 
+// ForgetCommand deletes for good every entry whose command line is exactly
+// command (what the search's delete key does).
+func (s *Store) ForgetCommand(ctx context.Context, command string) (int, error) {
+	return s.forget(ctx, func(tx *sql.Tx) ([]int64, error) {
+		rows, err := tx.QueryContext(ctx, "SELECT id FROM commands WHERE command = ?", command)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		return ids, rows.Err()
+	})
+}
+
 func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error)) (int, error) {
 	// secure_delete overwrites the freed content; the checkpoint then
 	// empties the WAL, which still holds the old pages.
@@ -295,6 +316,13 @@ func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, e
 	// What was learned from them goes with them; and learning, which
 	// marks the last id it looked at, must see the ids SQLite may give
 	// again to new commands.
+	// Caches of the history (package search's) know it changed.
+	if n > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('forget_gen', '1')
+			ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`); err != nil {
+			return 0, fmt.Errorf("forget: %w", classify(err))
+		}
+	}
 	if err := dropSources(ctx, tx, ids, false); err != nil {
 		return 0, fmt.Errorf("forget: %w", classify(err))
 	}

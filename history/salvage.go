@@ -74,6 +74,9 @@ func (s *Store) salvageHook(ctx context.Context, path string, page func()) (Salv
 	if err := w.commit(); err != nil {
 		return SalvageStats{}, fmt.Errorf("salvage %s: %w", path, classify(err))
 	}
+	// Salvaged outputs are indexed by FillOutputIndex: searched by
+	// reading them until then.
+	s.ofts = s.fts && s.oftsFilled(ctx)
 	return st, nil
 }
 

@@ -360,6 +360,19 @@ func (w *salvageWriter) commit() error {
 			return err
 		}
 	}
+	// Salvaged outputs: the output index is rebuilt (by this build now,
+	// or by the next one with FTS5).
+	if w.st.Outputs > 0 {
+		var err error
+		if w.fts {
+			err = oftsRebuild(w.ctx, w.tx)
+		} else {
+			err = oftsStale(w.ctx, w.tx)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	err := w.tx.Commit()
 	w.tx = nil
 	return err

@@ -72,6 +72,7 @@ type Store struct {
 	db   *sql.DB
 	path string
 	fts  bool // the full-text index is there and up to date (fts.go)
+	ofts bool // the output index holds every output (ofts.go): searches go through it
 	// file and wal identify the database file opened and its WAL file
 	// (device and inode), so that Replaced can tell when the path names
 	// another one.

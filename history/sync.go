@@ -463,6 +463,9 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 			continue
 		}
 		st.Commands++
+		if err := t.oftsCommandCame(ctx, e.Session, e.Seq); err != nil {
+			return fmt.Errorf("merge: output index: %w", classify(err))
+		}
 		// Its context, and its environment where it is not the one the
 		// session's previous command in the batch ran in.
 		c, ok := b.Contexts[Key{wire, e.Seq}]

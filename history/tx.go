@@ -19,6 +19,7 @@ type Tx struct {
 	addCmd, addSess, getOf *sql.Stmt
 	fts                    bool // the store has the full-text index
 	added                  bool // rows were added: the index must follow
+	ofStale                bool // (without FTS5) the output index was noted stale
 	// stmts are statements prepared on first use (Tx.stmt), by query.
 	stmts map[string]*sql.Stmt
 	// repos are the work trees stored in this transaction (AddContext).

@@ -29,6 +29,7 @@
 #     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
 #     _hookd_init_agent        the agent, started if it is not running
 #   the prompt's path
@@ -41,6 +42,8 @@
 #     _hookd_enter, _hookd_accept_line, _hookd_offer_line
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
+#   the search
+#     _hookd_search          Ctrl-R: hookd search, its choice on the line
 #   completion
 #     _hookd_complete
 #   the agent
@@ -66,6 +69,9 @@ _hookd_init() {
   _hookd_fixkey= # @fixkey@
   _hookd_aikey= # @aikey@
   _hookd_prefix= # @prefix@
+  _hookd_searchkey= # @searchkey@
+  _hookd_searchup= # @searchup@
+  _hookd_searchreplace= # @searchreplace@
   _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
@@ -81,6 +87,7 @@ _hookd_init() {
   _hookd_init_hooks
   _hookd_init_ask
   _hookd_init_fix
+  _hookd_init_search
   _hookd_init_complete
   _hookd_init_agent
 }
@@ -351,6 +358,63 @@ _hookd_init_fix() {
       [[ $_hookd_m == "${_hookd_pm-}" ]] || { _hookd_query "builtin bind -m $_hookd_m -p"; _hookd_pm=$_hookd_m _hookd_p=$REPLY; }
       [[ $_hookd_p == *"\"$_hookd_r\": "* ]] ||
         builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": $_hookd_f" 2>/dev/null
+    done
+  done
+  return 0
+}
+
+# _hookd_init_search binds Ctrl-R (search.key), and search.up_key (none
+# unless set), to hookd search, which searches every command and what it
+# printed: in the emacs keymap, and in vi's insert keymap when vi mode is on,
+# where the key is free or holds readline's own history search
+# (reverse-search-history, previous-history, history-search-backward), and
+# not where another tool holds it (fzf's Ctrl-R, a macro, a shell command)
+# unless search.replace says so. All read without a process (_hookd_query),
+# once per keymap: the macros and shell commands, and the keys of the
+# history search a key usually holds (bind -q, one function's keys); bind -p
+# (every function's, ~5 ms in the emacs keymap) is asked only about a key
+# that holds something else. The key runs \C-x\C-h6 (the search) then
+# \C-x\C-h7, which is accept-line after a search that chose to run the
+# command.
+_hookd_init_search() {
+  _hookd_search_maps=
+  [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
+  local _hookd_km _hookd_kms=emacs _hookd_k _hookd_q _hookd_bound _hookd_m _hookd_r
+  [[ ! -o vi ]] || _hookd_kms='emacs vi-insert'
+  for _hookd_km in $_hookd_kms; do
+    if [[ -z $_hookd_searchreplace ]]; then
+      _hookd_q="builtin bind -m $_hookd_km -s; builtin bind -m $_hookd_km -X; builtin printf '\\n@@\\n'"
+      [[ -z $_hookd_searchkey ]] || _hookd_q+="; builtin bind -m $_hookd_km -q reverse-search-history"
+      [[ -z $_hookd_searchup ]] || _hookd_q+="; builtin bind -m $_hookd_km -q previous-history"
+      _hookd_query "$_hookd_q"
+      _hookd_bound=$REPLY
+    fi
+    for _hookd_k in "$_hookd_searchkey" "$_hookd_searchup"; do
+      [[ -n $_hookd_k ]] || continue
+      if [[ -z $_hookd_searchreplace ]]; then
+        # A macro or a shell command (before @@): another tool's.
+        [[ $_hookd_bound != *"\"$_hookd_k\": "*$'\n@@\n'* ]] || continue
+        if [[ $_hookd_bound != *$'\n@@\n'*"\"$_hookd_k\""* ]]; then
+          # Another readline function, in the keymap of the key's prefix?
+          _hookd_m=$_hookd_km _hookd_r=$_hookd_k
+          case $_hookd_km:$_hookd_k in
+            emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${_hookd_k#'\C-x'} ;;
+            emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
+          esac
+          _hookd_query "builtin bind -m $_hookd_m -p"
+          case $REPLY in
+            *"\"$_hookd_r\": reverse-search-history"$'\n'* | *"\"$_hookd_r\": previous-history"$'\n'* | \
+              *"\"$_hookd_r\": history-search-backward"$'\n'*) ;;
+            *"\"$_hookd_r\": "*) continue ;;
+          esac
+        fi
+      fi
+      if [[ " $_hookd_search_maps " != *" $_hookd_km "* ]]; then
+        _hookd_search_maps+="${_hookd_search_maps:+ }$_hookd_km"
+        builtin bind -m "$_hookd_km" -x '"\C-x\C-h6": _hookd_search'
+        builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
+      fi
+      builtin bind -m "$_hookd_km" "\"$_hookd_k\": \"\\C-x\\C-h6\\C-x\\C-h7\"" 2>/dev/null
     done
   done
   return 0
@@ -657,6 +721,32 @@ _hookd_ai_key() {
   command "$_hookd_bin" suggest --ai --failed </dev/null
 }
 
+# _hookd_search (the search key) runs hookd search on the terminal, with
+# the command line as the query: the command chosen goes on the line,
+# exactly, ready to run or to edit; after Esc the line stays as it was.
+# When the search chose to run it, \C-x\C-h7 (read next) is accept-line.
+_hookd_search() {
+  local _hookd_o _hookd_a _hookd_km
+  for _hookd_km in $_hookd_search_maps; do
+    builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
+  done
+  [[ -x $_hookd_bin ]] || return 0
+  _hookd_o=$(command "$_hookd_bin" search --widget bash --query="$READLINE_LINE") || return 0
+  _hookd_o=${_hookd_o%.}
+  _hookd_a=${_hookd_o%%$'\n'*}
+  case $_hookd_a in
+    accept | edit | run) ;;
+    *) return 0 ;;
+  esac
+  READLINE_LINE=${_hookd_o#*$'\n'}
+  READLINE_POINT=${#READLINE_LINE}
+  if [[ $_hookd_a == run ]]; then
+    for _hookd_km in $_hookd_search_maps; do
+      builtin bind -m "$_hookd_km" '"\C-x\C-h7": accept-line'
+    done
+  fi
+}
+
 # _hookd_complete completes the words of a hookd command line (or a
 # question after the ask prefix, as hookd ask): hookd itself says what fits
 # (subcommands, flags, prompt-file names), or that file names do.
@@ -708,7 +798,8 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
   builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
 }

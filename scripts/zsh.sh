@@ -29,6 +29,7 @@
 #     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
+#     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
 #     _hookd_init_agent        the agent, started if it is not running
 #   the prompt's path
@@ -42,6 +43,8 @@
 #     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
+#   the search
+#     _hookd_search_widget   Ctrl-R: hookd search, its choice on the line
 #   completion
 #     _hookd_compdef, _hookd_complete
 #   the agent
@@ -70,6 +73,9 @@ _hookd_init() {
   typeset -g _hookd_fixkey= # @fixkey@
   typeset -g _hookd_aikey= # @aikey@
   typeset -g _hookd_prefix= # @prefix@
+  typeset -g _hookd_searchkey= # @searchkey@
+  typeset -g _hookd_searchup= # @searchup@
+  typeset -g _hookd_searchreplace= # @searchreplace@
   typeset -g _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
@@ -85,6 +91,7 @@ _hookd_init() {
   _hookd_init_hooks
   _hookd_init_ask
   _hookd_init_fix
+  _hookd_init_search
   _hookd_init_complete
   _hookd_init_agent
 }
@@ -320,6 +327,42 @@ _hookd_init_fix() {
       [[ -n $key ]] || continue
       zle -N $widget
       [[ ${bound[i]-} == *undefined-key ]] && bindkey -M $km -- $key $widget
+    done
+  done
+  return 0
+}
+
+# _hookd_init_search binds Ctrl-R (search.key), and search.up_key (none
+# unless set), to hookd search, which searches every command and what it
+# printed: in the emacs and vi insert keymaps, where the key is free or
+# holds zsh's own history search, and not where another widget holds it
+# (fzf's, atuin's) unless search.replace says so. The bindings are asked
+# without a process (_hookd_query): a line each.
+_hookd_init_search() {
+  emulate -L zsh
+  [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
+  local km key
+  _hookd_query 'for key in "$_hookd_searchkey" "$_hookd_searchup"; do
+    for km in emacs viins; do
+      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
+    done
+  done'
+  local -a bound=("${(@f)REPLY}")
+  local -i i=0
+  for key in "$_hookd_searchkey" "$_hookd_searchup"; do
+    for km in emacs viins; do
+      (( ++i ))
+      [[ -n $key ]] || continue
+      if [[ -z $_hookd_searchreplace ]]; then
+        case ${bound[i]##* } in
+          undefined-key | redisplay | history-incremental-search-backward | \
+            history-incremental-pattern-search-backward | up-line-or-history | up-history | \
+            up-line-or-beginning-search | history-search-backward | _hookd_search_widget) ;;
+          *) continue ;;
+        esac
+      fi
+      zle -N _hookd_search_widget
+      bindkey -M $km -- $key _hookd_search_widget
     done
   done
   return 0
@@ -652,6 +695,28 @@ _hookd_ai_widget() {
   command $_hookd_bin suggest --ai --failed </dev/null
 }
 
+# _hookd_search_widget (the search key) runs hookd search on the terminal,
+# with the command line as the query: the command chosen goes on the line,
+# exactly, redrawn (and highlighted: _hookd_highlight), ready to run or to edit, or run at once (search.enter: run);
+# after Esc the line stays as it was.
+_hookd_search_widget() {
+  emulate -L zsh
+  [[ -x $_hookd_bin ]] || return 0
+  local out action
+  out=$(command $_hookd_bin search --widget zsh --query="$BUFFER" </dev/tty) || { zle redisplay; return 0 }
+  out=${out%.}
+  action=${out%%$'\n'*}
+  case $action in
+    accept | edit | run) ;;
+    *) zle redisplay; return 0 ;;
+  esac
+  BUFFER=${out#*$'\n'}
+  CURSOR=$#BUFFER
+  _hookd_highlight
+  zle redisplay
+  [[ $action != run ]] || zle accept-line
+}
+
 # _hookd_compdef registers _hookd_complete with the completion system
 # (where nothing else completes hookd, or the ask prefix), then takes
 # itself out of the precmd hooks. It fails when compinit has not run.
@@ -723,7 +788,8 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_complete _hookd_init_agent _hookd_start
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
   unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
   [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp

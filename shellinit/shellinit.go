@@ -29,7 +29,12 @@ const (
 	fixKeyMarker  = " # @fixkey@"
 	aiKeyMarker   = " # @aikey@"
 	prefixMarker  = " # @prefix@"
-	watchMarker   = " # @watch@"
+	// The search key (Ctrl-R), an extra key for it (the Up arrow, only
+	// when asked), and whether to take it from another tool's widget.
+	searchKeyMarker     = " # @searchkey@"
+	searchUpMarker      = " # @searchup@"
+	searchReplaceMarker = " # @searchreplace@"
+	watchMarker         = " # @watch@"
 )
 
 // Options are the values Script fills in.
@@ -58,6 +63,12 @@ type Options struct {
 	// command (nil for none). Like FixKey, it is bound only where it is
 	// free.
 	AIKey []byte
+	// SearchKey opens hookd search (Ctrl-R; nil for none), bound where it
+	// is free or holds the shell's own history search; SearchUpKey too
+	// (nil unless the user asked). SearchReplace binds them even where
+	// another tool's widget holds them.
+	SearchKey, SearchUpKey []byte
+	SearchReplace          bool
 	// Watch names environment variables the hooks note with each command
 	// (fix.watch_env), besides PATH and the environment managers' that
 	// they always note. Only names a shell can export are kept.
@@ -159,7 +170,11 @@ func fill(shell string, o Options) ([]string, error) {
 	vals := map[string]string{binMarker: o.Bin, stateMarker: o.StateDir, spoolMarker: o.SpoolDir, offerMarker: o.OfferDir,
 		pidMarker: o.PIDFile, captureMarker: o.Capture,
 		fixCmdMarker: o.FixCommand, fixKeyMarker: bindSeq(shell, o.FixKey), aiKeyMarker: bindSeq(shell, o.AIKey), prefixMarker: o.AskPrefix,
+		searchKeyMarker: bindSeq(shell, o.SearchKey), searchUpMarker: bindSeq(shell, o.SearchUpKey), searchReplaceMarker: "",
 		watchMarker: watchList(o.Watch)}
+	if o.SearchReplace {
+		vals[searchReplaceMarker] = "1"
+	}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/spf13/pflag"
+
+	"github.com/hookd/hookd/internal/search"
 )
 
 func cmdForget(fs *pflag.FlagSet) runFunc {
@@ -43,6 +45,10 @@ func cmdForget(fs *pflag.FlagSet) runFunc {
 		}
 		if err != nil {
 			return err
+		}
+		// The search's copy of the history is made again from what is left.
+		if err := search.RemoveCache(e.paths.SearchCache); err != nil {
+			fmt.Fprintf(e.stderr, "hookd: %v\n", err)
 		}
 		fmt.Fprintf(e.stdout, "forgot %d commands\n", n)
 		if re == nil && n < len(ids) {

@@ -38,6 +38,8 @@ func cmdMCP(fs *pflag.FlagSet) runFunc {
 			WorkedBefore: func(ctx context.Context, s *history.Store, en history.Entry) string {
 				return e.workedBefore(ctx, s, en)
 			},
+			// The search's cache (Ctrl-R's), read and never written.
+			SearchCache: e.paths.SearchCache,
 		}
 		return mcp.Serve(ctx, o, e.stdin, e.stdout)
 	}

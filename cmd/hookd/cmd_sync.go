@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/hostid"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/search"
 	hsync "github.com/hookd/hookd/internal/sync"
 	"github.com/hookd/hookd/internal/sync/s3"
 )
@@ -158,7 +159,10 @@ func (e *env) syncer() (*hsync.Syncer, error) {
 	label, _ := os.Hostname()
 	return &hsync.Syncer{Settings: *set, HostID: id, Label: label, Creds: creds,
 		Paths: hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID},
-		Open:  func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 10*time.Second, false) }}, nil
+		Open:  func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 10*time.Second, false) },
+		// The search's copy of the history is made again from what is
+		// left, as after hookd forget.
+		Forgotten: func() { search.RemoveCache(e.paths.SearchCache) }}, nil
 }
 
 // syncStatus gathers what hookd status says about sync.

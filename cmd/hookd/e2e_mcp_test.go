@@ -121,8 +121,9 @@ func (o mcpOut) result(t *testing.T, i int) *mcpResult {
 // then read back through the official TypeScript MCP client: the tools
 // listed with their schemas, recent_commands and command_output -1
 // return the last command and its output, ranges, tail and grep select
-// parts, secrets and control sequences never come out raw, and bad calls
-// get MCP errors while the server goes on.
+// parts, secrets and control sequences never come out raw, bad calls get
+// MCP errors while the server goes on, and history_search finds a command
+// by words of its output.
 func TestMCPEndToEnd(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
@@ -148,6 +149,7 @@ func TestMCPEndToEnd(t *testing.T) {
 			mcpCall{Name: "command_output", Arguments: map[string]any{"id": "x"}},
 			mcpCall{Name: "command_output"},
 			mcpCall{Name: "recent_commands", Arguments: map[string]any{"limit": 2}},
+			mcpCall{Name: "history_search", Arguments: map[string]any{"query": "157"}},
 		)
 		// initialize: who it is, what it is for; the four tools, read-only,
 		// with input and output schemas.
@@ -228,6 +230,14 @@ func TestMCPEndToEnd(t *testing.T) {
 		}
 		if cmds, _ := out.result(t, 12).StructuredContent["commands"].([]any); len(cmds) != 2 {
 			t.Errorf("recent_commands after the bad calls = %v", cmds)
+		}
+		// history_search finds a command by what it printed (hookd
+		// search's engine), with the line, through the SDK's client.
+		r = out.result(t, 13)
+		found, _ = r.StructuredContent["commands"].([]any)
+		if len(found) != 1 || int64(found[0].(map[string]any)["id"].(float64)) != es[1].ID || found[0].(map[string]any)["matched"] != "output" ||
+			found[0].(map[string]any)["line"] != "157" || found[0].(map[string]any)["line_number"] != 157.0 {
+			t.Errorf("history_search 157 = %+v", r.StructuredContent)
 		}
 		// Nothing was written to the terminal's side: stderr stays quiet.
 		if strings.TrimSpace(out.Stderr) != "" {

@@ -41,6 +41,7 @@ type runFunc func(ctx context.Context, e *env, args []string) error
 var commands = []command{
 	{name: "init", args: "bash|zsh [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
 	{name: "history", args: "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
+	{name: "search", args: "[QUERY…] [--json] [-n N] [--cwd DIR] [--session] [--failed] [--since WHEN] [--command-only|--output-only] [--scope S] [--mode M] [--agents] [--list]", summary: "search commands and what they printed; on a terminal (and on Ctrl-R at the prompt) interactive, with a preview of the output", flags: cmdSearch},
 	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
 	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output exactly, for pipes and files", flags: cmdOut},
 	{name: "run", args: "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", summary: "run a command with its output captured and recorded, and a failure analysed; exits with its status", flags: cmdRun},
@@ -68,7 +69,7 @@ var commands = []command{
 
 // rereadable are the commands that only read the history, run again after
 // a damaged database was recovered under them.
-var rereadable = map[string]bool{"history": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true}
+var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true}
 
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }
@@ -185,6 +186,7 @@ REF is a history id, or -N: the N-th most recent command of this shell session
 (-1, the default, is the last one).
 At the prompt: ?? QUESTION asks an LLM (!!ctx brings the last command in), a line
 of just !!ctx pins the last command for the next question, fix runs a fix.
+`+searchKeysHelp+`
 Run 'hookd COMMAND --help' for a command's options.
 `)
 }
@@ -202,6 +204,9 @@ func (c command) define(w io.Writer) (*pflag.FlagSet, runFunc) {
 		}
 		if fs.HasFlags() {
 			fmt.Fprintf(w, "\nOptions:\n%s", flagUsages(fs))
+		}
+		if c.name == "search" {
+			fmt.Fprint(w, "\n"+searchKeysHelp)
 		}
 	}
 	return fs, run
@@ -231,6 +236,9 @@ func flagUsages(fs *pflag.FlagSet) string {
 	var rows []row
 	width := 0
 	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
 		left := "    --" + f.Name
 		if f.Shorthand != "" {
 			left = "-" + f.Shorthand + ", --" + f.Name

@@ -28,6 +28,8 @@ type Config struct {
 	AI AIMode `yaml:"ai"`
 	// PromptFiles configures prompt files (hookd expand, hookd ask /NAME).
 	PromptFiles PromptFiles `yaml:"prompt_files"`
+	// Search configures hookd search and Ctrl-R.
+	Search Search `yaml:"search"`
 	// Agents says what coding agents' commands (hookd agent-hook, hookd
 	// record) are used for besides the history.
 	Agents Agents `yaml:"agents"`
@@ -153,6 +155,7 @@ func Defaults() Config {
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
 		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
 		AI:      AIOff,
+		Search:  Search{Key: "^R", Enter: EnterAccept, Height: 12, Scope: "everything", Mode: "fuzzy"},
 		Sync:    Sync{Outputs: SyncOutputsSmall, OutputLimit: DefaultSyncOutputLimit, Interval: Duration(DefaultSyncInterval)},
 	}
 }
@@ -182,6 +185,15 @@ output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
   keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)
   keep_days: 90         # outputs older than this are removed (0: no limit)
+search:                 # Ctrl-R: hookd search, commands and what they printed
+  key: '^R'             # the key that opens it ('' leaves Ctrl-R to the shell)
+  replace: false        # true: take the key even from another tool (fzf's Ctrl-R)
+  up_key: ''            # '^[[A' opens it on the Up arrow too (never, unless set)
+  enter: accept         # accept: Enter puts the command on the line; run: runs it
+  height: 12            # lines below the prompt
+  full_screen: false    # true: the whole screen instead
+  scope: everything     # where it starts: session, directory, repository, host, everything
+  mode: fuzzy           # fuzzy, prefix or full-text
 # llm:                  # the model behind hookd ask (HOOKD_LLM_* override it)
 #   provider: auto      # auto | openai | anthropic | ollama | command
 #   model: llama3.2     # '' for the provider's default
@@ -249,6 +261,18 @@ func Load(path, home string) (Config, []Warning) {
 		warns = append(warns, src.at("$.llm.provider", "provider command needs llm.command", "using "+string(def.LLM.Provider)))
 		c.LLM.Provider = def.LLM.Provider
 	}
+	if c.Search.Height < MinSearchHeight {
+		warns = append(warns, src.at("$.search.height", fmt.Sprintf("%d lines is below the minimum of %d", c.Search.Height, MinSearchHeight), fmt.Sprint("using ", def.Search.Height)))
+		c.Search.Height = def.Search.Height
+	}
+	if !validChoice(c.Search.Scope, "everything", "session", "directory", "repository", "host") {
+		warns = append(warns, src.at("$.search.scope", fmt.Sprintf("unknown scope %q", c.Search.Scope), "using "+def.Search.Scope))
+		c.Search.Scope = def.Search.Scope
+	}
+	if !validChoice(c.Search.Mode, "fuzzy", "prefix", "full-text") {
+		warns = append(warns, src.at("$.search.mode", fmt.Sprintf("unknown mode %q", c.Search.Mode), "using "+def.Search.Mode))
+		c.Search.Mode = def.Search.Mode
+	}
 	if c.Fix.AIKey != "" && c.Fix.AIKey.same(c.Fix.Key) {
 		warns = append(warns, src.at("$.fix.ai_key", "the same key as fix.key", "no AI key"))
 		c.Fix.AIKey = ""
@@ -270,6 +294,15 @@ func Load(path, home string) (Config, []Warning) {
 		c.Ask.Profiles[name] = p
 	}
 	return c, inOrder(warns)
+}
+
+func validChoice(v string, choices ...string) bool {
+	for _, c := range choices {
+		if v == c {
+			return true
+		}
+	}
+	return false
 }
 
 // expandHome replaces a leading ~ in path with home.

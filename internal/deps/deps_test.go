@@ -35,6 +35,8 @@ var layers = []struct {
 	{"ai", []string{"internal/ai/"}},
 	// The failure path: rules' fixes, the LLM's, the offer.
 	{"fix", []string{"internal/fix/"}},
+	// Finding commands again: the search engine and Ctrl-R's screen.
+	{"search", []string{"internal/search"}},
 	// What reads all of them for the user or another program: hookd
 	// status, the MCP server for coding agents.
 	{"apps", []string{"internal/status", "internal/mcp"}},
@@ -132,16 +134,24 @@ var allowed = map[string][]string{
 	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff"},
 	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
+	// search: the engine over the history (outputs through their
+	// full-text index), and its interactive face (Ctrl-R).
+	"internal/search":    {"history"},
+	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
+
 	// apps
-	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize"},
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing
 	"internal/shelltest": {},
 	"internal/spooltest": {"history", "internal/recording/spool"},
 	"internal/deps":      {},
-	// Benchmarks' own programs.
-	"bench/startup": {},
+	// Benchmarks' own programs (the search's: its history generator and
+	// its driver).
+	"bench/startup":     {},
+	"bench/searchgen":   {"history"},
+	"bench/searchbench": {},
 
 	// cli
 	"cmd/hookd/complete": {"internal/sanitize"},
@@ -155,7 +165,8 @@ var allowed = map[string][]string{
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
-		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style"},
+		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
+		"internal/search", "internal/search/ui"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

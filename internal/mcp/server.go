@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,7 @@ import (
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/search"
 )
 
 // Options are what the server reads from and how.
@@ -38,8 +40,12 @@ type Options struct {
 	Reader func(*history.Store) *recall.Reader
 	// Redactor redacts every result (nil: the built-in rules).
 	Redactor *redact.Redactor
-	// Search is history_search's engine (nil: SearchHistory).
+	// Search is history_search's engine (nil: SearchHistory's, over
+	// SearchCache).
 	Search SearchFunc
+	// SearchCache is the search's corpus cache (package search), read to
+	// start the first search sooner; never written. "": none.
+	SearchCache string
 	// Budget is command_context's default budget, in tokens (0: 8000).
 	Budget int
 	// Version is hookd's, for the server's implementation info.
@@ -52,15 +58,82 @@ type Options struct {
 	WorkedBefore func(ctx context.Context, s *history.Store, en history.Entry) string
 }
 
-// SearchFunc finds the commands a history_search selects, newest first.
-type SearchFunc func(ctx context.Context, s *history.Store, q history.Query) ([]history.Entry, error)
+// SearchFunc finds the commands a history_search selects: each command
+// line once, its most recent run within the filters, best match first.
+type SearchFunc func(ctx context.Context, s *history.Store, q history.Query) ([]Hit, error)
 
-// SearchHistory is history_search's engine until the full-text search of
-// commands and outputs (hookd search) lands: the history's own query,
-// every word a substring of the command line. It is the one place to
-// switch.
-func SearchHistory(ctx context.Context, s *history.Store, q history.Query) ([]history.Entry, error) {
-	return s.List(ctx, q)
+// Hit is a command line a search found.
+type Hit struct {
+	// Entry is its most recent run within the filters (for an output
+	// match, the one whose output matched).
+	history.Entry
+	// Runs is how many times it ran within the filters (at least 1).
+	Runs int
+	// Matched is where the words were found: "command", "output" or
+	// "both" ("" without words).
+	Matched string
+	// Line is, for an output match, the output's first line holding the
+	// words (as stored), and LineNo its number from 1.
+	Line   string
+	LineNo int
+}
+
+// SearchHistory returns history_search's engine: hookd search's (package
+// search), which matches the query's words against the command lines
+// (every word a substring, any case) and against what the commands printed
+// (every word in the output, at the start of one of its words, through the
+// full-text index), and ranks what it finds by how well it matches, how
+// recently and how often it ran. q's Text, Failed, Cwd, Since, Session,
+// Authors, ThisHost and Limit apply (Host does not). The engine keeps the
+// history's command lines in memory for the server's life (read from cache
+// on the first call when there is one; cache is never written), so that
+// only the first call reads them all; calls take turns. It is the one
+// place to switch. now is the clock (recency ranks).
+func SearchHistory(cache string, now func() time.Time) SearchFunc {
+	var mu sync.Mutex
+	var eng *search.Engine
+	var at time.Time
+	return func(ctx context.Context, s *history.Store, q history.Query) ([]Hit, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		// Recency is ranked from a time that moves once a minute, so
+		// that calls in between keep the engine's views of the history.
+		if t := now(); at.IsZero() || t.Sub(at) >= time.Minute || t.Before(at) {
+			at = t
+		}
+		here := search.Here{Now: at}
+		if eng == nil {
+			eng = search.New(s, here, cache)
+		} else {
+			eng.Rebind(s, here)
+		}
+		sq := search.Query{Text: strings.ToLower(q.Text), Mode: search.FullText, Limit: q.Limit,
+			Filter: search.Filter{Failed: q.Failed, Cwd: q.Cwd, Since: q.Since, Session: q.Session}}
+		switch {
+		case q.Authors == nil:
+			sq.Agents = true
+		case len(q.Authors) == 1 && q.Authors[0] == "":
+		case len(q.Authors) == 1:
+			sq.Author = q.Authors[0]
+		default:
+			return nil, fmt.Errorf("history_search: one author at a time, not %q", q.Authors)
+		}
+		if q.ThisHost {
+			sq.Scope = search.ScopeHost
+		}
+		if sq.Limit <= 0 {
+			sq.Limit = maxSearch + 1
+		}
+		res, err := eng.Search(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		hits := make([]Hit, len(res))
+		for i, r := range res {
+			hits[i] = Hit{Entry: r.Entry, Runs: max(1, r.Count), Matched: r.Matched.String(), Line: r.Line, LineNo: r.LineNo}
+		}
+		return hits, nil
+	}
 }
 
 // Instructions tell the agent what hookd is and when to use each tool.
@@ -68,7 +141,7 @@ const Instructions = `hookd records every command the user types in their bash a
 
 - recent_commands: the last commands of the user's most recent shell, with exit statuses. Start here when the user speaks of something they just did.
 - command_output: what one command printed, by its id (-1 for the last command of the user's most recent shell, -2 the one before). Long outputs come cut, with a note: ask again with start_line/end_line, tail, or grep (a regular expression, with context lines) for the part you need.
-- history_search: find earlier commands by words of their command line, with filters (cwd, session "current", failed, since, author). Gives ids for command_output.
+- history_search: find earlier commands by words of their command line or of what they printed (an error message, a file name), best match first, with filters (cwd, session "current", failed, since, author). Gives ids for command_output.
 - command_context: one block with the commands' facts and outputs cut to fit, the same block 'hookd ctx' prints; handy to read a failure whole.
 
 Ids are stable: quote them to the user. Secrets are replaced by [REDACTED]. Commands run by coding agents (author "claude-code", …) are left out unless you ask for them with author.`
@@ -89,14 +162,14 @@ const (
 
 // New returns hookd's MCP server over o.
 func New(o Options) *sdk.Server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if o.Search == nil {
-		o.Search = SearchHistory
+		o.Search = SearchHistory(o.SearchCache, o.Now)
 	}
 	if o.Budget <= 0 {
 		o.Budget = 8000
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.Redactor == nil {
 		o.Redactor, _ = redact.New(nil)
@@ -112,7 +185,7 @@ func New(o Options) *sdk.Server {
 		Description: "What a recorded command printed, as the terminal showed it, by id (-1: the last command of the user's most recent shell, -2 the one before). Without options, a long output comes as its head, tail and error lines, with a note; start_line/end_line (1-based, inclusive), tail (the last N lines) and grep (a case-insensitive regular expression; context lines around each match) select a part. When there is no output, it says why.",
 		Annotations: readOnly}, t.output)
 	sdk.AddTool(s, &sdk.Tool{Name: "history_search", Title: "Search the shell history",
-		Description: "Search the user's shell history, newest first: commands whose command line holds every word of query (any case), with filters. Gives ids for command_output.",
+		Description: "Search the user's shell history: commands whose command line holds every word of query (any case), or whose output does (an error message, a file name; words match at the start of the output's words), with filters. Each command line comes once (its most recent run within the filters), best match first: how well it matches, how recently and how often it ran; matched says where the words were found. Without query, the most recent commands. Gives ids for command_output.",
 		Annotations: readOnly}, t.search)
 	sdk.AddTool(s, &sdk.Tool{Name: "command_context", Title: "Context block of commands",
 		Description: "The context block of recorded commands, as `hookd ctx` prints it for any LLM: each command's text, status, directory, timing and output, cut to head, tail and error lines within a budget of tokens, fenced so that output cannot pass for instructions.",

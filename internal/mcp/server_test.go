@@ -352,3 +352,71 @@ func TestServeGarbage(t *testing.T) {
 		t.Error("Serve did not end with its input")
 	}
 }
+
+// TestSearchCommandsAndOutputs: history_search is hookd search's engine:
+// words found in what a command printed (with the line), any case in the
+// command line, each command line once with its runs, one coding agent's
+// commands by name; all of it redacted.
+func TestSearchCommandsAndOutputs(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	s, err := history.Open(ctx, f.path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := s.Begin(ctx)
+	for seq := int64(7); seq <= 8; seq++ {
+		tx.AddCommand(ctx, history.Entry{Session: "zsh-1", Seq: seq, Command: "ls", Cwd: "/src", StartedAt: t0 + seq*1_000_000})
+	}
+	tx.AddCommand(ctx, history.Entry{Session: "zsh-1", Seq: 9, Command: "cat .env", Cwd: "/src", StartedAt: t0 + 9_000_000})
+	tx.AddOutput(ctx, history.Output{Session: "zsh-1", Seq: 9, Text: []byte("envword GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n"), Bytes: 60, CreatedAt: t0})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	cs := connect(t, f.options())
+	hits := func(args map[string]any) ([]map[string]any, string) {
+		t.Helper()
+		m, text, isErr := call(t, cs, "history_search", args)
+		if isErr {
+			t.Fatalf("history_search(%v): %s", args, text)
+		}
+		var out []map[string]any
+		for _, c := range m["commands"].([]any) {
+			out = append(out, c.(map[string]any))
+		}
+		return out, text
+	}
+	// A word of the output alone.
+	got, text := hits(map[string]any{"query": "broke"})
+	if len(got) != 1 || int64(got[0]["id"].(float64)) != f.ids["build"] || got[0]["matched"] != "output" ||
+		got[0]["line"] != "error: something broke in the middle" || got[0]["line_number"] != 2500.0 {
+		t.Errorf("broke: %v", got)
+	}
+	if !strings.Contains(text, "output line 2500: error: something broke in the middle") {
+		t.Errorf("broke: the text does not show the line: %q", text)
+	}
+	// Any case, in the command line.
+	if got, _ := hits(map[string]any{"query": "MAKE"}); len(got) != 1 || got[0]["command"] != "make build" || got[0]["matched"] != "command" {
+		t.Errorf("MAKE: %v", got)
+	}
+	// Each command line once: its newest run, and how often it ran.
+	if got, _ := hits(map[string]any{"query": "ls"}); len(got) != 1 || got[0]["id"] != 8.0 || got[0]["runs"] != 3.0 {
+		t.Errorf("ls: %v", got)
+	}
+	// A coding agent's output: left out unless asked for, by its name.
+	if got, _ := hits(map[string]any{"query": "FAIL"}); len(got) != 0 {
+		t.Errorf("FAIL, the user's own: %v", got)
+	}
+	if got, _ := hits(map[string]any{"query": "FAIL", "author": "claude-code"}); len(got) != 1 || int64(got[0]["id"].(float64)) != f.ids["agent"] {
+		t.Errorf("FAIL by claude-code: %v", got)
+	}
+	if got, _ := hits(map[string]any{"query": "ls", "author": "claude-code"}); len(got) != 0 {
+		t.Errorf("ls by claude-code: %v", got)
+	}
+	// The matching line is redacted.
+	got, text = hits(map[string]any{"query": "envword"})
+	if len(got) != 1 || strings.Contains(fmt.Sprint(got)+text, "ghp_") || !strings.Contains(got[0]["line"].(string), "[REDACTED]") {
+		t.Errorf("envword: %v / %q", got, text)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -316,14 +317,38 @@ type SearchIn struct {
 
 // SearchOut is history_search's result.
 type SearchOut struct {
-	Commands []Info `json:"commands" jsonschema:"newest first"`
+	Commands []Found `json:"commands" jsonschema:"each command line once, best match first"`
 	// More says that more commands match than were given.
 	More bool   `json:"more,omitempty"`
 	Note string `json:"note,omitempty"`
 }
 
+// maxHitLine bounds the output line a search hit shows, in bytes.
+const maxHitLine = 400
+
+// clipLine cuts s to at most n bytes, at a character's start, with "…".
+func clipLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// Found is a command history_search found.
+type Found struct {
+	Info
+	Runs       int    `json:"runs" jsonschema:"how many times this command line ran within the filters; id is the most recent run"`
+	Matched    string `json:"matched,omitempty" jsonschema:"where the words were found: command, output or both"`
+	Line       string `json:"line,omitempty" jsonschema:"for an output match, the first line of the output holding the words"`
+	LineNumber int    `json:"line_number,omitempty" jsonschema:"that line's number, from 1 (command_output start_line)"`
+}
+
 func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn) (*sdk.CallToolResult, SearchOut, error) {
-	out := SearchOut{Commands: []Info{}}
+	out := SearchOut{Commands: []Found{}}
 	n, note, err := limit(in.Limit, defaultSearch, maxSearch)
 	if err != nil {
 		return nil, out, err
@@ -364,15 +389,21 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn)
 		default:
 			q.Session = in.Session
 		}
-		es, err := t.o.Search(ctx, s, q)
+		hits, err := t.o.Search(ctx, s, q)
 		if err != nil {
 			return err
 		}
-		if len(es) > n {
-			es, out.More = es[:n], true
+		if len(hits) > n {
+			hits, out.More = hits[:n], true
 		}
-		for _, en := range es {
-			out.Commands = append(out.Commands, t.command(en))
+		for _, h := range hits {
+			f := Found{Info: t.command(h.Entry), Runs: h.Runs, Matched: h.Matched}
+			if h.Line != "" {
+				// Redacted whole, then cut: a secret cut in two would
+				// escape the rules.
+				f.Line, f.LineNumber = clipLine(t.line(h.Line), maxHitLine), h.LineNo
+			}
+			out.Commands = append(out.Commands, f)
 		}
 		return nil
 	})
@@ -389,7 +420,16 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn)
 		b.WriteString("\n")
 	}
 	for _, c := range out.Commands {
-		b.WriteString(summary(c) + "\n")
+		b.WriteString(summary(c.Info))
+		if c.Runs > 1 {
+			fmt.Fprintf(&b, " [ran %d times]", c.Runs)
+		}
+		if c.Line != "" {
+			fmt.Fprintf(&b, "\n    output line %d: %s", c.LineNumber, c.Line)
+		} else if c.Matched == "output" {
+			b.WriteString("\n    (matched in its output)")
+		}
+		b.WriteString("\n")
 	}
 	if out.More {
 		fmt.Fprintf(&b, "[more commands match: narrow the query, or raise limit (at most %d)]\n", maxSearch)

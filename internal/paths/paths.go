@@ -53,6 +53,9 @@ type Layout struct {
 	// Pins holds the commands a `!!ctx` line pinned for a session's next
 	// question (package ask).
 	Pins string
+	// SearchCache is the search's copy of the history in memory (package
+	// search): made again whenever commands are forgotten.
+	SearchCache string
 	// AgentSeq is the counter of the sequence numbers given to coding
 	// agents' commands (hookd agent-hook, hookd record; package recorder).
 	AgentSeq string
@@ -88,6 +91,7 @@ func New(d Dirs) Layout {
 		RemoteNotice:   filepath.Join(state, "remote-notice"),
 		RCTwice:        filepath.Join(state, "rc-twice"),
 		Pins:           filepath.Join(state, "pins"),
+		SearchCache:    filepath.Join(state, "search.cache"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 		HostID:         filepath.Join(d.DataHome, "hookd", "host-id"),

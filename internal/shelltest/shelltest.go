@@ -170,6 +170,8 @@ type Shell struct {
 	// syncMark is where the output stood when the last Sync typed its
 	// marker command.
 	syncMark Mark
+	// screen replays the output on a terminal emulator (screen.go).
+	screen screen
 }
 
 // Options adjust a shell.
@@ -236,7 +238,8 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 		t.Fatalf("start %s: %v", shell, err)
 	}
 	tty.Close()
-	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, out: newOutput(), done: make(chan struct{})}
+	s := &Shell{t: t, Name: shell, cmd: cmd, pty: ptmx, out: newOutput(), done: make(chan struct{}),
+		screen: screen{cols: cols, rows: rows}}
 	go s.read()
 	t.Cleanup(s.Close)
 	if o.FirstPrompt != "" {
@@ -545,6 +548,7 @@ func statFields(pid int) []string {
 // Resize sets the terminal's size, as a terminal window being resized
 // does: the kernel signals the terminal's foreground process group.
 func (s *Shell) Resize(cols, rows int) {
+	s.screen.resize(s.Mark().raw, cols, rows)
 	if err := pty.Setsize(s.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		s.t.Fatalf("resize: %v", err)
 	}
@@ -571,6 +575,7 @@ func (s *Shell) Close() {
 		}
 	}
 	s.pty.Close()
+	s.screen.close()
 }
 
 // Alive reports whether pid is a process that has not ended. A zombie has

@@ -104,6 +104,11 @@ type Syncer struct {
 	// HTTP is the client requests go through (nil: the default), for
 	// tests that count them.
 	HTTP *http.Client
+	// Forgotten, when set, is called after a pass that deleted commands
+	// here (tombstones from another installation, even when the pass then
+	// failed), so that copies of the history kept outside the database
+	// (the search's cache) go with them.
+	Forgotten func()
 }
 
 // DefaultSegmentItems is the most rows a new segment holds; segmentBytes
@@ -283,6 +288,9 @@ func (s *Syncer) Pass(ctx context.Context, wait time.Duration) (Moved, error) {
 	p := &pass{Syncer: s, ctx: ctx, store: store, c: c, key: key, db: db, names: naming{s.HostID}}
 	store.SetSyncMeta(ctx, map[string]string{metaLastAttempt: s.now().UTC().Format(time.RFC3339Nano)})
 	err = p.run()
+	if p.moved.DownForgotten > 0 && s.Forgotten != nil {
+		s.Forgotten()
+	}
 	if err != nil {
 		err = s.explain(err)
 		store.SetSyncMeta(context.WithoutCancel(ctx), map[string]string{metaLastError: err.Error()})

@@ -242,6 +242,10 @@ func TestForgetEverywhere(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("ForgetMatch = %d, %v", n, err)
 	}
+	calls := make([]int, len(hs))
+	for i, h := range hs {
+		h.s.Forgotten = func() { calls[i]++ }
+	}
 	hs[1].pass()
 	hs[2].pass() // gets host0's command and host1's tombstone
 	hs[0].pass()
@@ -249,6 +253,13 @@ func TestForgetEverywhere(t *testing.T) {
 		if got := h.commands(); !slices.Equal(got, []string{"echo keep"}) {
 			t.Errorf("%s has %q; want only echo keep", h.s.Label, got)
 		}
+	}
+	// A host that deleted it on a tombstone says so (the search's cache
+	// goes then): host0, which had it. The one that forgot it had nothing
+	// left to delete; host2 deletes it or, when the tombstone came first,
+	// never adds it.
+	if calls[0] != 1 || calls[1] != 0 || calls[2] > 1 {
+		t.Errorf("Forgotten called %v times by host; want [1 0 0-1]", calls)
 	}
 	// A late joiner that reads the tombstone and the command in either
 	// order never shows it.

@@ -222,6 +222,24 @@ func (d *daemon) ingest(ctx context.Context) {
 		} else if ls.Learned > 0 || ls.Vetoed > 0 {
 			d.opt.Log.Debug("learned", "commands", ls.Commands, "pairs", ls.Learned, "vetoed", ls.Vetoed)
 		}
+		d.fillOutputIndex(ctx)
+	}
+}
+
+// fillOutputIndex indexes, for the search, outputs stored before the output
+// index was made (an upgrade, a recovered database): a quarter of a second
+// of it per pass, so that no command waits long for the database.
+func (d *daemon) fillOutputIndex(ctx context.Context) {
+	start := time.Now()
+	for time.Since(start) < 250*time.Millisecond {
+		done, err := d.store.FillOutputIndex(ctx, 2000)
+		if err != nil {
+			d.opt.Log.Warn("fill the output index", "error", err)
+			return
+		}
+		if done {
+			return
+		}
 	}
 }
 

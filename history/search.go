@@ -1,0 +1,264 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Run is one recorded command, with only what a search filters and ranks
+// on (package search keeps a million of them in memory).
+type Run struct {
+	ID        int64
+	Command   string
+	ExitCode  int
+	StartedAt int64 // µs
+	Cwd       string
+	Session   string
+}
+
+// Runs calls fn for every command whose id is above after, in id order.
+func (s *Store) Runs(ctx context.Context, after int64, fn func(Run) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, command, exit_code, started_at, cwd, session FROM commands
+		WHERE id > ? ORDER BY id`, after)
+	if err != nil {
+		return fmt.Errorf("read commands: %w", classify(err))
+	}
+	defer rows.Close()
+	var r Run
+	for rows.Next() {
+		if err := rows.Scan(&r.ID, &r.Command, &r.ExitCode, &r.StartedAt, &r.Cwd, &r.Session); err != nil {
+			return fmt.Errorf("read commands: %w", classify(err))
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read commands: %w", classify(err))
+	}
+	return nil
+}
+
+// SessionAuthors returns the sessions of coding agents (sessions.author
+// not empty: hookd agent-hook, hookd record), with their author, by
+// session id. The user's own sessions are not listed.
+func (s *Store) SessionAuthors(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, author FROM sessions WHERE author <> ''`)
+	if err != nil {
+		return nil, fmt.Errorf("read sessions: %w", classify(err))
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var id, author string
+		if err := rows.Scan(&id, &author); err != nil {
+			return nil, fmt.Errorf("read sessions: %w", classify(err))
+		}
+		m[id] = author
+	}
+	return m, rows.Err()
+}
+
+// Generation identifies the state of the history for a cache of it: the
+// highest command id, and a value that changes whenever commands are
+// deleted (forget) or the database is replaced by a recovered one. A cache
+// made at the same generation holds the commands up to MaxID exactly.
+type Generation struct {
+	MaxID  int64
+	Forget string // changes with every forget
+	Tag    string // the command text of MaxID (another database's rows differ)
+}
+
+// Generation returns the history's current generation.
+func (s *Store) Generation(ctx context.Context) (Generation, error) {
+	var g Generation
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0),
+		COALESCE((SELECT value FROM meta WHERE key = 'forget_gen'), ''),
+		COALESCE((SELECT command FROM commands ORDER BY id DESC LIMIT 1), '') FROM commands`).Scan(&g.MaxID, &g.Forget, &g.Tag)
+	if err != nil {
+		return g, fmt.Errorf("history generation: %w", classify(err))
+	}
+	return g, nil
+}
+
+// Tag returns the text of the command id, or "" (see Generation).
+func (s *Store) Tag(ctx context.Context, id int64) string {
+	var t string
+	s.db.QueryRowContext(ctx, `SELECT command FROM commands WHERE id = ?`, id).Scan(&t)
+	return t
+}
+
+// OutputSearch selects commands by their output.
+type OutputSearch struct {
+	// Words must all occur in the output (ASCII case ignored). With the
+	// output index, a word matches at the start of a word of the output
+	// (see OutputQuery); without it, anywhere.
+	Words    []string
+	Failed   bool
+	Session  string
+	Cwd      string // started in this directory
+	CwdUnder string // started in this directory or below it
+	Since    int64  // µs
+	// Authors, when not nil, keeps only the commands of these authors
+	// ("" for the user's own shells), as Query.Authors.
+	Authors []string
+	// ThisHost keeps only the commands recorded by this installation (not
+	// synced from another), as Query.ThisHost.
+	ThisHost bool
+	Limit    int
+}
+
+// HasOutputIndex reports whether outputs are searched through the full-text
+// index (builds with -tags sqlite_fts5, once it holds every output: see
+// FillOutputIndex).
+func (s *Store) HasOutputIndex() bool { return s.ofts }
+
+// SearchOutputs returns the commands whose output holds every word, newest
+// first. Through the output index, the words are looked up whole first,
+// and as prefixes only when that found fewer than the limit: a common
+// word's prefix query merges the lists of every word it starts, which
+// takes long, while its whole-word list is read newest first and stops at
+// the limit.
+func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, error) {
+	if !s.ofts || OutputQuery(q.Words) == "" {
+		return s.searchOutputs(ctx, q, "")
+	}
+	exact, prefix := outputQuery(q.Words, false), OutputQuery(q.Words)
+	res, err := s.searchOutputs(ctx, q, exact)
+	if err != nil || prefix == exact || (q.Limit > 0 && len(res) >= q.Limit) {
+		return res, err
+	}
+	more, err := s.searchOutputs(ctx, q, prefix)
+	if err != nil {
+		return nil, err
+	}
+	// Both newest first: merged, each once, up to the limit.
+	out := make([]Entry, 0, len(res)+len(more))
+	i, j := 0, 0
+	for (i < len(res) || j < len(more)) && (q.Limit <= 0 || len(out) < q.Limit) {
+		switch {
+		case j == len(more) || (i < len(res) && res[i].ID > more[j].ID):
+			out = append(out, res[i])
+			i++
+		case i == len(res) || more[j].ID > res[i].ID:
+			out = append(out, more[j])
+			j++
+		default: // the same
+			out = append(out, res[i])
+			i++
+			j++
+		}
+	}
+	return out, nil
+}
+
+// searchOutputs runs one search: through the output index with the FTS5
+// query fq, or reading the outputs when fq is "".
+func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([]Entry, error) {
+	var where []string
+	var args []any
+	from := entryFrom
+	order := " ORDER BY c.id DESC"
+	if fq != "" {
+		// The index hands its rows over newest first (rowid is the
+		// command's id), so that the search stops at the limit.
+		from = ` FROM outputs_fts f JOIN commands c ON c.id = f.rowid LEFT JOIN sessions s ON s.id = c.session
+	LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''`
+		where = append(where, `outputs_fts MATCH ?`)
+		args = append(args, fq)
+		order = " ORDER BY f.rowid DESC"
+	}
+	// The index finds candidates; the text decides (a word with no letter
+	// or digit, or a prefix match the words do not make).
+	for _, w := range q.Words {
+		where = append(where, `o.text LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscape(w)+"%")
+	}
+	if len(q.Words) == 0 {
+		where = append(where, "length(o.text) > 0")
+	}
+	if q.Failed {
+		where = append(where, "c.exit_code <> 0")
+	}
+	if q.Session != "" {
+		where = append(where, "c.session = ?")
+		args = append(args, q.Session)
+	}
+	if q.Cwd != "" {
+		where = append(where, "c.cwd = ?")
+		args = append(args, q.Cwd)
+	}
+	if q.CwdUnder != "" {
+		dir := strings.TrimSuffix(q.CwdUnder, "/")
+		where = append(where, "(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')")
+		args = append(args, dir, likeEscape(dir)+"/%")
+	}
+	if q.Since != 0 {
+		where = append(where, "c.started_at >= ?")
+		args = append(args, q.Since)
+	}
+	if q.Authors != nil {
+		if len(q.Authors) == 0 {
+			return nil, nil
+		}
+		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
+		for _, a := range q.Authors {
+			args = append(args, a)
+		}
+	}
+	if q.ThisHost {
+		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
+	}
+	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + order
+	if q.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search outputs: %w", classify(err))
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("search outputs: %w", classify(err))
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search outputs: %w", classify(err))
+	}
+	return out, nil
+}
+
+// Entries returns the entries with the given ids (those that exist).
+func (s *Store) Entries(ctx context.Context, ids []int64) (map[int64]Entry, error) {
+	m := make(map[int64]Entry, len(ids))
+	if len(ids) == 0 {
+		return m, nil
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, id)
+	}
+	b.WriteByte(']')
+	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+entryFrom+" WHERE c.id IN (SELECT value FROM json_each(?))", b.String())
+	if err != nil {
+		return nil, fmt.Errorf("get commands: %w", classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("get commands: %w", classify(err))
+		}
+		m[e.ID] = e
+	}
+	return m, rows.Err()
+}
