@@ -7,9 +7,12 @@ import (
 )
 
 // Writer puts the outputs a capturer (the proxy of `hookd shell`) cuts into
-// the outbox, off the path between the shell and the terminal: captures are
-// handed over a channel and one goroutine writes them, at once (a proxy
-// killed a moment later loses nothing already captured).
+// the outbox: captures are handed over a channel and one goroutine writes
+// them, at once. Add waits for that write (a few microseconds: one write
+// into the page cache), up to addWait, so that by the time the prompt that
+// follows an output reaches the terminal the output is in the outbox: a
+// proxy killed a moment later loses nothing already captured, and a
+// stalled disk holds the terminal back at most addWait.
 //
 // The output of a successful command is appended to the writer's stream:
 // one write. A failed command's gets a file of its own, which the failure
@@ -17,14 +20,23 @@ import (
 // name (Path).
 type Writer struct {
 	dir      string
-	ch       chan capture.Capture
+	ch       chan job
 	finished chan struct{}
 	stream   *Stream
 }
 
+// job is one capture to write, and the channel closed once it is written.
+type job struct {
+	c    capture.Capture
+	done chan struct{}
+}
+
+// addWait is how long Add waits for its capture to be written.
+const addWait = 100 * time.Millisecond
+
 // NewWriter starts a writer into the outbox directory dir.
 func NewWriter(dir string) *Writer {
-	w := &Writer{dir: dir, ch: make(chan capture.Capture, 16), finished: make(chan struct{})}
+	w := &Writer{dir: dir, ch: make(chan job, 16), finished: make(chan struct{})}
 	go w.loop()
 	return w
 }
@@ -33,9 +45,17 @@ func NewWriter(dir string) *Writer {
 // complete outputs are kept: one cut short belongs to a command whose end
 // was never seen.
 func (w *Writer) Add(c capture.Capture) {
-	if c.Complete {
-		w.ch <- c
+	if !c.Complete {
+		return
 	}
+	done := make(chan struct{})
+	w.ch <- job{c, done}
+	t := time.NewTimer(addWait)
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	t.Stop()
 }
 
 // Close waits until every output handed over is written.
@@ -46,8 +66,9 @@ func (w *Writer) Close() {
 
 func (w *Writer) loop() {
 	defer close(w.finished)
-	for c := range w.ch {
-		w.write(c)
+	for j := range w.ch {
+		w.write(j.c)
+		close(j.done)
 	}
 	if w.stream != nil {
 		w.stream.Close()
