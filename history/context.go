@@ -143,25 +143,12 @@ func (s *Store) Successes(ctx context.Context, key, before int64, host string, l
 		where = "c.session GLOB ?"
 		args = append(args, "*"+HostSep+globQuote(host))
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+entryColumns+` FROM contexts x
+	return s.entries(ctx, "successes", "SELECT "+entryColumns+` FROM contexts x
 		JOIN commands c ON c.id = x.id
 		LEFT JOIN sessions s ON s.id = c.session
 		LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
 		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ? AND `+where+`
 		ORDER BY x.started_at DESC LIMIT ?`, append(append([]any{key, before}, args...), limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("successes: %w", classify(err))
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, fmt.Errorf("successes: %w", classify(err))
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // globQuote escapes GLOB's special characters in s.

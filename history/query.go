@@ -115,21 +115,27 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
+	return s.entries(ctx, "list history", query, args...)
+}
+
+// entries runs query, which selects entryColumns, and returns its
+// entries; what names the query in its errors.
+func (s *Store) entries(ctx context.Context, what, query string, args ...any) ([]Entry, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list history: %w", classify(err))
+		return nil, fmt.Errorf("%s: %w", what, classify(err))
 	}
 	defer rows.Close()
 	var out []Entry
 	for rows.Next() {
 		e, err := scanEntry(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list history: %w", classify(err))
+			return nil, fmt.Errorf("%s: %w", what, classify(err))
 		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list history: %w", classify(err))
+		return nil, fmt.Errorf("%s: %w", what, classify(err))
 	}
 	return out, nil
 }

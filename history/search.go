@@ -214,23 +214,7 @@ func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("search outputs: %w", classify(err))
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, fmt.Errorf("search outputs: %w", classify(err))
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search outputs: %w", classify(err))
-	}
-	return out, nil
+	return s.entries(ctx, "search outputs", query, args...)
 }
 
 // Entries returns the entries with the given ids (those that exist).

@@ -51,19 +51,9 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 			}
 			q.Session = e.session
 		}
-		if *cwd != "" {
-			abs, err := filepath.Abs(*cwd)
-			if err != nil {
-				return err
-			}
-			q.Cwd = abs
-		}
-		if *since != "" {
-			t, err := history.ParseSince(*since, time.Now())
-			if err != nil {
-				return usageError{err.Error()}
-			}
-			q.Since = t.UnixMicro()
+		var err error
+		if q.Cwd, q.Since, err = cwdSince(*cwd, *since); err != nil {
+			return err
 		}
 		s, err := e.openFlushed(ctx)
 		if err != nil {
@@ -232,4 +222,23 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 // counts in that coding agent's most recent session.
 func authorFlag(fs *pflag.FlagSet) *string {
 	return fs.String("author", "", "-N counts in the most recent session of the coding agent `NAME` (claude-code…) instead of this shell's")
+}
+
+// cwdSince reads the --cwd and --since flags of the commands that list
+// history: the directory made absolute, and the start as microseconds
+// since the epoch (0 for none).
+func cwdSince(cwd, since string) (dir string, start int64, err error) {
+	if cwd != "" {
+		if dir, err = filepath.Abs(cwd); err != nil {
+			return "", 0, err
+		}
+	}
+	if since != "" {
+		t, err := history.ParseSince(since, time.Now())
+		if err != nil {
+			return "", 0, usageError{err.Error()}
+		}
+		start = t.UnixMicro()
+	}
+	return dir, start, nil
 }

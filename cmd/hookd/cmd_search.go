@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -84,19 +83,8 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 		case *outOnly:
 			q.In = search.InOutput
 		}
-		if *cwd != "" {
-			abs, err := filepath.Abs(*cwd)
-			if err != nil {
-				return err
-			}
-			q.Cwd = abs
-		}
-		if *since != "" {
-			t, err := history.ParseSince(*since, time.Now())
-			if err != nil {
-				return usageError{err.Error()}
-			}
-			q.Since = t.UnixMicro()
+		if q.Cwd, q.Since, err = cwdSince(*cwd, *since); err != nil {
+			return err
 		}
 		if q.Scope == search.ScopeSession && e.session == "" {
 			return errors.New("--scope session: HOOKD_SESSION is not set (this shell does not load hookd)")
