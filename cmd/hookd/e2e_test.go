@@ -24,6 +24,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(noReapEnv) != "" {
 		os.Exit(noReapInit(os.Args[1:]))
 	}
+	shelltest.UnignoreSignals()
 	dir, err := os.MkdirTemp("", "hookd-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

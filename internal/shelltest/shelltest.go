@@ -45,7 +45,14 @@ type Home struct {
 // NewHome makes a home under t.TempDir. binDir, when set, is put first on PATH.
 func NewHome(t testing.TB, binDir string) *Home {
 	t.Helper()
-	dir := t.TempDir()
+	// Not t.TempDir: a process of the home's (the agent, started in the
+	// background; a cache written by a detached hookd) can still be
+	// writing into it when the test ends. The cleanup ends them all, then
+	// removes the home, again while something still writes.
+	dir, err := os.MkdirTemp("", "hookd-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := &Home{Dir: dir}
 	path := os.Getenv("PATH")
 	if binDir != "" {
@@ -71,7 +78,22 @@ func NewHome(t testing.TB, binDir string) *Home {
 	if err := os.MkdirAll(filepath.Join(dir, ".run"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(h.stopAll)
+	t.Cleanup(func() {
+		h.stopAll()
+		deadline := time.Now().Add(Scale(10 * time.Second))
+		for {
+			err := os.RemoveAll(dir)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("remove the test's home: %v", err)
+				return
+			}
+			h.stopAll()
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 	return h
 }
 

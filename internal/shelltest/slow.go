@@ -2,8 +2,10 @@ package shelltest
 
 import (
 	"os"
+	"os/signal"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -83,4 +85,21 @@ func WaitFile(t testing.TB, path string, timeout time.Duration, ok func([]byte) 
 		return path + " holds " + strconv.Quote(string(b))
 	})
 	return b
+}
+
+// UnignoreSignals undoes, for the processes the tests start, what a
+// launcher may have done to the test binary: nohup starts it with SIGHUP
+// ignored, a non-interactive shell's `&` with SIGINT and SIGQUIT ignored,
+// and an ignored signal stays ignored across exec, so a shell or command
+// under test could not be hung up or interrupted (a POSIX shell cannot
+// even trap a signal ignored on entry). A signal that is handled rather
+// than ignored goes back to its default in a child at exec. Call it from
+// TestMain; signals this process gets for them are then dropped, as they
+// were ignored before.
+func UnignoreSignals() {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
 }

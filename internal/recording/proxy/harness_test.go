@@ -60,6 +60,7 @@ func TestMain(m *testing.M) {
 	if cfg := os.Getenv(helperEnv); cfg != "" {
 		os.Exit(helperMain(cfg))
 	}
+	shelltest.UnignoreSignals()
 	os.Exit(m.Run())
 }
 
