@@ -260,9 +260,9 @@ func gitConfigArg(kv string) string {
 func gitSubRisk(sub string, rest []string, depth int) string {
 	risk := RiskLow
 	for i, a := range rest {
-		next := ""
+		nextArg := ""
 		if i+1 < len(rest) {
-			next = rest[i+1]
+			nextArg = rest[i+1]
 		}
 		switch {
 		case a == "--upload-pack" || a == "--receive-pack" || strings.HasPrefix(a, "--upload-pack=") || strings.HasPrefix(a, "--receive-pack="),
@@ -271,7 +271,7 @@ func gitSubRisk(sub string, rest []string, depth int) string {
 			a == "--template" || strings.HasPrefix(a, "--template="):
 			return RiskHigh
 		case (a == "-c" || a == "--config") && (sub == "clone" || sub == "submodule"):
-			risk = MaxRisk(risk, gitConfigArg(next))
+			risk = MaxRisk(risk, gitConfigArg(nextArg))
 		case strings.HasPrefix(a, "--config="):
 			risk = MaxRisk(risk, gitConfigArg(strings.TrimPrefix(a, "--config=")))
 		}

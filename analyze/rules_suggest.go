@@ -515,10 +515,10 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 	})
 	// Words in the wrong order: the unknown word is an argument and the
 	// subcommand follows it (systemctl nginx restart).
-	if next := c.Arg(idx + 1); said && contains(known, next) && (len(ms) == 0 || ms[0].dist > 1) {
-		swapped := f.replaceWords(c, idx, idx+2, quote(next)+" "+c.Raw[idx])
-		return found(SyntaxError, 0.88, fmt.Sprintf("%s takes the subcommand first: %s %s, then %s.", key, key, next, sub),
-			fix(swapped, 0.9, "Put the subcommand %s before its argument %s.", next, sub))
+	if following := c.Arg(idx + 1); said && contains(known, following) && (len(ms) == 0 || ms[0].dist > 1) {
+		swapped := f.replaceWords(c, idx, idx+2, quote(following)+" "+c.Raw[idx])
+		return found(SyntaxError, 0.88, fmt.Sprintf("%s takes the subcommand first: %s %s, then %s.", key, key, following, sub),
+			fix(swapped, 0.9, "Put the subcommand %s before its argument %s.", following, sub))
 	}
 	if len(ms) == 0 {
 		if said {

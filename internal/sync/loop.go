@@ -62,7 +62,7 @@ func (l *Loop) Run(ctx context.Context) {
 	}
 	timer := time.NewTimer(first)
 	defer timer.Stop()
-	next := time.Now().Add(first)
+	due := time.Now().Add(first)
 	var backoff time.Duration
 	pending := 0
 	for {
@@ -72,9 +72,9 @@ func (l *Loop) Run(ctx context.Context) {
 		case n := <-l.kick:
 			pending += n
 			if pending >= burst && backoff == 0 {
-				if soon := time.Now().Add(2 * time.Second); soon.Before(next) {
-					next = soon
-					timer.Reset(time.Until(next))
+				if soon := time.Now().Add(2 * time.Second); soon.Before(due) {
+					due = soon
+					timer.Reset(time.Until(due))
 				}
 			}
 			continue
@@ -84,7 +84,7 @@ func (l *Loop) Run(ctx context.Context) {
 		if wait > 0 && backoff == 0 {
 			pending = 0
 		}
-		next = time.Now().Add(wait)
+		due = time.Now().Add(wait)
 		timer.Reset(wait)
 	}
 }

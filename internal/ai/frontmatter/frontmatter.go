@@ -53,15 +53,15 @@ func Parse(data []byte) (Doc, error) {
 	var raw []byte
 	line := 2
 	for len(rest) > 0 {
-		l, next := nextLine(rest)
+		l, after := nextLine(rest)
 		t := bytes.TrimRight(l, " \t\r")
 		if string(t) == "---" || string(t) == "..." {
-			d.Raw, d.Body, d.BodyLine = string(raw), string(next), line+1
+			d.Raw, d.Body, d.BodyLine = string(raw), string(after), line+1
 			return d, d.decode()
 		}
 		raw = append(raw, l...)
 		raw = append(raw, '\n')
-		rest = next
+		rest = after
 		line++
 	}
 	return d, nil

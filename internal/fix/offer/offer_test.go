@@ -71,9 +71,9 @@ func TestFixesAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := Read(dir, s)
-	next, err := os.ReadFile(NextPath(dir, s))
-	if !slices.Equal(got, []string{"make test", "make"}) || err != nil || string(next) != "make test" {
-		t.Errorf("after Answer: offer %q, next %q %v; want both commands, the first next", got, next, err)
+	queued, err := os.ReadFile(NextPath(dir, s))
+	if !slices.Equal(got, []string{"make test", "make"}) || err != nil || string(queued) != "make test" {
+		t.Errorf("after Answer: offer %q, next %q %v; want both commands, the first next", got, queued, err)
 	}
 	if fi, err := os.Stat(NextPath(dir, s)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("next file: %v; want 0600", err)
