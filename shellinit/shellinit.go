@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hookd/hookd/scripts"
 )
@@ -76,7 +77,7 @@ type Options struct {
 }
 
 // envName is a name a shell can export.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // watchList is Watch as the scripts take it: names, space-separated,
 // without duplicates and without the ones the scripts note anyway.
@@ -87,7 +88,7 @@ func watchList(names []string) string {
 	}
 	var out []string
 	for _, n := range names {
-		if envName.MatchString(n) && !seen[n] {
+		if envName().MatchString(n) && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
 		}

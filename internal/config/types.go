@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -299,12 +300,12 @@ func (c *CommandName) UnmarshalYAML(n ast.Node) error {
 	return nil
 }
 
-var shellName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var shellName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // ValidFixCommand checks a name for the fix command: empty (none) or a
 // plain shell word.
 func ValidFixCommand(name string) error {
-	if name != "" && (!shellName.MatchString(name) || len(name) > 64) {
+	if name != "" && (!shellName().MatchString(name) || len(name) > 64) {
 		return fmt.Errorf("fix command %q: want a plain name (letters, digits, _ and -), or '' for none", name)
 	}
 	return nil
@@ -435,7 +436,7 @@ func (m *AIMode) UnmarshalYAML(n ast.Node) error {
 // EnvName is the name of an environment variable.
 type EnvName string
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // UnmarshalYAML checks that the name is one a shell can export.
 func (e *EnvName) UnmarshalYAML(n ast.Node) error {
@@ -443,7 +444,7 @@ func (e *EnvName) UnmarshalYAML(n ast.Node) error {
 	if err != nil {
 		return err
 	}
-	if s != "" && !envName.MatchString(s) {
+	if s != "" && !envName().MatchString(s) {
 		return reject(n, fmt.Errorf("%q is not an environment variable's name", s))
 	}
 	*e = EnvName(s)

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookd/hookd/history"
@@ -24,14 +25,14 @@ import (
 )
 
 // mention matches a reference to a recorded command in a question.
-var mention = regexp.MustCompile(`!(!|-[0-9]+|[0-9]+)ctx\b`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!(!|-[0-9]+|[0-9]+)ctx\b`) })
 
 // Mentions returns the REFs (as package recall reads them: "-1", "-3",
 // "42") that a question mentions, in order, without repeats.
 func Mentions(question string) []string {
 	var refs []string
 	seen := map[string]bool{}
-	for _, m := range mention.FindAllStringSubmatch(question, -1) {
+	for _, m := range mention().FindAllStringSubmatch(question, -1) {
 		ref := m[1]
 		if ref == "!" {
 			ref = "-1"
@@ -49,7 +50,7 @@ func Mentions(question string) []string {
 // question, and returns its REF.
 func OnlyMention(line string) (string, bool) {
 	line = strings.TrimSpace(line)
-	m := mention.FindStringSubmatchIndex(line)
+	m := mention().FindStringSubmatchIndex(line)
 	if m == nil || m[0] != 0 || m[1] != len(line) {
 		return "", false
 	}
@@ -177,8 +178,8 @@ func Prepare(ctx context.Context, src Sources, in Input) (Prompt, error) {
 	}
 	// Oldest first, as they ran.
 	sortByID(p.Commands, cmds)
-	p.Question = mention.ReplaceAllStringFunc(in.Question, func(m string) string {
-		ref := mention.FindStringSubmatch(m)[1]
+	p.Question = mention().ReplaceAllStringFunc(in.Question, func(m string) string {
+		ref := mention().FindStringSubmatch(m)[1]
 		if ref == "!" {
 			ref = "-1"
 		}

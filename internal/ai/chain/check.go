@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Ref is one ${id.name} or ${id.name:-default} in a step's text or an
@@ -29,15 +30,17 @@ func (r Ref) Hist() (string, bool) {
 }
 
 var (
-	refRE  = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z0-9_.-]+)(?::-([^}]*))?\}`)
-	histRE = regexp.MustCompile(`^-?[0-9]+\.output$`)
+	refRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z0-9_.-]+)(?::-([^}]*))?\}`)
+	})
+	histRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]+\.output$`) })
 )
 
 // Refs returns the references in text. A ${NAME} without a dot is the
 // shell's and not one.
 func Refs(text string) []Ref {
 	var refs []Ref
-	for _, m := range refRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range refRE().FindAllStringSubmatchIndex(text, -1) {
 		r := Ref{Start: m[0], End: m[1], ID: text[m[2]:m[3]], Name: text[m[4]:m[5]]}
 		if m[6] >= 0 {
 			r.Default, r.HasDefault = text[m[6]:m[7]], true
@@ -84,7 +87,7 @@ func Check(c *Chain, dir string) error {
 			for _, r := range Refs(text) {
 				dflt := hasDefault || r.HasDefault
 				if _, ok := r.Hist(); ok {
-					if !histRE.MatchString(r.Name) {
+					if !histRE().MatchString(r.Name) {
 						add(s, line, field, "%s: want ${hist.ID.output} or ${hist.-N.output}", r)
 					}
 					continue

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -215,8 +216,8 @@ func (r *reader) sorted() Problems {
 }
 
 var (
-	idRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	envRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	idRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
+	envRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	nameRE = idRE
 )
 
@@ -238,7 +239,7 @@ func (r *reader) step(n int, node ast.Node) *Step {
 			switch {
 			case !ok || id == "":
 				r.add(kv.Value, s, "id", "want a name")
-			case !idRE.MatchString(id):
+			case !idRE().MatchString(id):
 				r.add(kv.Value, s, "id", "%q is not a valid id (letters, digits, _ and -, not first a digit)", id)
 			case id == "hist":
 				r.add(kv.Value, s, "id", "hist is reserved for ${hist.ID.output}")
@@ -294,7 +295,7 @@ func (r *reader) inputs(s *Step, node ast.Node) {
 		name := key(kv)
 		field := "inputs." + name
 		in := Input{Name: name, Line: line(kv.Key)}
-		if !nameRE.MatchString(name) {
+		if !nameRE().MatchString(name) {
 			r.add(kv.Key, s, field, "%q is not a valid name", name)
 		}
 		fields, ok := pairs(unwrap(kv.Value))
@@ -379,7 +380,7 @@ func (r *reader) passAs(s *Step, field string, n ast.Node, in *Input) {
 	case Environment:
 		in.PassAs = Environment
 		vn, v, ok := get("name")
-		if !ok || !envRE.MatchString(v) {
+		if !ok || !envRE().MatchString(v) {
 			r.add(vn, s, field+".environment.name", "want a variable name (letters, digits and _)")
 		}
 		in.Env = v
@@ -398,7 +399,7 @@ func (r *reader) outputs(s *Step, node ast.Node) {
 		name := key(kv)
 		field := "outputs." + name
 		o := Output{Name: name, Line: line(kv.Key)}
-		if !nameRE.MatchString(name) {
+		if !nameRE().MatchString(name) {
 			r.add(kv.Key, s, field, "%q is not a valid name", name)
 		}
 		fields, ok := pairs(unwrap(kv.Value))

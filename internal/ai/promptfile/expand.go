@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -394,7 +395,7 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 // argRE matches $ARGUMENTS[N], $ARGUMENTS and $N.
-var argRE = regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)`)
+var argRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)`) })
 
 // Substitute puts args in body as Claude Code does: $ARGUMENTS is all of
 // them joined by spaces, $ARGUMENTS[N] and its shorthand $N the one at N
@@ -422,9 +423,9 @@ func Substitute(body string, args, names []string) string {
 			return m
 		})
 	}
-	out := argRE.ReplaceAllStringFunc(body, func(m string) string {
+	out := argRE().ReplaceAllStringFunc(body, func(m string) string {
 		used = true
-		sm := argRE.FindStringSubmatch(m)
+		sm := argRE().FindStringSubmatch(m)
 		switch {
 		case sm[1] != "":
 			if n, err := strconv.Atoi(sm[1]); err == nil && n < len(args) {
@@ -460,10 +461,10 @@ func argNames(doc frontmatter.Doc) []string {
 			}
 		}
 	}
-	return slices.DeleteFunc(names, func(n string) bool { return !argNameRE.MatchString(n) })
+	return slices.DeleteFunc(names, func(n string) bool { return !argNameRE().MatchString(n) })
 }
 
-var argNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var argNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 // SplitArgs splits the arguments typed after a prompt file's name as a
 // shell would, without expanding anything: words are separated by blanks,

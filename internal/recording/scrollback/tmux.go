@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,7 +16,7 @@ import (
 // marks when tmux knows them and they frame the command, otherwise from the
 // last lines of the pane with cutOutput.
 func readTmux(ctx context.Context, pane, command string, timeout time.Duration) (string, error) {
-	if paneID.MatchString(pane) {
+	if paneID().MatchString(pane) {
 		if v, err := run(ctx, timeout, "-V", "tmux", "-V"); err == nil && parseTmuxVersion(v).promptMarks() {
 			out, err := tmuxMarked(ctx, pane, command, timeout)
 			if err == nil {
@@ -36,7 +37,7 @@ func readTmux(ctx context.Context, pane, command string, timeout time.Duration) 
 
 // paneID matches a tmux pane id as TMUX_PANE holds it, which is safe to
 // put into a tmux command string.
-var paneID = regexp.MustCompile(`^%[0-9]+$`)
+var paneID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%[0-9]+$`) })
 
 // tmuxVersion is what `tmux -V` says: "tmux 3.4", "tmux 3.3a", "tmux
 // next-3.5" (a build from git on its way to 3.5), "tmux master".
@@ -46,7 +47,9 @@ type tmuxVersion struct {
 	master       bool
 }
 
-var tmuxVersionRE = regexp.MustCompile(`^tmux (next-)?([0-9]+)\.([0-9]+)[a-z]?(?:-rc[0-9]*)?$`)
+var tmuxVersionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^tmux (next-)?([0-9]+)\.([0-9]+)[a-z]?(?:-rc[0-9]*)?$`)
+})
 
 // parseTmuxVersion parses the output of `tmux -V`; a version it does not
 // know is the zero tmuxVersion, which has no prompt marks.
@@ -55,7 +58,7 @@ func parseTmuxVersion(s string) tmuxVersion {
 	if s == "tmux master" {
 		return tmuxVersion{master: true}
 	}
-	m := tmuxVersionRE.FindStringSubmatch(s)
+	m := tmuxVersionRE().FindStringSubmatch(s)
 	if m == nil {
 		return tmuxVersion{}
 	}
