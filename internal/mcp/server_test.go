@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -350,6 +351,37 @@ func TestServeGarbage(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("Serve did not end with its input")
+	}
+}
+
+// TestServeAnswersBeforeEOF: input that ends right after its requests
+// (`printf '…' | hookd mcp`) still gets every answer.
+func TestServeAnswersBeforeEOF(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 5; i++ {
+		in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"recent_commands","arguments":{}}}
+`)
+		var out bytes.Buffer
+		if err := Serve(context.Background(), f.options(), in, &out); err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+		ids := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var m struct {
+				ID     any             `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(l), &m); err != nil || m.Result == nil {
+				t.Fatalf("answer %q: %v", l, err)
+			}
+			ids[fmt.Sprint(m.ID)] = true
+		}
+		if !ids["1"] || !ids["2"] || !ids["three"] {
+			t.Fatalf("run %d: answers to %v; want 1, 2 and three:\n%s", i, ids, out.String())
+		}
 	}
 }
 
