@@ -57,65 +57,36 @@ func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 
 // List returns the entries q selects, newest first.
 func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
-	var where []string
-	var args []any
-	if q.Failed {
-		where = append(where, "c.exit_code <> 0")
-	}
-	if q.Session != "" {
-		where = append(where, "c.session = ?")
-		args = append(args, q.Session)
-	}
-	if q.Cwd != "" {
-		where = append(where, "c.cwd = ?")
-		args = append(args, q.Cwd)
-	}
-	if q.Since != 0 {
-		where = append(where, "c.started_at >= ?")
-		args = append(args, q.Since)
-	}
-	if q.Authors != nil {
-		if len(q.Authors) == 0 {
-			return nil, nil
-		}
-		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
-		for _, a := range q.Authors {
-			args = append(args, a)
-		}
+	var w where
+	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.Since, q.Authors, q.ThisHost}) {
+		return nil, nil
 	}
 	if q.Host != "" {
 		if SessionHost("x"+HostSep+q.Host) != "" {
-			where = append(where, `(s.host = ? OR c.session GLOB ?)`)
-			args = append(args, q.Host, "*"+HostSep+q.Host)
+			w.add(`(s.host = ? OR c.session GLOB ?)`, q.Host, "*"+HostSep+q.Host)
 		} else {
-			where = append(where, "s.host = ?")
-			args = append(args, q.Host)
+			w.add("s.host = ?", q.Host)
 		}
 	}
-	if q.ThisHost {
-		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
-	}
 	words := strings.Fields(q.Text)
-	for _, w := range words {
-		where = append(where, `c.command LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(w)+"%")
+	for _, word := range words {
+		w.add(`c.command LIKE ? ESCAPE '\'`, "%"+likeEscape(word)+"%")
 	}
 	// Rare words: the full-text index finds the few rows at once; common
 	// ones are found sooner by reading the newest rows first (the LIKE
 	// terms above keep the meaning exact either way).
 	if fq := ftsQuery(words); s.fts && fq != "" && s.ftsFew(ctx, fq) {
-		where = append(where, "c.id IN (SELECT rowid FROM commands_fts WHERE commands_fts MATCH ?)")
-		args = append(args, fq)
+		w.add("c.id IN (SELECT rowid FROM commands_fts WHERE commands_fts MATCH ?)", fq)
 	}
 	query := "SELECT " + entryColumns + entryFrom
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
+	if len(w.clauses) > 0 {
+		query += " WHERE " + strings.Join(w.clauses, " AND ")
 	}
 	query += " ORDER BY c.started_at DESC, c.id DESC"
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return s.entries(ctx, "list history", query, args...)
+	return s.entries(ctx, "list history", query, w.args...)
 }
 
 // entries runs query, which selects entryColumns, and returns its
@@ -455,4 +426,55 @@ func forgetContexts(ctx context.Context, tx *sql.Tx, sessions map[string]bool, r
 		}
 	}
 	return nil
+}
+
+// where is a query's WHERE clauses and their arguments, in order.
+type where struct {
+	clauses []string
+	args    []any
+}
+
+func (w *where) add(clause string, args ...any) {
+	w.clauses = append(w.clauses, clause)
+	w.args = append(w.args, args...)
+}
+
+// filter is what List and SearchOutputs select commands by alike.
+type filter struct {
+	failed   bool
+	session  string
+	cwd      string
+	since    int64    // µs
+	authors  []string // nil: any; empty: none
+	thisHost bool
+}
+
+// common adds f's clauses; false when f selects nothing (no author).
+func (w *where) common(f filter) bool {
+	if f.failed {
+		w.add("c.exit_code <> 0")
+	}
+	if f.session != "" {
+		w.add("c.session = ?", f.session)
+	}
+	if f.cwd != "" {
+		w.add("c.cwd = ?", f.cwd)
+	}
+	if f.since != 0 {
+		w.add("c.started_at >= ?", f.since)
+	}
+	if f.authors != nil {
+		if len(f.authors) == 0 {
+			return false
+		}
+		args := make([]any, len(f.authors))
+		for i, a := range f.authors {
+			args[i] = a
+		}
+		w.add("COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(f.authors)-1)+")", args...)
+	}
+	if f.thisHost {
+		w.add("c.session NOT GLOB '" + remoteGlob + "'")
+	}
+	return true
 }

@@ -156,8 +156,7 @@ func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, err
 // searchOutputs runs one search: through the output index with the FTS5
 // query fq, or reading the outputs when fq is "".
 func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([]Entry, error) {
-	var where []string
-	var args []any
+	var w where
 	from := entryFrom
 	order := " ORDER BY c.id DESC"
 	if fq != "" {
@@ -165,56 +164,29 @@ func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([
 		// command's id), so that the search stops at the limit.
 		from = ` FROM outputs_fts f JOIN commands c ON c.id = f.rowid LEFT JOIN sessions s ON s.id = c.session
 	LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''`
-		where = append(where, `outputs_fts MATCH ?`)
-		args = append(args, fq)
+		w.add(`outputs_fts MATCH ?`, fq)
 		order = " ORDER BY f.rowid DESC"
 	}
 	// The index finds candidates; the text decides (a word with no letter
 	// or digit, or a prefix match the words do not make).
-	for _, w := range q.Words {
-		where = append(where, `o.text LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+likeEscape(w)+"%")
+	for _, word := range q.Words {
+		w.add(`o.text LIKE ? ESCAPE '\'`, "%"+likeEscape(word)+"%")
 	}
 	if len(q.Words) == 0 {
-		where = append(where, "length(o.text) > 0")
+		w.add("length(o.text) > 0")
 	}
-	if q.Failed {
-		where = append(where, "c.exit_code <> 0")
-	}
-	if q.Session != "" {
-		where = append(where, "c.session = ?")
-		args = append(args, q.Session)
-	}
-	if q.Cwd != "" {
-		where = append(where, "c.cwd = ?")
-		args = append(args, q.Cwd)
+	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.Since, q.Authors, q.ThisHost}) {
+		return nil, nil
 	}
 	if q.CwdUnder != "" {
 		dir := strings.TrimSuffix(q.CwdUnder, "/")
-		where = append(where, "(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')")
-		args = append(args, dir, likeEscape(dir)+"/%")
+		w.add("(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')", dir, likeEscape(dir)+"/%")
 	}
-	if q.Since != 0 {
-		where = append(where, "c.started_at >= ?")
-		args = append(args, q.Since)
-	}
-	if q.Authors != nil {
-		if len(q.Authors) == 0 {
-			return nil, nil
-		}
-		where = append(where, "COALESCE(s.author, '') IN (?"+strings.Repeat(", ?", len(q.Authors)-1)+")")
-		for _, a := range q.Authors {
-			args = append(args, a)
-		}
-	}
-	if q.ThisHost {
-		where = append(where, "c.session NOT GLOB '"+remoteGlob+"'")
-	}
-	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(where, " AND ") + order
+	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(w.clauses, " AND ") + order
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return s.entries(ctx, "search outputs", query, args...)
+	return s.entries(ctx, "search outputs", query, w.args...)
 }
 
 // Entries returns the entries with the given ids (those that exist).
