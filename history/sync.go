@@ -447,7 +447,14 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 	for _, k := range b.Tombstones { // and the batch's own
 		dead[Key{local(k.Session), k.Seq}] = true
 	}
-	envs := map[string]string{} // the environment last noted, by session (as JSON)
+	// The environment last noted, by session: an environment holds from its
+	// command on, so one equal to the previous command's is not noted
+	// again — unless the batch came out of the session's order.
+	type noted struct {
+		seq  int64
+		vars string // JSON
+	}
+	envs := map[string]noted{}
 	for _, e := range b.Commands {
 		wire := e.Session
 		e.Session = local(e.Session)
@@ -477,8 +484,8 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 		}
 		if c.Env != nil {
 			j, _ := json.Marshal(c.Env)
-			if prev, seen := envs[e.Session]; !seen || prev != string(j) {
-				envs[e.Session] = string(j)
+			if prev, seen := envs[e.Session]; !seen || prev.vars != string(j) || prev.seq > e.Seq {
+				envs[e.Session] = noted{e.Seq, string(j)}
 				if err := t.AddEnv(ctx, e.Session, e.Seq, c.Env); err != nil {
 					return err
 				}

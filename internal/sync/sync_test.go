@@ -294,7 +294,10 @@ func TestContextsEverywhere(t *testing.T) {
 	if err := tx.AddEnv(ctx, hs[0].sess, 1, map[string]string{"PATH": "/bin", "VIRTUAL_ENV": "/home/u/app/.venv"}); err != nil {
 		t.Fatal(err)
 	}
-	for seq, branch := range map[int64]string{1: "main", 2: "feature"} {
+	// Out of the session's order on purpose (the second command's row
+	// first): each command keeps the environment it ran in either way.
+	for _, seq := range []int64{2, 1} {
+		branch := map[int64]string{1: "main", 2: "feature"}[seq]
 		tx.AddCommand(ctx, history.Entry{Session: hs[0].sess, Seq: seq, Command: "./run.sh", ExitCode: int(seq - 1), Cwd: "/home/u/app",
 			StartedAt: seq * 1e6})
 		if err := tx.AddContext(ctx, hs[0].sess, seq, seq == 1, seq*1e6,
