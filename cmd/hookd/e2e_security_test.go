@@ -472,8 +472,19 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 		s.Run("hookd history")
 		s.WaitForPlain(regexp.MustCompile(`echo one-\$\(\(6\*7\)\)`), 20*time.Second)
 
-		h.StopAgent() // it holds the database open for writing
-		if out, err := exec.Command("mount", "-o", "remount,ro", data).CombinedOutput(); err != nil {
+		// The agent holds the database open for writing: stopped once the
+		// prompt is back (a prompt that finds it gone starts it again), and
+		// the remount retried while a process that was closing the
+		// database still has it open ("mount point is busy").
+		s.Editing()
+		h.StopAgent()
+		var out []byte
+		var err error
+		shelltest.Poll(10*time.Second, func() bool {
+			out, err = exec.Command("mount", "-o", "remount,ro", data).CombinedOutput()
+			return err == nil
+		})
+		if err != nil {
 			t.Fatalf("remount ro: %v %s", err, out)
 		}
 		s.Run("echo two-$((6*7))")
