@@ -62,6 +62,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"shell-syntax", ruleShellSyntax, nil},
 		ruleFunc{"history", ruleHistory, nil},
 		ruleFunc{"tool-suggestion", ruleToolSuggestion, nil},
+		ruleFunc{"unknown-option", ruleUnknownOption, nil},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"exit-status", ruleExitStatus, nil},

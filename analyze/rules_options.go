@@ -1,0 +1,301 @@
+package analyze
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A mistyped long option (`ls --colr`, `git log --grpah`, `sort --reverce`)
+// is among the commonest failures, and each family of tools words it its own
+// way. The rule finds the rejected option in the output, then the options
+// the program has: the tool's own proposals where it makes some (GNU's
+// "is ambiguous; possibilities:", clap's "tip:"), else the options of the
+// usage text it printed (argparse, Go's flag package, cobra), else those of
+// its manual page on this machine (read, never run), and offers the nearest.
+
+// optionDialect is one tool family's message about an option it rejects.
+type optionDialect struct {
+	key       string     // lower-case text the output must hold, checked first
+	re        lazyRegexp // submatch 1: the option as typed (without =value)
+	proposals int        // submatch index of the tool's own proposals, 0 if none
+}
+
+var optionDialects = []optionDialect{
+	// GNU getopt_long (coreutils, grep, tar, …): option '--al' is ambiguous; possibilities: '--all' '--almost-all'
+	{"is ambiguous; possibilities", `option '(--[^'=\s]+)[^']*' is ambiguous; possibilities:((?:\s*'--[^']+')+)`, 2},
+	// clap 3/4: unexpected argument '--relese' found\n\n  tip: a similar argument exists: '--release'
+	{"unexpected argument", `unexpected argument '(--?[^'=\s]+)[^']*' found(?:\s*\n\s*tip: (?:a similar argument exists|some similar arguments exist): ((?:'[^']+'(?:, )?)+))?`, 2},
+	// GNU getopt_long: ls: unrecognized option '--colr'
+	{"unrecognized option", `unrecognized option[: ]+'?(--[^'=\s]+)`, 0},
+	// git log, rev-list: fatal: unrecognized argument: --grpah
+	{"unrecognized argument", `unrecognized arguments?: (--?[^\s=]+)`, 0},
+	// git diff: error: invalid option: --stats
+	{"invalid option: -", `invalid option: (--[^\s=]+)`, 0},
+	// Go's flag package: flag provided but not defined: -verbos
+	{"flag provided but not defined", `flag provided but not defined: (--?[^\s=]+)`, 0},
+	// cobra (kubectl, docker, gh, helm, hugo): Error: unknown flag: --namespce
+	{"unknown flag", `unknown flag: (--[^\s=]+)`, 0},
+	// curl: curl: option --silnt: is unknown
+	{"is unknown", `option (--[^\s:=]+): is unknown`, 0},
+	// Python's optparse (pip): no such option: --upgarde
+	{"no such option", `no such option: (--?[^\s=]+)`, 0},
+}
+
+var (
+	// quotedOption is one of a list of proposals.
+	quotedOption = lazyRegexp(`'(--?[^'=\s]+)`)
+)
+
+// maxManPage bounds the compressed manual page read (git-log's is 35 KB).
+const maxManPage = 256 << 10
+
+func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
+	for _, d := range optionDialects {
+		if !f.has(d.key) {
+			continue
+		}
+		m := f.find(d.re)
+		if m == nil {
+			continue
+		}
+		typed := m[1]
+		c, idx := f.optionWord(typed)
+		if c == nil && !strings.HasPrefix(typed, "--") {
+			// Go's flag package names -x what was typed as --x.
+			typed = "-" + typed
+			c, idx = f.optionWord(typed)
+		}
+		if c == nil {
+			continue
+		}
+		var proposals []string
+		if d.proposals > 0 && m[d.proposals] != "" {
+			for _, p := range quotedOption.get().FindAllStringSubmatch(m[d.proposals], -1) {
+				proposals = append(proposals, p[1])
+			}
+		}
+		fixes := optionFixes(f, c, idx, typed, proposals, true)
+		if len(fixes) == 0 {
+			// (The usage is the output's text too: untrusted, §5.4.)
+			fixes = optionFixes(f, c, idx, typed, nearestOptions(typed, usageOptions(f.Output, typed)), true)
+		}
+		if len(fixes) == 0 {
+			fixes = optionFixes(f, c, idx, typed, nearestOptions(typed, manOptions(ctx, f, c)), false)
+		}
+		if len(fixes) == 0 {
+			return nil
+		}
+		name := c.Name()
+		if sub := toolSub(c); sub != "" && idx > c.subIndex() {
+			name += " " + sub
+		} else if strings.HasPrefix(name, "python") && strings.HasSuffix(c.Arg(1), ".py") && idx > 1 {
+			name = c.Arg(1) // argparse speaks for the script
+		}
+		return found(SyntaxError, 0.9, fmt.Sprintf("%s has no option %s; did you mean %s?", name, typed, optionOf(fixes[0].Explanation)), fixes...)
+	}
+	return nil
+}
+
+// optionWord finds the word of the command line that holds the option typed
+// (alone or as --option=value), in the last call that has it.
+func (f *Failure) optionWord(typed string) (*Call, int) {
+	for i := len(f.Calls) - 1; i >= 0; i-- {
+		c := &f.Calls[i]
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			if a == "--" {
+				break
+			}
+			if a == typed || strings.HasPrefix(a, typed+"=") {
+				return c, j
+			}
+		}
+	}
+	return nil, 0
+}
+
+// optionFixes replaces the word at idx with each candidate option, the
+// value after "=" kept. Candidates from the output (fromTool) are the
+// tool's words, marked untrusted; those from a manual page on this machine
+// are not.
+func optionFixes(f *Failure, c *Call, idx int, typed string, cands []string, fromTool bool) []Fix {
+	rest := strings.TrimPrefix(c.Args[idx], typed)
+	var fixes []Fix
+	for i, o := range cands {
+		if len(fixes) == MaxFixes {
+			break
+		}
+		if o == typed || !strings.HasPrefix(o, "-") {
+			continue
+		}
+		if strings.HasPrefix(typed, "--") && !strings.HasPrefix(o, "--") {
+			o = "-" + o // the dashes as typed (Go's flags take both)
+		}
+		fx := fix(f.replaceWord(c, idx, o+rest), 0.9-0.04*float64(i), "Did you mean %s?", o)
+		fx.Untrusted = fromTool
+		fixes = append(fixes, fx)
+	}
+	return fixes
+}
+
+// optionOf reads the option back out of a fix's "Did you mean X?".
+func optionOf(expl string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(expl, "Did you mean "), "?")
+}
+
+// nearestOptions are the options of vocab within a typo of typed, nearest
+// first; the dashes count as typed.
+func nearestOptions(typed string, vocab []string) []string {
+	long := strings.HasPrefix(typed, "--")
+	// A long option stays long (--vrebose is not -v), unless the program
+	// has only single-dash options (Go's flag package, which takes both).
+	onlyLong := false
+	for _, o := range vocab {
+		onlyLong = onlyLong || strings.HasPrefix(o, "--")
+	}
+	onlyLong = onlyLong && long
+	byName := map[string]string{}
+	var names []string
+	for _, o := range vocab {
+		n := strings.TrimLeft(o, "-")
+		if len(n) < 2 || onlyLong && !strings.HasPrefix(o, "--") {
+			continue
+		}
+		if _, ok := byName[n]; !ok {
+			byName[n] = o
+			names = append(names, n)
+		}
+	}
+	var out []string
+	name := strings.TrimLeft(typed, "-")
+	for _, m := range closest(name, names, nil) {
+		out = append(out, byName[m.word])
+	}
+	if len(out) > 0 || !long || len(name) < 4 {
+		return out
+	}
+	// GNU tools take any unambiguous start of a long option, so --humn is
+	// a typo of --human(-readable): compare with each option's start.
+	for _, n := range names {
+		for _, k := range []int{len(name) - 1, len(name), len(name) + 1} {
+			if k < len(n) && k >= 4 && distance(name, n[:k]) == 1 {
+				out = append(out, byName[n])
+				break
+			}
+		}
+	}
+	if len(out) > 1 {
+		return nil // ambiguous: the tool would not know either
+	}
+	return out
+}
+
+// usageOptions are the options a usage text in the output lists (argparse,
+// Go's flag package and cobra print one with the error), without typed.
+func usageOptions(out, typed string) []string {
+	l := strings.ToLower(out)
+	if !strings.Contains(l, "usage") && !strings.Contains(l, "flags:") && !strings.Contains(l, "options:") {
+		return nil
+	}
+	var opts []string
+	for _, o := range scanOptions(out) {
+		if o != typed {
+			opts = append(opts, o)
+		}
+	}
+	return opts
+}
+
+// scanOptions returns the words of text that look like options: one or two
+// dashes after a space or an opening mark, a letter, then letters, digits,
+// '-' and '_' (a manual page of 200 KB takes well under a millisecond,
+// where a regular expression took several).
+func scanOptions(text string) []string {
+	var out []string
+	for i := 0; i < len(text); i++ {
+		if text[i] != '-' || i > 0 && !strings.ContainsRune(" \t\n[,(|\"'", rune(text[i-1])) {
+			continue
+		}
+		j := i + 1
+		if j < len(text) && text[j] == '-' {
+			j++
+		}
+		k := j
+		for k < len(text) && (isOptionByte(text[k]) || k > j && (text[k] >= '0' && text[k] <= '9' || text[k] == '-' || text[k] == '_')) {
+			k++
+		}
+		for k > j && (text[k-1] == '-' || text[k-1] == '_') {
+			k--
+		}
+		if k-j >= 2 && isOptionByte(text[j]) {
+			out = append(out, text[i:k])
+		}
+		i = max(i, k-1)
+	}
+	return out
+}
+
+func isOptionByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// manOptions are the options the manual page of the command names: for a
+// tool with subcommands, the subcommand's page first (git-log(1)).
+func manOptions(ctx context.Context, f *Failure, c *Call) []string {
+	var pages []string
+	if sub := toolSub(c); sub != "" {
+		pages = append(pages, c.Name()+"-"+sub)
+	}
+	pages = append(pages, c.Name())
+	for _, p := range pages {
+		if p == "" || strings.ContainsAny(p, "/") {
+			continue
+		}
+		for _, sec := range []string{"1", "8"} {
+			b, err := f.Env.ReadHead(ctx, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz", maxManPage)
+			if err != nil {
+				continue
+			}
+			text, err := gunzip(b)
+			if err != nil {
+				continue
+			}
+			text = groffPlain.Replace(text)
+			if opts := scanOptions(text); len(opts) > 0 {
+				return opts
+			}
+		}
+	}
+	return nil
+}
+
+// toolSub is the subcommand of a tool known to have subcommands (git log),
+// or "".
+func toolSub(c *Call) string {
+	if _, ok := subcommands.get()[c.Name()]; !ok {
+		return ""
+	}
+	if sub := c.sub(); !strings.ContainsAny(sub, "/. ") {
+		return sub
+	}
+	return ""
+}
+
+// groffPlain turns a manual page's escapes into plain text, enough for
+// options to be found (\fB\-\-almost\-all\fR is --almost-all).
+var groffPlain = strings.NewReplacer(`\-`, "-", `\^`, "", `\|`, "", `\fB`, " ", `\fI`, " ", `\fR`, " ", `\fP`, " ", `\f(CW`, " ", `\(em`, " ", `\&`, "")
+
+// gunzip decompresses a manual page, up to 4 MiB.
+func gunzip(b []byte) (string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return "", err
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, 4<<20))
+	if err != nil && len(out) == 0 {
+		return "", err
+	}
+	return string(out), nil
+}

@@ -1,0 +1,85 @@
+package analyze_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"testing"
+
+	"github.com/hookd/hookd/analyze/analyzetest"
+)
+
+// manPage adds a gzipped manual page, in groff as Debian ships them.
+func manPage(name, groff string) func(*analyzetest.Facts) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(groff))
+	zw.Close()
+	return func(f *analyzetest.Facts) { f.Files["/usr/share/man/man1/"+name+".1.gz"] = b.String() }
+}
+
+// both applies two adjustments.
+func both(a, b func(*analyzetest.Facts)) func(*analyzetest.Facts) {
+	return func(f *analyzetest.Facts) { a(f); b(f) }
+}
+
+// TestUnknownOption: a mistyped long option, in each family's wording (the
+// outputs are the tools' own, recorded on Debian 12), corrected from the
+// tool's proposals, the usage it printed, or its manual page.
+func TestUnknownOption(t *testing.T) {
+	lsMan := manPage("ls", ".TP\n\\fB\\-a\\fR, \\fB\\-\\-all\\fR\ndo not ignore entries starting with .\n.TP\n\\fB\\-A\\fR, \\fB\\-\\-almost\\-all\\fR\n.TP\n\\fB\\-\\-color\\fR[=\\fI\\,WHEN\\/\\fR]\ncolor the output WHEN\n")
+	runCases(t, []ruleCase{
+		{name: "GNU, from the manual", cmd: "ls --colr", exit: 2, env: lsMan,
+			out:  "ls: unrecognized option '--colr'\nTry 'ls --help' for more information.\n",
+			want: "ls --color", typ: "syntax_error", cause: "ls has no option --colr; did you mean --color?"},
+		{name: "GNU, the value kept, grep's manual", cmd: "grep --colr=always foo f.txt", exit: 2,
+			env:  manPage("grep", ".TP\n.BR \\-\\^\\-color [ =\\fIWHEN\\fP \"], \" \\-\\^\\-colour [ =\\fIWHEN\\fP ]\n.TP\n.BR \\-i \", \" \\-\\^\\-ignore\\-case\n"),
+			out:  "grep: unrecognized option '--colr=always'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n",
+			want: "grep --color=always foo f.txt"},
+		{name: "GNU, the start of a long option", cmd: "df --humn", exit: 1,
+			env:  manPage("df", ".TP\n\\fB\\-h\\fR, \\fB\\-\\-human\\-readable\\fR\nprint sizes in powers of 1024\n.TP\n\\fB\\-H\\fR, \\fB\\-\\-si\\fR\n"),
+			out:  "df: unrecognized option '--humn'\nTry 'df --help' for more information.\n",
+			want: "df --human-readable"},
+		{name: "GNU, ambiguous: the tool's possibilities", cmd: "ls --al", exit: 2,
+			out:  "ls: option '--al' is ambiguous; possibilities: '--all' '--almost-all'\nTry 'ls --help' for more information.\n",
+			want: "ls --all", also: "ls --almost-all"},
+		{name: "nothing near: no fix", cmd: "ls --xyzzy", exit: 2, env: lsMan,
+			out:  "ls: unrecognized option '--xyzzy'\nTry 'ls --help' for more information.\n",
+			want: ""},
+		{name: "no manual: no fix", cmd: "sort --reverce f.txt", exit: 2,
+			out:  "sort: unrecognized option '--reverce'\nTry 'sort --help' for more information.\n",
+			want: ""},
+		{name: "git log, the subcommand's manual", cmd: "git log --grpah", exit: 128,
+			env:  manPage("git-log", "\\fB\\-\\-graph\\fR\n.RS 4\nDraw a text-based graphical representation\n.RE\n\\fB\\-\\-oneline\\fR\n"),
+			out:  "fatal: unrecognized argument: --grpah\n",
+			want: "git log --graph", cause: "git log has no option --grpah"},
+		{name: "git diff", cmd: "git diff --stats", exit: 129,
+			env:  manPage("git-diff", "\\fB\\-\\-stat\\fR[=<width>[,<name\\-width>[,<count>]]]\n.RS 4\n"),
+			out:  "error: invalid option: --stats\n",
+			want: "git diff --stat"},
+		{name: "curl", cmd: "curl --silnt http://example.com", exit: 2,
+			env:  manPage("curl", ".IP \"-s, --silent\"\nSilent or quiet mode.\n.IP \"--max-time <fraction of seconds>\"\n"),
+			out:  "curl: option --silnt: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n",
+			want: "curl --silent http://example.com"},
+		{name: "argparse, from its usage", cmd: "python3 a.py --outptu x", exit: 2,
+			out:  "usage: a.py [-h] [--verbose] [--output OUTPUT]\na.py: error: unrecognized arguments: --outptu x\n",
+			want: "python3 a.py --output x", cause: "a.py has no option --outptu"},
+		{name: "Go's flag package, one dash", cmd: "./tool -verbos", exit: 2,
+			env:  files("/w/tool"),
+			out:  "flag provided but not defined: -verbos\nUsage of ./tool:\n  -config string\n    \tthe file\n  -verbose\n    \tsay more\n",
+			want: "./tool -verbose"},
+		{name: "Go's flag package, typed with two dashes", cmd: "./tool --confg x", exit: 2,
+			env:  files("/w/tool"),
+			out:  "flag provided but not defined: -confg\nUsage of ./tool:\n  -config string\n    \tthe file\n  -verbose\n    \tsay more\n",
+			want: "./tool --config x"},
+		{name: "cobra, from its Flags", cmd: "app get --namspace x", exit: 1,
+			out:  "Error: unknown flag: --namspace\nUsage:\n  app get [flags]\n\nFlags:\n  -h, --help               help for get\n  -n, --namespace string   the namespace\n",
+			want: "app get --namespace x"},
+		{name: "clap's tip", cmd: "cargo build --relese", exit: 2,
+			out:  "error: unexpected argument '--relese' found\n\n  tip: a similar argument exists: '--release'\n\nUsage: cargo build [OPTIONS]\n\nFor more information, try '--help'.\n",
+			want: "cargo build --release"},
+		{name: "a long option is not a short one", cmd: "tool --vv", exit: 2,
+			env:  both(files("/w/tool"), manPage("tool", "\\fB\\-v\\fR, \\fB\\-\\-verbose\\fR\n")),
+			out:  "tool: unrecognized option '--vv'\n",
+			want: ""},
+	})
+}
