@@ -26,6 +26,8 @@ var (
 		lazyRegexp(`cannot (?:access|stat|open|remove|read|find)(?: [a-z]+)? ` + q + `(?: for reading)?: No such file or directory`),
 		lazyRegexp(`Unable to access jarfile (\S+)`),
 		lazyRegexp(`fatal error: ([^:\n]+): No such file or directory`),
+		// rmdir (real): rmdir: failed to remove 'nosuchdir': No such file or directory
+		lazyRegexp(`failed to remove ` + q + `: No such file or directory`),
 		// sed (real): sed: can't read nosuch: No such file or directory
 		lazyRegexp(`(?m)^\S+: can't (?:read|open|stat) ([^:\n]+): No such file or directory`),
 		lazyRegexp(`(?m)^\S+: (?:error: |fatal: )?([^:\n]+): No such file or directory`),

@@ -18,6 +18,8 @@ func TestRulesMore(t *testing.T) {
 			env: files("/w/notes.txt"), want: "sed -i s/a/b/ notes.txt"},
 		{name: "sed-cannot-read-nothing-near", cmd: "sed -i s/a/b/ nosuch", out: "sed: can't read nosuch: No such file or directory\n", exit: 2,
 			want: "", cause: "nosuch does not exist"},
+		{name: "rmdir-missing", cmd: "rmdir buidl", out: "rmdir: failed to remove 'buidl': No such file or directory\n",
+			env: files("/w/build/"), want: "rmdir build"},
 		{name: "sed-other", cmd: "sed -i 'q q' a.txt", out: "sed: -e expression #1, char 3: extra characters after command\n", want: "", cause: "extra characters"},
 		{name: "tar-C-missing", cmd: "tar -xzf d.tar.gz -C out", exit: 2, out: "tar: out: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n", want: "mkdir -p out && tar -xzf d.tar.gz -C out"},
 		{name: "tar-not-in-archive", cmd: "tar -xf d.tar a", exit: 2, out: "tar: a: Not found in archive\n", want: "", cause: "tar -tf"},
