@@ -23,7 +23,12 @@ var (
 	redirNoDirRe    = lazyRegexp(`(?m)^(?:bash|zsh|sh)(?:: line \d+| \d+)?: (?:no such file or directory: )?([^:\n]+?)(?:: No such file or directory)?\s*$`)
 
 	missingFileRes = []lazyRegexp{
-		lazyRegexp(`cannot (?:access|stat|open|remove|read|find)(?: [a-z]+)? ` + q + `(?: for reading)?: No such file or directory`),
+		// coreutils and findutils (real): cannot access 'x', cannot statx 'x',
+		// cannot open 'x' for reading, failed to open 'x' for reading (tac),
+		// Cannot open input file 'x' (xargs -a)
+		lazyRegexp(`(?:[Cc]annot|failed to) (?:access|statx?|open|remove|read|find)(?: [a-z]+){0,2} ` + q + `(?: for (?:reading|writing))?: No such file or directory`),
+		// sort (real): sort: cannot read: x: No such file or directory
+		lazyRegexp(`cannot read: ([^:\n]+): No such file or directory`),
 		lazyRegexp(`Unable to access jarfile (\S+)`),
 		lazyRegexp(`fatal error: ([^:\n]+): No such file or directory`),
 		// rmdir (real): rmdir: failed to remove 'nosuchdir': No such file or directory
