@@ -28,6 +28,8 @@ func TestRulesMore(t *testing.T) {
 			env: files("/w/notes.txt"), want: "tac notes.txt"},
 		{name: "xargs-input-file", cmd: "xargs -a notes.tx echo", out: "xargs: Cannot open input file ‘notes.tx’: No such file or directory\n",
 			env: files("/w/notes.txt"), want: "", cause: "notes.tx does not exist"}, // (xargs's own options are not the call's)
+		{name: "node-uncaught", cmd: "node app.js", out: "/w/app.js:2\nconsole.log(o.name);\n              ^\n\nTypeError: Cannot read properties of null (reading 'name')\n    at Object.<anonymous> (/w/app.js:2:15)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)\n    at Module.load (node:internal/modules/cjs/loader:1266:32)\n    at Module._load (node:internal/modules/cjs/loader:1091:12)\n    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)\n    at node:internal/main/run_main_module:28:49\n\nNode.js v20.20.2\n",
+			want: "", cause: "The script threw TypeError (app.js:2): Cannot read properties of null (reading 'name')"},
 		{name: "sed-other", cmd: "sed -i 'q q' a.txt", out: "sed: -e expression #1, char 3: extra characters after command\n", want: "", cause: "extra characters"},
 		{name: "tar-C-missing", cmd: "tar -xzf d.tar.gz -C out", exit: 2, out: "tar: out: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n", want: "mkdir -p out && tar -xzf d.tar.gz -C out"},
 		{name: "tar-not-in-archive", cmd: "tar -xf d.tar a", exit: 2, out: "tar: a: Not found in archive\n", want: "", cause: "tar -tf"},

@@ -12,7 +12,11 @@ var (
 	npmShNotFoundRe    = lazyRegexp(`(?m)^sh: (?:\d+: )?([^\s:]+):? (?:command )?not found`)
 	npmNoPackageJSON   = lazyRegexp(`(?i)enoent.*package\.json|could not read package\.json|no such file or directory, open '[^']*package\.json'`)
 	jsonParseRe        = lazyRegexp(`JSON\.parse|Unexpected token`)
-	npm404Re           = lazyRegexp(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
+	// An uncaught exception (real, Node.js 20): the throwing file:line on
+	// the first line, then the source and a caret, then "ReferenceError: x is
+	// not defined" and the stack.
+	nodeThrownRe = lazyRegexp(`(?m)^(\S+?:\d+)\n[\s\S]*?^((?:[A-Z]\w*)?(?:Error|Exception))(?: \[[\w-]+\])?: (.+)$`)
+	npm404Re     = lazyRegexp(`404 Not Found - GET https?://\S+/(@?[^\s/]+(?:%2[fF][^\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry`)
 )
 
 // nodeBuiltins are Node.js's own modules, which are never installed.
@@ -83,6 +87,13 @@ func ruleNode(ctx context.Context, f *Failure) *Finding {
 	}
 	if f.has("ERR_REQUIRE_ESM") {
 		return explain(MissingDependency, 0.85, "require() cannot load an ES-module-only package; use import, or an older CommonJS version of the package.")
+	}
+	// Any other uncaught exception of a script: say which, and where.
+	if c.Name() == "node" || c.Name() == "bun" {
+		if m := f.find(nodeThrownRe); m != nil && strings.Contains(f.Output, "\n    at ") {
+			return &Finding{ErrorType: Unknown, Confidence: 0.6,
+				RootCause: fmt.Sprintf("The script threw %s (%s): %s", m[2], f.shortPath(m[1]), m[3])}
+		}
 	}
 	return nil
 }
