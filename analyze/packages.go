@@ -46,6 +46,14 @@ var debianPackages = lazyValue[map[string]string]{make: func() map[string]string
 	django-admin:python3-django flask:python3-flask gunicorn uvicorn pre-commit twine mkdocs
 	sphinx-build:python3-sphinx ruff cc:gcc c++:g++ locate:plocate snap:snapd
 	add-apt-repository:software-properties-common mysql_config:default-libmysqlclient-dev
+	crontab:cron at batch:at ps:procps top:procps free:procps watch:procps pgrep:procps
+	pkill:procps uptime:procps vmstat:procps sar:sysstat mpstat:sysstat sftp:openssh-client
+	ssh-keygen:openssh-client ssh-copy-id:openssh-client gawk fdisk parted smartctl:smartmontools
+	iotop nethogs nload arping:iputils-arping tracepath:iputils-tracepath iw iwconfig:wireless-tools
+	ufw iptables nft:nftables certbot lsmod:kmod modprobe:kmod dmidecode lshw sensors:lm-sensors
+	nvme:nvme-cli mdadm cryptsetup sshfs rclone restic borg:borgbackup bsdtar:libarchive-tools
+	objdump:binutils readelf:binutils strings:binutils ar:binutils ccache perf:linux-perf btop
+	glances unxz:xz-utils xzcat:xz-utils lzma:xz-utils lftp
 `)
 }}
 

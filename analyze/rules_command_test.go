@@ -28,6 +28,8 @@ func TestRulesCommand(t *testing.T) {
 		{name: "package", cmd: "jq .name package.json", exit: 127, out: "bash: jq: command not found\n", want: "apt install jq", typ: analyze.MissingDependency},
 		{name: "package-sudo", cmd: "jq .", exit: 127, out: "bash: jq: command not found\n", env: func(f *analyzetest.Facts) { f.Root = false }, want: "sudo apt install jq"},
 		{name: "package-debian-name", cmd: "rg TODO", exit: 127, out: "bash: rg: command not found\n", want: "apt install ripgrep"},
+		{name: "package-system-tool", cmd: "crontab -l", exit: 127, out: "bash: crontab: command not found\n", want: "apt install cron"},
+		{name: "package-procps", cmd: "watch -n1 date", exit: 127, out: "bash: watch: command not found\n", want: "apt install procps"},
 		{name: "python-tool", cmd: "pytest -q", exit: 127, out: "bash: pytest: command not found\n", want: "pip install pytest", also: "apt install python3-pytest"},
 		{name: "ubuntu-handler", cmd: "htop", exit: 127, out: "Command 'htop' not found, but can be installed with:\n\nsudo apt install htop\n", env: func(f *analyzetest.Facts) { f.Root = false }, want: "sudo apt install htop"},
 		// Files in the directory are not on the PATH.
