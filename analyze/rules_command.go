@@ -136,6 +136,11 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 		for i := range typos {
 			typos[i].Confidence = min(typos[i].Confidence, 0.55-0.01*float64(i))
 		}
+		if len(name) <= 2 {
+			// A known two-letter tool (nc, rg, ps) is one letter from many
+			// others: `wc -z localhost 1` or `rm foo` would be noise, or worse.
+			typos = nil
+		}
 	}
 	add(typos...)
 	if len(fd.Fixes) > 0 && fd.ErrorType == CommandNotFound {

@@ -1,6 +1,8 @@
 package analyze_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,6 +79,21 @@ func TestRulesCommandHistory(t *testing.T) {
 	for _, f := range r.Fixes {
 		if f.Command == "terraform plan -out tf.plam" {
 			t.Fatalf("Analyze(%q) proposed a command that failed before: %+v", in.Command, r.Fixes)
+		}
+	}
+}
+
+// TestShortToolNoTypos: a missing two-letter tool that apt knows gets its
+// package, not the other two-letter commands one letter away (rm for rg,
+// wc for nc).
+func TestShortToolNoTypos(t *testing.T) {
+	for cmd, pkg := range map[string]string{"rg foo": "ripgrep", "nc -z localhost 1": "netcat-openbsd"} {
+		name := strings.Fields(cmd)[0]
+		facts := baseFacts()
+		in := analyze.Input{Command: cmd, ExitCode: 127, Output: "bash: " + name + ": command not found\n", Cwd: "/w", Shell: "bash", Env: facts}
+		r := analyze.Analyze(context.Background(), in)
+		if len(r.Fixes) != 1 || r.Fixes[0].Command != "apt install "+pkg {
+			t.Errorf("%s: fixes %+v; want only apt install %s", cmd, r.Fixes, pkg)
 		}
 	}
 }
