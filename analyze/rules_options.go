@@ -43,6 +43,10 @@ var optionDialects = []optionDialect{
 	{"is unknown", `option (--[^\s:=]+): is unknown`, 0},
 	// Python's optparse (pip): no such option: --upgarde
 	{"no such option", `no such option: (--?[^\s=]+)`, 0},
+	// Maven (real): Unable to parse command line options: Unrecognized option: --quite
+	{"unrecognized option: -", `Unrecognized option: (--?[^\s=]+)`, 0},
+	// javac (real): error: invalid flag: -sourc
+	{"invalid flag", `invalid flag: (--?[^\s=]+)`, 0},
 }
 
 var (
@@ -285,7 +289,8 @@ func toolSub(c *Call) string {
 
 // groffPlain turns a manual page's escapes into plain text, enough for
 // options to be found (\fB\-\-almost\-all\fR is --almost-all).
-var groffPlain = strings.NewReplacer(`\-`, "-", `\^`, "", `\|`, "", `\fB`, " ", `\fI`, " ", `\fR`, " ", `\fP`, " ", `\f(CW`, " ", `\(em`, " ", `\&`, "")
+var groffPlain = strings.NewReplacer(`\-`, "-", `\^`, "", `\|`, "", `\fB`, " ", `\fI`, " ", `\fR`, " ", `\fP`, " ", `\f(CW`, " ",
+	`\f[B]`, " ", `\f[I]`, " ", `\f[R]`, " ", `\f[C]`, " ", `\f[CB]`, " ", `\f[CR]`, " ", `\f[CI]`, " ", `\(em`, " ", `\&`, "")
 
 // gunzip decompresses a manual page, up to 4 MiB.
 func gunzip(b []byte) (string, error) {
