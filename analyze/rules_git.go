@@ -16,8 +16,6 @@ var (
 	gitTagExistsRe   = lazyRegexp(`fatal: tag '([^']+)' already exists`)
 	gitBranchExists  = lazyRegexp(`fatal: a branch named '([^']+)' already exists`)
 	gitNotMergedRe   = lazyRegexp(`run 'git branch -D ([^']+)'`)
-	gitUnknownOptRe  = lazyRegexp("error: unknown (?:option|switch) `([^']+)'")
-	gitOptionRe      = lazyRegexp(`--\[?(?:no-\])?([a-z][a-z0-9-]+)`)
 	gitRemoteURLRe   = lazyRegexp(`(?:fatal|error): remote (\S+) already exists`)
 	gitRefspecRe     = lazyRegexp(`error: src refspec (\S+) does not match any`)
 	gitCloneDestRe   = lazyRegexp(`destination path '([^']+)' already exists and is not an empty directory`)
@@ -177,9 +175,6 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(gitCloneDestRe); m != nil {
 		return explain(FileNotFound, 0.85, "%s already exists and is not empty; clone into another directory (git clone URL NEWDIR) or remove it first.", m[1])
 	}
-	if m := f.find(gitUnknownOptRe); m != nil {
-		return gitUnknownOption(f, c, m[1])
-	}
 	if m := f.find(gitRefspecRe); m != nil {
 		return gitRefspec(ctx, f, c, m[1])
 	}
@@ -284,35 +279,6 @@ func gitDirty(f *Failure, c *Call, sub, cmd string) *Finding {
 		fd.Fixes = append(fd.Fixes, fix("git stash && "+cmd, 0.8, "Put your changes aside first."))
 	}
 	return fd
-}
-
-// gitUnknownOption corrects a mistyped option from the usage git printed.
-func gitUnknownOption(f *Failure, c *Call, opt string) *Finding {
-	var opts []string
-	for _, m := range gitOptionRe.FindAllStringSubmatch(f.Output, -1) {
-		opts = append(opts, m[1])
-	}
-	for i := 1; i < len(c.Args); i++ {
-		a := c.Args[i]
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != opt || !strings.HasPrefix(a, "-") {
-			continue
-		}
-		ms := closest(opt, opts, nil)
-		if len(ms) == 0 {
-			break
-		}
-		fd := found(SyntaxError, 0.9, fmt.Sprintf("git %s has no option --%s; did you mean --%s?", c.sub(), opt, ms[0].word))
-		for k, m := range ms {
-			if k == 2 {
-				break
-			}
-			rest := strings.TrimPrefix(a, "--"+opt)
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, i, "--"+m.word+rest), min(m.score, 0.93)-0.02*float64(k), "Did you mean --%s?", m.word))
-		}
-		return fd
-	}
-	return explain(SyntaxError, 0.7, "git %s has no option %s; see git %s -h.", c.sub(), opt, c.sub())
 }
 
 // gitRefspec handles pushing a branch that does not exist (often master

@@ -29,6 +29,9 @@ var optionDialects = []optionDialect{
 	{"is ambiguous; possibilities", `option '(--[^'=\s]+)[^']*' is ambiguous; possibilities:((?:\s*'--[^']+')+)`, 2},
 	// clap 3/4: unexpected argument '--relese' found\n\n  tip: a similar argument exists: '--release'
 	{"unexpected argument", `unexpected argument '(--?[^'=\s]+)[^']*' found(?:\s*\n\s*tip: (?:a similar argument exists|some similar arguments exist): ((?:'[^']+'(?:, )?)+))?`, 2},
+	// git's parse-options (real): error: unknown option `shrot' (the name
+	// without its dashes), then the usage with every option
+	{"error: unknown ", "error: unknown (?:option|switch) `([^']+)'", 0},
 	// GNU getopt_long: ls: unrecognized option '--colr'
 	{"unrecognized option", `unrecognized option[: ]+'?(--[^'=\s]+)`, 0},
 	// git log, rev-list: fatal: unrecognized argument: --grpah
@@ -66,13 +69,7 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 		if m == nil {
 			continue
 		}
-		typed := m[1]
-		c, idx := f.optionWord(typed)
-		if c == nil && !strings.HasPrefix(typed, "--") {
-			// Go's flag package names -x what was typed as --x.
-			typed = "-" + typed
-			c, idx = f.optionWord(typed)
-		}
+		c, idx, typed := f.optionWord(m[1])
 		if c == nil {
 			continue
 		}
@@ -82,16 +79,15 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 				proposals = append(proposals, p[1])
 			}
 		}
-		fixes := optionFixes(f, c, idx, typed, proposals, true)
-		if len(fixes) == 0 {
-			// (The usage is the output's text too: untrusted, §5.4.)
-			fixes = optionFixes(f, c, idx, typed, nearestOptions(typed, usageOptions(f.Output, typed)), true)
+		// The tool's own proposals, else the options of the usage it
+		// printed (both the output's text: untrusted, unless trust.go sees
+		// a mere typo corrected), else those of its manual page.
+		opts, untrusted := optionChoices(typed, proposals), true
+		if len(opts) == 0 {
+			opts = optionChoices(typed, nearestOptions(typed, usageOptions(f.Output, typed)))
 		}
-		if len(fixes) == 0 {
-			fixes = optionFixes(f, c, idx, typed, nearestOptions(typed, manOptions(ctx, f, c)), false)
-		}
-		if len(fixes) == 0 {
-			return nil
+		if len(opts) == 0 {
+			opts, untrusted = optionChoices(typed, nearestOptions(typed, manOptions(ctx, f, c))), false
 		}
 		name := c.Name()
 		if sub := toolSub(c); sub != "" && idx > c.subIndex() {
@@ -99,56 +95,67 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 		} else if strings.HasPrefix(name, "python") && strings.HasSuffix(c.Arg(1), ".py") && idx > 1 {
 			name = c.Arg(1) // argparse speaks for the script
 		}
-		return found(SyntaxError, 0.9, fmt.Sprintf("%s has no option %s; did you mean %s?", name, typed, optionOf(fixes[0].Explanation)), fixes...)
+		if len(opts) == 0 {
+			return explain(SyntaxError, 0.7, "%s has no option %s; %s --help lists the ones it has.", name, typed, name)
+		}
+		rest := strings.TrimPrefix(c.Args[idx], typed) // "=value", kept
+		fd := found(SyntaxError, 0.9, fmt.Sprintf("%s has no option %s; did you mean %s?", name, typed, opts[0]))
+		for i, o := range opts {
+			fx := fix(f.replaceWord(c, idx, o+rest), 0.9-0.04*float64(i), "Did you mean %s?", o)
+			fx.Untrusted = untrusted
+			fd.Fixes = append(fd.Fixes, fx)
+		}
+		return fd
 	}
 	return nil
 }
 
-// optionWord finds the word of the command line that holds the option typed
-// (alone or as --option=value), in the last call that has it.
-func (f *Failure) optionWord(typed string) (*Call, int) {
-	for i := len(f.Calls) - 1; i >= 0; i-- {
-		c := &f.Calls[i]
-		for j := 1; j < len(c.Args); j++ {
-			a := c.Args[j]
-			if a == "--" {
-				break
-			}
-			if a == typed || strings.HasPrefix(a, typed+"=") {
-				return c, j
+// optionWord finds the word of the command line that holds the option the
+// output names (alone or as --option=value), in the last call that has it,
+// and the option as typed there: git names it without its dashes, Go's flag
+// package with one whichever were typed.
+func (f *Failure) optionWord(named string) (*Call, int, string) {
+	forms := []string{named}
+	switch {
+	case !strings.HasPrefix(named, "-"):
+		forms = []string{"--" + named, "-" + named}
+	case !strings.HasPrefix(named, "--"):
+		forms = append(forms, "-"+named)
+	}
+	for _, typed := range forms {
+		for i := len(f.Calls) - 1; i >= 0; i-- {
+			c := &f.Calls[i]
+			for j := 1; j < len(c.Args); j++ {
+				a := c.Args[j]
+				if a == "--" {
+					break
+				}
+				if a == typed || strings.HasPrefix(a, typed+"=") {
+					return c, j, typed
+				}
 			}
 		}
 	}
-	return nil, 0
+	return nil, 0, ""
 }
 
-// optionFixes replaces the word at idx with each candidate option, the
-// value after "=" kept. Candidates from the output (fromTool) are the
-// tool's words, marked untrusted; those from a manual page on this machine
-// are not.
-func optionFixes(f *Failure, c *Call, idx int, typed string, cands []string, fromTool bool) []Fix {
-	rest := strings.TrimPrefix(c.Args[idx], typed)
-	var fixes []Fix
-	for i, o := range cands {
-		if len(fixes) == MaxFixes {
+// optionChoices are the candidates that can replace typed, at most
+// MaxFixes, spelt with the dashes typed (Go's flags take one or two).
+func optionChoices(typed string, cands []string) []string {
+	var out []string
+	for _, o := range cands {
+		if len(out) == MaxFixes {
 			break
 		}
 		if o == typed || !strings.HasPrefix(o, "-") {
 			continue
 		}
 		if strings.HasPrefix(typed, "--") && !strings.HasPrefix(o, "--") {
-			o = "-" + o // the dashes as typed (Go's flags take both)
+			o = "-" + o
 		}
-		fx := fix(f.replaceWord(c, idx, o+rest), 0.9-0.04*float64(i), "Did you mean %s?", o)
-		fx.Untrusted = fromTool
-		fixes = append(fixes, fx)
+		out = append(out, o)
 	}
-	return fixes
-}
-
-// optionOf reads the option back out of a fix's "Did you mean X?".
-func optionOf(expl string) string {
-	return strings.TrimSuffix(strings.TrimPrefix(expl, "Did you mean "), "?")
+	return out
 }
 
 // nearestOptions are the options of vocab within a typo of typed, nearest
@@ -157,16 +164,15 @@ func nearestOptions(typed string, vocab []string) []string {
 	long := strings.HasPrefix(typed, "--")
 	// A long option stays long (--vrebose is not -v), unless the program
 	// has only single-dash options (Go's flag package, which takes both).
-	onlyLong := false
+	keepLong := false
 	for _, o := range vocab {
-		onlyLong = onlyLong || strings.HasPrefix(o, "--")
+		keepLong = keepLong || long && strings.HasPrefix(o, "--")
 	}
-	onlyLong = onlyLong && long
 	byName := map[string]string{}
 	var names []string
 	for _, o := range vocab {
 		n := strings.TrimLeft(o, "-")
-		if len(n) < 2 || onlyLong && !strings.HasPrefix(o, "--") {
+		if len(n) < 2 || keepLong && !strings.HasPrefix(o, "--") {
 			continue
 		}
 		if _, ok := byName[n]; !ok {
@@ -228,6 +234,10 @@ func scanOptions(text string) []string {
 		if j < len(text) && text[j] == '-' {
 			j++
 		}
+		dashes := text[i:j]
+		if strings.HasPrefix(text[j:], "[no-]") {
+			j += len("[no-]") // git's usage: --[no-]verbose
+		}
 		k := j
 		for k < len(text) && (isOptionByte(text[k]) || k > j && (text[k] >= '0' && text[k] <= '9' || text[k] == '-' || text[k] == '_')) {
 			k++
@@ -236,7 +246,7 @@ func scanOptions(text string) []string {
 			k--
 		}
 		if k-j >= 2 && isOptionByte(text[j]) {
-			out = append(out, text[i:k])
+			out = append(out, dashes+text[j:k])
 		}
 		i = max(i, k-1)
 	}
@@ -254,9 +264,6 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 	}
 	pages = append(pages, c.Name())
 	for _, p := range pages {
-		if p == "" || strings.ContainsAny(p, "/") {
-			continue
-		}
 		for _, sec := range []string{"1", "8"} {
 			b, err := f.Env.ReadHead(ctx, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz", maxManPage)
 			if err != nil {

@@ -3,8 +3,10 @@ package analyze_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"testing"
 
+	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/analyzetest"
 )
 
@@ -44,7 +46,7 @@ func TestUnknownOption(t *testing.T) {
 			want: "ls --all", also: "ls --almost-all"},
 		{name: "nothing near: no fix", cmd: "ls --xyzzy", exit: 2, env: lsMan,
 			out:  "ls: unrecognized option '--xyzzy'\nTry 'ls --help' for more information.\n",
-			want: ""},
+			want: "", cause: "ls has no option --xyzzy; ls --help lists the ones it has"},
 		{name: "no manual: no fix", cmd: "sort --reverce f.txt", exit: 2,
 			out:  "sort: unrecognized option '--reverce'\nTry 'sort --help' for more information.\n",
 			want: ""},
@@ -84,9 +86,44 @@ func TestUnknownOption(t *testing.T) {
 			env:  manPage("javac", ".TP\n.B \\f[CB]\\-source\\f[R] \\f[I]release\\f[R]\nSpecifies the version of source code accepted.\n.TP\n.B \\f[CB]\\-verbose\\f[R]\n"),
 			out:  "error: invalid flag: -sourc\nUsage: javac <options> <source files>\nuse --help for a list of possible options\n",
 			want: "javac -source 8 X.java"},
+		{name: "git's own usage, --[no-] options", cmd: "git status --shrot", exit: 129,
+			out:  "error: unknown option `shrot'\nusage: git status [<options>] [--] [<pathspec>...]\n\n    -v, --[no-]verbose    be verbose\n    -s, --[no-]short      show status concisely\n",
+			want: "git status --short", cause: "git status has no option --shrot; did you mean --short?"},
+		{name: "nothing near: said so", cmd: "git status --xyzzy", exit: 129,
+			out:  "error: unknown option `xyzzy'\nusage: git status [<options>] [--] [<pathspec>...]\n\n    -s, --[no-]short      show status concisely\n",
+			want: "", cause: "git status has no option --xyzzy"},
 		{name: "a long option is not a short one", cmd: "tool --vv", exit: 2,
 			env:  both(files("/w/tool"), manPage("tool", "\\fB\\-v\\fR, \\fB\\-\\-verbose\\fR\n")),
 			out:  "tool: unrecognized option '--vv'\n",
 			want: ""},
 	})
+}
+
+// TestOptionFixTrust: an option corrected within a typo from the tool's own
+// words (its usage, its proposals) is trusted as a subcommand corrected is;
+// a proposal further away stays marked as the output's.
+func TestOptionFixTrust(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, out, fix string
+		untrusted     bool
+	}{
+		{"python3 a.py --outptu x", "usage: a.py [-h] [--verbose] [--output OUTPUT]\na.py: error: unrecognized arguments: --outptu x\n", "python3 a.py --output x", false},
+		{"ls --al", "ls: option '--al' is ambiguous; possibilities: '--all' '--almost-all'\n", "ls --all", false},
+		{"ls --al", "ls: option '--al' is ambiguous; possibilities: '--all' '--almost-all'\n", "ls --almost-all", true},
+	} {
+		in := analyze.Input{Command: tc.cmd, ExitCode: 2, Output: tc.out, Cwd: "/w", Shell: "bash", Env: baseFacts()}
+		r := analyze.Analyze(context.Background(), in)
+		found := false
+		for _, fx := range r.Fixes {
+			if fx.Command == tc.fix {
+				found = true
+				if fx.Untrusted != tc.untrusted {
+					t.Errorf("%s: fix %q untrusted = %v; want %v", tc.cmd, fx.Command, fx.Untrusted, tc.untrusted)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no fix %q among %+v", tc.cmd, tc.fix, r.Fixes)
+		}
+	}
 }

@@ -23,8 +23,10 @@ const untrustedPenalty = 0.15
 
 // oneWordCorrection reports whether cmd is the failed command line with
 // exactly one word, a tool's subcommand, replaced by a known subcommand of
-// that tool within a typo's distance (git psuh → git push), or by the same
-// word with one more dash (-amend → --amend), everything else identical.
+// that tool within a typo's distance (git psuh → git push), an option by
+// an option within a typo's distance, its value kept (ls --colr=auto → ls
+// --color=auto), or by the same word with one more dash (-amend →
+// --amend), everything else identical.
 func (f *Failure) oneWordCorrection(cmd string) bool {
 	line := f.Input.Command
 	for i := range f.Calls {
@@ -41,12 +43,42 @@ func (f *Failure) oneWordCorrection(cmd string) bool {
 			if word == "-"+c.Raw[j] && strings.HasPrefix(typed, "-") {
 				return true
 			}
+			if optionTypo(c.Raw[j], word) {
+				return true
+			}
 			if key, sc, idx := subcommandSlot(f); sc == c && j == idx && contains(subcommands.get()[key], word) && distance(typed, word) <= 2 && distance(typed, word) < len(word)/2+1 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// optionTypo reports whether word is the option typed with its name
+// corrected within a typo's distance: both plain options (dashes, then
+// letters, digits, '-' and '_'), the same "=value" after them.
+func optionTypo(typed, word string) bool {
+	tn, tv, _ := strings.Cut(typed, "=")
+	wn, wv, _ := strings.Cut(word, "=")
+	if tv != wv || !plainOption(tn) || !plainOption(wn) || tn == wn {
+		return false
+	}
+	a, b := strings.TrimLeft(tn, "-"), strings.TrimLeft(wn, "-")
+	return distance(a, b) <= maxTypos(len(a)) && len(a) >= 2
+}
+
+// plainOption reports whether s is one or two dashes and a name.
+func plainOption(s string) bool {
+	n := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "-")
+	if n == s || n == "" || !isOptionByte(n[0]) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if b := n[i]; !isOptionByte(b) && (b < '0' || b > '9') && b != '-' && b != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // demoteUntrusted lowers the confidence of fixes taken from the output so
