@@ -28,21 +28,15 @@ func cmdDiff(fs *pflag.FlagSet) runFunc {
 		if *ctxLines < 0 {
 			return usagef("--context must not be negative")
 		}
-		s, err := e.openFlushed(ctx)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		rd := e.reader(s)
-		rd.Author = *author
 		ref := ""
 		if len(refs) > 0 {
 			ref = refs[0]
 		}
-		now, err := entry(ctx, rd, ref)
+		s, rd, now, err := e.lookup(ctx, ref, *author)
 		if err != nil {
 			return err
 		}
+		defer s.Close()
 		var then history.Entry
 		auto := len(refs) < 2
 		if auto {

@@ -116,17 +116,11 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		s, err := e.openFlushed(ctx)
+		s, rd, en, err := e.lookup(ctx, ref, *author)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		rd := e.reader(s)
-		rd.Author = *author
-		en, err := entry(ctx, rd, ref)
-		if err != nil {
-			return err
-		}
 		o, oerr := rd.Output(ctx, en, "", 0)
 		why := ""
 		var no *recall.NoOutput

@@ -23,17 +23,11 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 		default:
 			return usagef("--stream must be stdout or stderr, not %q", *stream)
 		}
-		s, err := e.openFlushed(ctx)
+		s, rd, en, err := e.lookup(ctx, ref, *author)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		rd := e.reader(s)
-		rd.Author = *author
-		en, err := entry(ctx, rd, ref)
-		if err != nil {
-			return err
-		}
 		o, err := rd.Output(ctx, en, *stream, 0)
 		if err != nil {
 			return noOutput(err)
@@ -44,6 +38,24 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 }
 
 // entry resolves a REF, a malformed one being a usage error.
+// lookup opens the history (the spool ingested first) and finds the
+// command REF names among those of author ("": the user's); the caller
+// closes the store.
+func (e *env) lookup(ctx context.Context, ref, author string) (*history.Store, *recall.Reader, history.Entry, error) {
+	s, err := e.openFlushed(ctx)
+	if err != nil {
+		return nil, nil, history.Entry{}, err
+	}
+	rd := e.reader(s)
+	rd.Author = author
+	en, err := entry(ctx, rd, ref)
+	if err != nil {
+		s.Close()
+		return nil, nil, en, err
+	}
+	return s, rd, en, nil
+}
+
 func entry(ctx context.Context, rd *recall.Reader, ref string) (history.Entry, error) {
 	en, err := rd.Entry(ctx, ref)
 	var re *recall.RefError
