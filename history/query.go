@@ -16,8 +16,10 @@ type Query struct {
 	Failed  bool   // only commands with a non-zero exit status
 	Session string // only this session
 	Cwd     string // only commands started in this directory
-	Since   int64  // only commands started at or after this time (µs)
-	Text    string // every word must occur in the command, ignoring ASCII case
+	// CwdUnder keeps the commands started in this directory or below it.
+	CwdUnder string
+	Since    int64  // only commands started at or after this time (µs)
+	Text     string // every word must occur in the command, ignoring ASCII case
 	// Authors, when not nil, keeps only the commands of these authors
 	// ("" for the user's own shells, "claude-code" for that agent's).
 	Authors []string
@@ -58,7 +60,7 @@ func scanEntry(sc interface{ Scan(...any) error }) (Entry, error) {
 // List returns the entries q selects, newest first.
 func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 	var w where
-	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.Since, q.Authors, q.ThisHost}) {
+	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.CwdUnder, q.Since, q.Authors, q.ThisHost}) {
 		return nil, nil
 	}
 	if q.Host != "" {
@@ -444,6 +446,7 @@ type filter struct {
 	failed   bool
 	session  string
 	cwd      string
+	cwdUnder string   // the directory or below it
 	since    int64    // µs
 	authors  []string // nil: any; empty: none
 	thisHost bool
@@ -459,6 +462,10 @@ func (w *where) common(f filter) bool {
 	}
 	if f.cwd != "" {
 		w.add("c.cwd = ?", f.cwd)
+	}
+	if f.cwdUnder != "" {
+		dir := strings.TrimSuffix(f.cwdUnder, "/")
+		w.add("(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')", dir, likeEscape(dir)+"/%")
 	}
 	if f.since != 0 {
 		w.add("c.started_at >= ?", f.since)

@@ -175,12 +175,8 @@ func (s *Store) searchOutputs(ctx context.Context, q OutputSearch, fq string) ([
 	if len(q.Words) == 0 {
 		w.add("length(o.text) > 0")
 	}
-	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.Since, q.Authors, q.ThisHost}) {
+	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.CwdUnder, q.Since, q.Authors, q.ThisHost}) {
 		return nil, nil
-	}
-	if q.CwdUnder != "" {
-		dir := strings.TrimSuffix(q.CwdUnder, "/")
-		w.add("(c.cwd = ? OR c.cwd LIKE ? ESCAPE '\\')", dir, likeEscape(dir)+"/%")
 	}
 	query := "SELECT " + entryColumns + from + " WHERE " + strings.Join(w.clauses, " AND ") + order
 	if q.Limit > 0 {

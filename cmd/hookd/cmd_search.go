@@ -16,6 +16,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/hostid"
+	"github.com/hookd/hookd/internal/recording/runctx"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
 	"github.com/hookd/hookd/internal/search/ui"
@@ -164,8 +165,8 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 // and its git repository (the host is this installation: search.HostOf).
 func searchHere(e *env) search.Here {
 	wd, _ := os.Getwd()
-	return search.Here{Session: e.session, Cwd: wd, Now: time.Now(),
-		Repo: search.RepoOf(wd, func(p string) bool { _, err := os.Stat(p); return err == nil })}
+	repo, _ := runctx.FindRepo(wd) // the work tree ingest records for each command
+	return search.Here{Session: e.session, Cwd: wd, Now: time.Now(), Repo: repo.Root}
 }
 
 func isTerminalReader(r any) bool {

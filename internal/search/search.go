@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -620,21 +619,6 @@ func containsInOrder(s string, toks []string) bool {
 	return true
 }
 
-// RepoOf returns the top directory of the git repository dir is in (the
-// nearest directory holding .git), or "".
-func RepoOf(dir string, exists func(string) bool) string {
-	for d := filepath.Clean(dir); ; {
-		if exists(filepath.Join(d, ".git")) {
-			return d
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return ""
-		}
-		d = p
-	}
-}
-
 // Forget deletes every run of the command line command from the history
 // for good (as hookd forget does), and from the engine's corpus, and
 // returns how many runs there were.
@@ -672,6 +656,9 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
 	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd, Session: f.Session,
 		Authors: f.authors(), ThisHost: f.Scope == ScopeHost}
+	if f.Scope == ScopeRepo {
+		q.CwdUnder = e.repo()
+	}
 	switch f.Scope {
 	case ScopeSession:
 		if f.Session != "" && f.Session != e.here.Session {
@@ -688,13 +675,10 @@ func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, err
 	if err != nil {
 		return nil, err
 	}
-	repo := strings.TrimSuffix(e.repo(), "/")
 	seen := map[string]bool{}
 	var res []Result
 	for _, en := range entries {
-		switch {
-		case seen[en.Command],
-			f.Scope == ScopeRepo && en.Cwd != repo && !strings.HasPrefix(en.Cwd, repo+"/"):
+		if seen[en.Command] {
 			continue
 		}
 		seen[en.Command] = true

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -363,5 +364,23 @@ func TestLoadAgain(t *testing.T) {
 	}
 	if res, _ := e.Search(ctx, Query{Text: "maknew"}); len(res) != 0 {
 		t.Errorf("after forget, Search(maknew) = %q", commands(res))
+	}
+}
+
+// TestRecentRepo: the first screen in the repository scope is as full as
+// the repository's history allows, however many commands ran elsewhere
+// since (the scope is a condition of the query, not a filter after it).
+func TestRecentRepo(t *testing.T) {
+	runs := []run{{sess: "a", cmd: "make -C here", cwd: "/src/p/sub", out: "ok\n", ago: 9 * time.Hour}}
+	for i := range 8 {
+		runs = append(runs, run{sess: "a", cmd: fmt.Sprintf("echo elsewhere-%d", i), cwd: "/tmp", out: "x\n", ago: time.Duration(8-i) * time.Hour})
+	}
+	e := New(fill(t, runs), Here{Session: "a", Cwd: "/src/p", Repo: "/src/p", Now: now}, "")
+	res, err := e.Recent(t.Context(), Filter{Scope: ScopeRepo}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := commands(res); !slices.Equal(got, []string{"make -C here"}) {
+		t.Errorf("Recent(repository) = %q; want the one command run in it", got)
 	}
 }
