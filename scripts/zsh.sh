@@ -463,7 +463,7 @@ _hookd_precmd() {
   # gone): raw command lines and outputs do not wait for a new shell.
   [[ -e $_hookd_alive ]] || _hookd_agent
   # hookd's precmd stays the first prompt code, whatever was added since.
-  [[ $precmd_functions[1] == _hookd_precmd ]] && (( ! $+functions[precmd] )) || _hookd_first
+  [[ $precmd_functions[1] == _hookd_precmd && ${functions[precmd]-${_hookd_pcwrap-}} == "${_hookd_pcwrap-}" ]] || _hookd_first
   return $_hookd_s
 }
 
