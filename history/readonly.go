@@ -73,10 +73,12 @@ func (e *DiskFullError) Unwrap() error { return e.Err }
 // an I/O error whose cause is ENOSPC (or EDQUOT, a full quota).
 func IsDiskFull(err error) bool {
 	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC || se.SystemErrno == syscall.EDQUOT) {
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC || se.SystemErrno == syscall.EDQUOT ||
+		se.SystemErrno == syscall.EFBIG) {
 		return true
 	}
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+	// (EFBIG: a file past `ulimit -f`, as full as the disk for the writer.)
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EFBIG)
 }
 
 // readOnly reports whether err means the database cannot be written (the

@@ -799,18 +799,12 @@ func (s *Syncer) explain(err error) error {
 		return fmt.Errorf("cannot reach the store (%s): nothing was lost, the next pass tries again (%v)", where, err)
 	case errors.Is(err, ErrWrongKey):
 		return fmt.Errorf("%v: this installation's key is not the one the history at %s is encrypted with; join it with its recovery phrase (nothing was lost)", err, s.Settings.URL)
-	case isDiskFull(err):
+	case history.IsDiskFull(err):
 		return fmt.Errorf("the disk is full (%v): nothing was merged from the segment that failed, the next pass tries again once there is room", err)
 	case errors.As(err, &se):
 		return fmt.Errorf("the store answered %v (nothing was lost)", err)
 	}
 	return err
-}
-
-func isDiskFull(err error) bool {
-	m := err.Error()
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EFBIG) || strings.Contains(m, "database or disk is full") ||
-		strings.Contains(m, "no space left") || strings.Contains(m, "file too large") || strings.Contains(m, "disk I/O error")
 }
 
 // Status is what `hookd status` and `hookd sync --status` say about sync.
