@@ -1,12 +1,15 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -447,14 +450,15 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 	for _, k := range b.Tombstones { // and the batch's own
 		dead[Key{local(k.Session), k.Seq}] = true
 	}
-	// The environment last noted, by session: an environment holds from its
-	// command on, so one equal to the previous command's is not noted
-	// again — unless the batch came out of the session's order.
-	type noted struct {
-		seq  int64
-		vars string // JSON
+	// The environments of the commands added, noted once they are all in,
+	// in each session's order (a batch may bring a session's commands out
+	// of it): an environment holds from its command on.
+	type envAt struct {
+		session string
+		seq     int64
+		env     map[string]string
 	}
-	envs := map[string]noted{}
+	var envs []envAt
 	for _, e := range b.Commands {
 		wire := e.Session
 		e.Session = local(e.Session)
@@ -473,8 +477,6 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 		if err := t.oftsCommandCame(ctx, e.Session, e.Seq); err != nil {
 			return fmt.Errorf("merge: output index: %w", classify(err))
 		}
-		// Its context, and its environment where it is not the one the
-		// session's previous command in the batch ran in.
 		c, ok := b.Contexts[Key{wire, e.Seq}]
 		if !ok {
 			continue
@@ -483,13 +485,19 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 			return err
 		}
 		if c.Env != nil {
-			j, _ := json.Marshal(c.Env)
-			if prev, seen := envs[e.Session]; !seen || prev.vars != string(j) || prev.seq > e.Seq {
-				envs[e.Session] = noted{e.Seq, string(j)}
-				if err := t.AddEnv(ctx, e.Session, e.Seq, c.Env); err != nil {
-					return err
-				}
-			}
+			envs = append(envs, envAt{e.Session, e.Seq, c.Env})
+		}
+	}
+	slices.SortFunc(envs, func(a, b envAt) int {
+		return cmp.Or(strings.Compare(a.session, b.session), cmp.Compare(a.seq, b.seq))
+	})
+	for i, e := range envs {
+		// Where it is not the one the session's previous command ran in.
+		if i > 0 && envs[i-1].session == e.session && maps.Equal(envs[i-1].env, e.env) {
+			continue
+		}
+		if err := t.AddEnv(ctx, e.session, e.seq, e.env); err != nil {
+			return err
 		}
 	}
 	for _, o := range b.Outputs {
