@@ -159,7 +159,7 @@ var allowed = map[string][]string{
 		"internal/config", "internal/paths", "internal/redact", "internal/sanitize",
 		"internal/recording/agent", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
 		"internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/recording/scrollback",
-		"internal/recording/spool",
+		"internal/recording/spool", "internal/recording/runctx",
 		"internal/ai/ask", "internal/ai/chain", "internal/ai/contextcmd", "internal/ai/llm", "internal/ai/project",
 		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
 		"internal/ai/trust",
