@@ -54,28 +54,6 @@ const (
 	syncDBKey = "sync_db" // a random id of this database, in each segment it uploads
 )
 
-// SyncOn reports whether sync was turned on for this database (its queue
-// is being fed), and the database's random sync id.
-func (s *Store) SyncOn(ctx context.Context) (on bool, dbID string, err error) {
-	var v string
-	err = s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", syncDBKey).Scan(&v)
-	if err == sql.ErrNoRows {
-		return false, "", nil
-	}
-	if err != nil {
-		return false, "", fmt.Errorf("sync state: %w", classify(err))
-	}
-	var one int
-	err = s.db.QueryRowContext(ctx, "SELECT 1 FROM meta WHERE key = ?", syncOnKey).Scan(&one)
-	if err == sql.ErrNoRows {
-		return false, v, nil
-	}
-	if err != nil {
-		return false, "", fmt.Errorf("sync state: %w", classify(err))
-	}
-	return true, v, nil
-}
-
 // EnableSync turns sync on: from now on every command, output and
 // forgotten command recorded here is queued for upload, and so is
 // everything recorded here before (but nothing that came from another

@@ -48,13 +48,6 @@ const (
 	OutputsAll   Outputs = "all"
 )
 
-// DefaultOutputLimit is the largest output that travels with
-// sync.outputs: small.
-const DefaultOutputLimit = 16 << 10
-
-// DefaultInterval is how often the agent syncs when the config does not say.
-const DefaultInterval = 5 * time.Minute
-
 // Settings are the sync section of the configuration, resolved.
 type Settings struct {
 	// URL is s3://BUCKET[/PREFIX].

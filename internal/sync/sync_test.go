@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/hostid"
 	hsync "github.com/hookd/hookd/internal/sync"
 	"github.com/hookd/hookd/internal/sync/s3"
@@ -41,7 +42,7 @@ func newHost(t testing.TB, srv *s3test.Server, bucket, label string) *host {
 		t.Fatal(err)
 	}
 	set := hsync.Settings{URL: "s3://" + bucket + "/hist", Bucket: bucket, Prefix: "hist/", Endpoint: srv.Endpoint,
-		PathStyle: true, Outputs: hsync.OutputsSmall, OutputLimit: hsync.DefaultOutputLimit}
+		PathStyle: true, Outputs: hsync.OutputsSmall, OutputLimit: config.DefaultSyncOutputLimit}
 	h := &host{t: t, dir: dir, sess: fmt.Sprintf("%d-%d-%s", time.Now().UnixMicro(), rand.IntN(1<<20), label)}
 	h.s = &hsync.Syncer{Settings: set, HostID: id, Label: label,
 		Paths: hsync.Paths{DB: filepath.Join(dir, "history.db"), Key: filepath.Join(dir, "sync-key"), Lock: filepath.Join(dir, "sync.lock")},
@@ -373,7 +374,7 @@ func TestLateJoinerAndOutputs(t *testing.T) {
 	srv := s3test.Start(t)
 	hs := cluster(t, srv, 2)
 	hs[0].record("small output", "make build")
-	hs[1].record(strings.Repeat("x", hsync.DefaultOutputLimit+1), "make huge")
+	hs[1].record(strings.Repeat("x", config.DefaultSyncOutputLimit+1), "make huge")
 	hs[0].pass()
 	hs[1].pass()
 	late := newHost(t, srv, hs[0].s.Settings.Bucket, "late")

@@ -161,9 +161,6 @@ func New(cfg Config) (*Client, error) {
 	return &Client{cfg: cfg, base: base, host: base.Host}, nil
 }
 
-// Bucket names the client's bucket.
-func (c *Client) Bucket() string { return c.cfg.Bucket }
-
 // Put stores body as the object key. With ifAbsent it is created only if
 // no object of that name exists (If-None-Match: *): an error wrapping
 // ErrExists says one does, and nothing was written.
