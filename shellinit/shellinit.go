@@ -282,3 +282,19 @@ func Enter(shell, bin string) (string, error) {
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// QuoteWord is Quote where s needs it: a word of letters, digits and
+// -_./=:,+@% is left as it is (a path, a branch), so that what is shown
+// reads as one would type it.
+func QuoteWord(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./=:,+@%", c) >= 0) {
+			return Quote(s)
+		}
+	}
+	if s == "" {
+		return "''"
+	}
+	return s
+}

@@ -180,3 +180,12 @@ func TestScriptWatch(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteWord(t *testing.T) {
+	for in, want := range map[string]string{"": "''", "main": "main", "feature/x-1.2": "feature/x-1.2", "~/src": `'~/src'`,
+		"a b": "'a b'", "it's": `'it'\''s'`, "$HOME": "'$HOME'", "é": "'é'"} {
+		if got := QuoteWord(in); got != want {
+			t.Errorf("QuoteWord(%q) = %s; want %s", in, got, want)
+		}
+	}
+}

@@ -73,19 +73,7 @@ func cmdDiff(fs *pflag.FlagSet) runFunc {
 // runLine describes a run for the diff's header.
 func runLine(en history.Entry, home string) string {
 	return fmt.Sprintf("#%d %s · exit %d · %s · %s", en.ID, sanitize.Line(en.Command), en.ExitCode,
-		time.UnixMicro(en.StartedAt).Format("2006-01-02 15:04:05"), sanitize.Line(tildeOf(en.Cwd, home)))
-}
-
-func tildeOf(p, home string) string {
-	if home != "" && home != "/" {
-		if p == home {
-			return "~"
-		}
-		if len(p) > len(home) && p[:len(home)+1] == home+"/" {
-			return "~" + p[len(home):]
-		}
-	}
-	return p
+		time.UnixMicro(en.StartedAt).Format("2006-01-02 15:04:05"), sanitize.Line(before.Tilde(en.Cwd, home)))
 }
 
 func printDiff(e *env, then, now history.Entry, cmp *before.Comparison, d before.OutputDiff, auto bool) {

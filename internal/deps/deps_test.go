@@ -107,7 +107,7 @@ var allowed = map[string][]string{
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
 	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
-	"internal/recording/agenthook": {},
+	"internal/recording/agenthook": {"shellinit"},
 
 	// ai
 	"internal/ai/llm":         {},
@@ -131,7 +131,7 @@ var allowed = map[string][]string{
 		"internal/fix/before"},
 	// "It worked before": a failure compared with the last success of
 	// the same command, and two runs' outputs.
-	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff"},
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff", "shellinit"},
 	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
 	// search: the engine over the history (outputs through their

@@ -27,6 +27,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/runctx"
+	"github.com/hookd/hookd/shellinit"
 )
 
 // Run is one run of a command and the context it ran in.
@@ -275,7 +276,7 @@ func (c *Comparison) say() {
 		b.WriteString(" as `" + shorten(c.Then.Command, 40) + "`")
 	}
 	if !dirShown && c.Then.Cwd != "" {
-		b.WriteString(" in " + tilde(c.Then.Cwd, c.home))
+		b.WriteString(" in " + Tilde(c.Then.Cwd, c.home))
 	}
 	if len(thens) > 0 {
 		b.WriteString(" " + join(thens))
@@ -325,8 +326,8 @@ func shorten(s string, n int) string {
 	return s
 }
 
-// tilde writes p with the home directory as ~.
-func tilde(p, home string) string {
+// Tilde writes p under home as ~/… (home itself as ~).
+func Tilde(p, home string) string {
 	if home != "" && home != "/" {
 		if p == home {
 			return "~"
@@ -341,28 +342,14 @@ func tilde(p, home string) string {
 // shellPath writes p for a command line: ~/ for the home directory, the
 // rest quoted when it needs to be.
 func shellPath(p, home string) string {
-	t := tilde(p, home)
+	t := Tilde(p, home)
 	if t == "~" {
 		return "~"
 	}
 	if rest, ok := strings.CutPrefix(t, "~/"); ok {
-		return "~/" + quote(rest)
+		return "~/" + shellinit.QuoteWord(rest)
 	}
-	return quote(p)
-}
-
-// quote single-quotes s unless every byte of it is safe in a shell word.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_@%+=:,./-", c) >= 0) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
+	return shellinit.QuoteWord(p)
 }
 
 func exists(p string) bool {
@@ -394,7 +381,7 @@ func (c *Comparison) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "command #%d (`%s`) worked %s", c.Then.ID, shorten(c.Then.Command, 80), ago(c.Now.Started.Sub(c.Then.Started)))
 	if c.Then.Cwd != "" {
-		b.WriteString(" in " + tilde(c.Then.Cwd, c.home))
+		b.WriteString(" in " + Tilde(c.Then.Cwd, c.home))
 	}
 	var ds []string
 	for _, d := range c.Differences {

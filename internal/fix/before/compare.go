@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/internal/recording/runctx"
+	"github.com/hookd/hookd/shellinit"
 )
 
 // comparer builds the differences and fixes of one comparison.
@@ -190,7 +191,7 @@ func (k *comparer) directory() {
 	}
 	w = k.damp(w)
 	d := Difference{Kind: KindDirectory, Then: t, Now: n, Weight: w,
-		then: "in " + tilde(t, k.o.Home), now: "in " + tilde(n, k.o.Home)}
+		then: "in " + Tilde(t, k.o.Home), now: "in " + Tilde(n, k.o.Home)}
 	if len(elsewhere) > 0 {
 		d.now += fmt.Sprintf(" (no %s here)", elsewhere[0])
 	}
@@ -236,7 +237,7 @@ func (k *comparer) git() {
 			why := fmt.Sprintf("Switch back to %s, where it worked (this changes the files of the work tree).", th.String())
 			switch {
 			case th.Branch != "" && r.HasBranch(th.Branch):
-				k.fix("git switch "+quote(th.Branch), w, analyze.RiskMedium, why)
+				k.fix("git switch "+shellinit.QuoteWord(th.Branch), w, analyze.RiskMedium, why)
 			case th.Branch == "" && th.Commit != "":
 				k.fix("git switch --detach "+th.Commit[:min(12, len(th.Commit))], w*0.9, analyze.RiskMedium, why)
 			}
@@ -313,10 +314,10 @@ func (k *comparer) venv(name, kind, tv, nv string) {
 		if py {
 			d.Weight = 0.9
 		}
-		d.then = fmt.Sprintf("with %s %s active", what, tilde(tv, k.o.Home))
+		d.then = fmt.Sprintf("with %s %s active", what, Tilde(tv, k.o.Home))
 		d.now = "without it"
 		if nv != "" {
-			d.now = "with " + tilde(nv, k.o.Home)
+			d.now = "with " + Tilde(nv, k.o.Home)
 		}
 	default:
 		d.Weight = 0.4
@@ -324,18 +325,18 @@ func (k *comparer) venv(name, kind, tv, nv string) {
 			d.Weight = 0.6
 		}
 		d.then = "with no " + strings.TrimPrefix(what, "the ") + " active"
-		d.now = "with " + tilde(nv, k.o.Home)
+		d.now = "with " + Tilde(nv, k.o.Home)
 	}
 	k.add(d)
 	switch {
 	case kind == KindVenv && tv != "" && exists(filepath.Join(tv, "bin", "activate")):
 		k.fix("source "+shellPath(filepath.Join(tv, "bin", "activate"), k.o.Home), d.Weight, analyze.RiskLow,
-			fmt.Sprintf("Activate the virtualenv %s again, as when it worked.", tilde(tv, k.o.Home)))
+			fmt.Sprintf("Activate the virtualenv %s again, as when it worked.", Tilde(tv, k.o.Home)))
 	case kind == KindVenv && tv == "":
 		k.fix("deactivate", d.Weight*0.8, analyze.RiskLow, "Leave the virtualenv: it worked without one.")
 	case kind == KindConda && tv != "" && isDir(tv):
 		k.fix("conda activate "+shellPath(tv, k.o.Home), d.Weight, analyze.RiskLow,
-			fmt.Sprintf("Activate the conda environment %s again, as when it worked.", tilde(tv, k.o.Home)))
+			fmt.Sprintf("Activate the conda environment %s again, as when it worked.", Tilde(tv, k.o.Home)))
 	case kind == KindConda && tv == "":
 		k.fix("conda deactivate", d.Weight*0.8, analyze.RiskLow, "Leave the conda environment: it worked without it.")
 	}
@@ -377,7 +378,7 @@ func (k *comparer) variable(name, tv, nv string) {
 	k.add(d)
 	switch {
 	case tv != "" && !redacted && !strings.ContainsAny(tv, "\n\r"):
-		k.fix("export "+name+"="+quote(tv), d.Weight, analyze.RiskLow, fmt.Sprintf("Set %s as it was when it worked.", name))
+		k.fix("export "+name+"="+shellinit.QuoteWord(tv), d.Weight, analyze.RiskLow, fmt.Sprintf("Set %s as it was when it worked.", name))
 	case tv == "":
 		k.fix("unset "+name, d.Weight, analyze.RiskLow, fmt.Sprintf("It worked without %s.", name))
 	}
@@ -408,14 +409,14 @@ func (k *comparer) path(tp, np, venv, conda string) {
 		for _, d := range lost {
 			if isExec(filepath.Join(d, k.prog)) {
 				k.add(Difference{Kind: KindPath, Name: d, Then: d, Weight: 0.9,
-					then: fmt.Sprintf("with %s on PATH", tilde(d, k.o.Home)),
+					then: fmt.Sprintf("with %s on PATH", Tilde(d, k.o.Home)),
 					now:  fmt.Sprintf("without it (%s is there)", k.prog)})
-				k.fix("export PATH="+quote(d)+`:"$PATH"`, 0.9, analyze.RiskLow,
-					fmt.Sprintf("Put %s back on PATH: %s is there.", tilde(d, k.o.Home), k.prog))
+				k.fix("export PATH="+shellinit.QuoteWord(d)+`:"$PATH"`, 0.9, analyze.RiskLow,
+					fmt.Sprintf("Put %s back on PATH: %s is there.", Tilde(d, k.o.Home), k.prog))
 				return
 			}
 		}
 	}
 	k.add(Difference{Kind: KindPath, Name: lost[0], Then: lost[0], Weight: 0.3,
-		then: fmt.Sprintf("with %s on PATH", tilde(lost[0], k.o.Home)), now: "without it"})
+		then: fmt.Sprintf("with %s on PATH", Tilde(lost[0], k.o.Home)), now: "without it"})
 }
