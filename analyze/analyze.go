@@ -42,9 +42,9 @@ const (
 // MaxFixes is the largest number of fixes a Result holds.
 const MaxFixes = 3
 
-// fixMargin is how much less confident than the best fix another may be and
+// FixMargin is how much less confident than the best fix another may be and
 // still be shown.
-const fixMargin = 0.35
+const FixMargin = 0.35
 
 // Input is everything known about one failed command.
 type Input struct {

@@ -13,7 +13,7 @@ import (
 // picks the fixes offered: the best one first, always (one that is not
 // an alternative, when there is one); then, for each further place, the
 // most confident fix of a family not shown yet, when it is close enough
-// to the best (fixMargin), or is an alternative a rule added for this
+// to the best (FixMargin), or is an alternative a rule added for this
 // (Fix.alternative) likely enough on its own (altFloor); failing that,
 // the most confident spelling close enough to the best. At most
 // MaxFixes.
@@ -48,7 +48,7 @@ func shown(fixes []Fix) []Fix {
 			if used[i] {
 				continue
 			}
-			close := fixes[i].Confidence >= best-fixMargin
+			close := fixes[i].Confidence >= best-FixMargin
 			fresh := true
 			for _, j := range out {
 				if spelling(acts[i], acts[j]) {

@@ -10,10 +10,6 @@ import (
 	"github.com/hookd/hookd/internal/fix/before"
 )
 
-// fixMargin is how much less confident than the best fix another may be
-// and still be offered (analyze's rule, for the merged list).
-const fixMargin = 0.35
-
 // WorkedBefore compares the failure en with the last success of the same
 // command (package before), and ranks the fixes that restore what changed
 // with res's by the same rule as the analysis ranks its own: the more
@@ -68,7 +64,7 @@ func merge(fixes, restore []analyze.Fix) []analyze.Fix {
 		all = all[:analyze.MaxFixes]
 	}
 	for i := 1; i < len(all); i++ {
-		if all[i].Confidence < all[0].Confidence-fixMargin {
+		if all[i].Confidence < all[0].Confidence-analyze.FixMargin {
 			all = all[:i]
 			break
 		}
