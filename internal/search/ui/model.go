@@ -146,6 +146,12 @@ func (m *model) Init() tea.Cmd {
 // research runs the query on the command lines, at once (in memory), and
 // keeps the output matches of the same query if they came already.
 func (m *model) research() {
+	m.rerank()
+	m.settle()
+}
+
+// rerank works the list out again for the query as typed.
+func (m *model) rerank() {
 	m.q.Text = m.input.String()
 	switch {
 	case m.loaded:
@@ -161,6 +167,12 @@ func (m *model) research() {
 	default:
 		m.res = search.Merge(nil, m.outRes, 200)
 	}
+}
+
+// settle keeps the selection within the list and on the screen, and loads
+// the selected command's preview (once: a command already shown is not
+// read again).
+func (m *model) settle() {
 	if m.sel >= len(m.res) {
 		m.sel = max(0, len(m.res)-1)
 	}
@@ -286,15 +298,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.outRes, m.pending = msg.res, false
+		// The selected command stays selected where the outputs' answer
+		// moved it, and its preview is not read again.
 		keep := m.detailID
-		m.research()
+		m.rerank()
 		for i, r := range m.res {
 			if r.ID == keep {
 				m.sel = i
 			}
 		}
-		m.fixTop()
-		m.loadDetail()
+		m.settle()
 		if m.chosen != "" && (m.selected() != nil || m.loaded) {
 			return m.choose()
 		}
