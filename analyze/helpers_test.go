@@ -94,3 +94,13 @@ func runCases(t *testing.T, cases []ruleCase) {
 		})
 	}
 }
+
+// fixFor returns the fix of r whose command is cmd.
+func fixFor(r analyze.Result, cmd string) (analyze.Fix, bool) {
+	for _, fx := range r.Fixes {
+		if fx.Command == cmd {
+			return fx, true
+		}
+	}
+	return analyze.Fix{}, false
+}

@@ -209,17 +209,12 @@ func TestFamilyRisks(t *testing.T) {
 		{"pyenv local 3.99.1", "pyenv: version `3.99.1' not installed\n", "pyenv install 3.99.1", analyze.RiskLow},
 	} {
 		r := analyze.Analyze(context.Background(), analyze.Input{Command: tc.cmd, ExitCode: 1, Output: tc.out, Cwd: "/w", Shell: "bash", Env: baseFacts()})
-		ok := false
-		for _, fx := range r.Fixes {
-			if fx.Command == tc.fix {
-				ok = true
-				if fx.Risk != tc.risk {
-					t.Errorf("%s: fix %q risk = %s; want %s", tc.cmd, fx.Command, fx.Risk, tc.risk)
-				}
-			}
-		}
-		if !ok {
+		fx, ok := fixFor(r, tc.fix)
+		switch {
+		case !ok:
 			t.Errorf("%s: fixes = %+v; want %q", tc.cmd, r.Fixes, tc.fix)
+		case fx.Risk != tc.risk:
+			t.Errorf("%s: fix %q risk = %s; want %s", tc.cmd, fx.Command, fx.Risk, tc.risk)
 		}
 	}
 }

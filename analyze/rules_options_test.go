@@ -113,17 +113,12 @@ func TestOptionFixTrust(t *testing.T) {
 	} {
 		in := analyze.Input{Command: tc.cmd, ExitCode: 2, Output: tc.out, Cwd: "/w", Shell: "bash", Env: baseFacts()}
 		r := analyze.Analyze(context.Background(), in)
-		found := false
-		for _, fx := range r.Fixes {
-			if fx.Command == tc.fix {
-				found = true
-				if fx.Untrusted != tc.untrusted {
-					t.Errorf("%s: fix %q untrusted = %v; want %v", tc.cmd, fx.Command, fx.Untrusted, tc.untrusted)
-				}
-			}
-		}
-		if !found {
+		fx, ok := fixFor(r, tc.fix)
+		switch {
+		case !ok:
 			t.Errorf("%s: no fix %q among %+v", tc.cmd, tc.fix, r.Fixes)
+		case fx.Untrusted != tc.untrusted:
+			t.Errorf("%s: fix %q untrusted = %v; want %v", tc.cmd, fx.Command, fx.Untrusted, tc.untrusted)
 		}
 	}
 }
