@@ -25,7 +25,7 @@ var layers = []struct {
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
 		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
-		"internal/textdiff"}},
+		"internal/textdiff", "internal/shellwords"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -82,7 +82,8 @@ var allowed = map[string][]string{
 	// This installation's id (the "this host" of sync and of searches).
 	"internal/hostid": {},
 	// Two texts compared line by line, as diff -u does (hookd diff).
-	"internal/textdiff": {},
+	"internal/textdiff":   {},
+	"internal/shellwords": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
