@@ -126,14 +126,19 @@ func Find(ctx context.Context, s *history.Store, en history.Entry, o Options) (*
 }
 
 // LastSuccess returns the last run of en's command that succeeded before
-// it: the same line, else the same program and subcommand with close
-// arguments; ok is false when there is none.
+// it on this installation: the same line, else the same program and
+// subcommand with close arguments; ok is false when there is none, and
+// always for a failure synced from another installation. A success
+// synced from elsewhere is never one: its directories, PATH and
+// environment are another machine's (and anyone holding the sync key
+// could have written them), so what restores them is nothing to offer
+// here.
 func LastSuccess(ctx context.Context, s *history.Store, en history.Entry) (history.Entry, bool, error) {
 	key := runctx.KeyHash(en.Command)
-	if key == 0 {
+	if key == 0 || en.HostID != "" || history.SessionHost(en.Session) != "" {
 		return history.Entry{}, false, nil
 	}
-	es, err := s.Successes(ctx, key, en.StartedAt, en.HostID, candidates)
+	es, err := s.Successes(ctx, key, en.StartedAt, "", candidates)
 	if err != nil || len(es) == 0 {
 		return history.Entry{}, false, err
 	}

@@ -255,3 +255,62 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalOnly: "it worked before" compares a failure only with a success
+// recorded on this installation: a failure synced from another one has
+// none, whatever that machine's successes (and their environment, whose
+// names and values anyone holding the sync key could have written), and a
+// local failure never takes a synced success for its own (issue 30 item 5).
+func TestLocalOnly(t *testing.T) {
+	ctx := t.Context()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const other = "0123456789abcdef"
+	wire := "remote-1@" + other
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
+	cmd := "./deploy.sh prod"
+	key := runctxKey(cmd)
+	b := &history.SyncBatch{Sessions: []history.Session{{ID: wire, Host: "rogue"}},
+		Commands: []history.Entry{
+			{Session: wire, Seq: 1, Command: cmd, Pipestatus: []int{0}, Cwd: "/srv", StartedAt: base + 60e6, Source: "hook"},
+			{Session: wire, Seq: 2, Command: cmd, ExitCode: 1, Pipestatus: []int{1}, Cwd: "/srv", StartedAt: base + 120e6, Source: "hook"},
+		},
+		Contexts: map[history.Key]history.Context{
+			{Session: wire, Seq: 1}: {Key: key, Dirty: -1, Env: map[string]string{"PATH": "/tmp/evil:/bin", "DEPLOY_TARGET": "eu"}},
+			{Session: wire, Seq: 2}: {Key: key, Dirty: -1, Env: map[string]string{"PATH": "/bin"}},
+		}}
+	if _, err := s.Merge(ctx, other, "rogue", 1, b, func(s string) string { return s }); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 1, Command: cmd, ExitCode: 1, Cwd: "/srv", StartedAt: base + 180e6}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.AddContext(ctx, "s", 1, false, base+180e6, history.Context{Key: key, Dirty: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.AddEnv(ctx, "s", 1, map[string]string{"PATH": "/bin"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := s.List(ctx, history.Query{})
+	if len(es) != 3 {
+		t.Fatalf("%d commands", len(es))
+	}
+	for _, e := range es {
+		if e.ExitCode == 0 {
+			continue
+		}
+		if c, err := Find(ctx, s, e, Options{}); c != nil || err != nil {
+			t.Errorf("Find(%s #%d, host %q) = %+v, %v; want nothing: the only success is another machine's", e.Session, e.Seq, e.HostID, c, err)
+		}
+	}
+}
