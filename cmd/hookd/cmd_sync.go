@@ -91,6 +91,9 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "synced with %s: %s\n", s.Settings.URL, m)
+		for _, w := range m.Warnings {
+			fmt.Fprintf(e.stderr, "hookd sync: %s\n", sanitize.Line(w))
+		}
 		if m.Compacted > 0 {
 			fmt.Fprintf(e.stdout, "compacted %d of this host's old segments\n", m.Compacted)
 		}
@@ -135,7 +138,8 @@ func (e *env) syncSettings() *hsync.Settings {
 		pathStyle = *c.PathStyle
 	}
 	return &hsync.Settings{URL: string(c.URL), Bucket: bucket, Prefix: prefix, Endpoint: string(c.Endpoint), Region: c.Region,
-		PathStyle: pathStyle, Outputs: hsync.Outputs(c.Outputs), OutputLimit: int64(c.OutputLimit), Interval: time.Duration(c.Interval)}
+		PathStyle: pathStyle, Outputs: hsync.Outputs(c.Outputs), OutputLimit: int64(c.OutputLimit), Interval: time.Duration(c.Interval),
+		KeepOutput: int64(e.config().Output.Limit)}
 }
 
 // syncer builds the Syncer from the configuration, the AWS environment
@@ -190,8 +194,14 @@ func syncLine(st hsync.Status) (line, problem string) {
 		last = time.Since(t).Round(time.Second).String() + " ago"
 	}
 	line = fmt.Sprintf("%s, last sync %s, %d waiting to go up, %d hosts", st.URL, last, st.Backlog, len(st.Hosts))
-	if st.LastError != "" {
+	switch {
+	case st.LastError != "":
 		problem = "sync: the last pass failed: " + st.LastError
+	case len(st.Warnings) > 0:
+		problem = "sync: " + st.Warnings[0]
+		if len(st.Warnings) > 1 {
+			problem += fmt.Sprintf(" (and %d more: hookd sync --status)", len(st.Warnings)-1)
+		}
 	}
 	return line, problem
 }
@@ -215,5 +225,11 @@ func printSyncStatus(e *env, st hsync.Status) {
 	}
 	if problem != "" {
 		fmt.Fprintf(w, "!         %s\n", sanitize.Line(problem))
+	}
+	if len(st.Warnings) > 0 {
+		fmt.Fprintf(w, "warnings  of the pass at %s:\n", st.WarningsAt)
+		for _, x := range st.Warnings {
+			fmt.Fprintf(w, "  ! %s\n", sanitize.Line(x))
+		}
 	}
 }

@@ -56,6 +56,40 @@ func Get(path string) (string, error) {
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		return id, err
 	}
+	tmp, err := write(path)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	return Read(path)
+}
+
+// Renew gives this installation a new id in place of old, the id another
+// installation turned out to have too (a copied home directory, a cloned
+// machine: sync finds the other's segments in its series), and returns
+// it. When the file no longer holds old (another process renewed it
+// first), it returns the id the file holds.
+func Renew(path, old string) (string, error) {
+	if id, err := Read(path); err != nil || id != old {
+		return id, err
+	}
+	tmp, err := write(path)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("installation id: %w", err)
+	}
+	return Read(path)
+}
+
+// write makes a new id in a temporary file beside path and returns the
+// file's name.
+func write(path string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("installation id: %w", err)
 	}
@@ -67,7 +101,6 @@ func Get(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("installation id: %w", err)
 	}
-	defer os.Remove(tmp.Name())
 	_, err = tmp.WriteString(hex.EncodeToString(b[:]) + "\n")
 	if err == nil {
 		err = tmp.Sync()
@@ -76,10 +109,8 @@ func Get(path string) (string, error) {
 		err = cerr
 	}
 	if err != nil {
+		os.Remove(tmp.Name())
 		return "", fmt.Errorf("installation id: %w", err)
 	}
-	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("installation id: %w", err)
-	}
-	return Read(path)
+	return tmp.Name(), nil
 }

@@ -39,3 +39,26 @@ func TestGet(t *testing.T) {
 		t.Error("Get on a damaged file made a new id silently")
 	}
 }
+
+// TestRenew: a new id replaces the old one in the file; renewing an id the
+// file no longer holds changes nothing.
+func TestRenew(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hookd", "host-id")
+	old, err := Get(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := Renew(path, old)
+	if err != nil || id == old || !Valid(id) {
+		t.Fatalf("Renew = %q, %v; want a new valid id", id, err)
+	}
+	if got, _ := Read(path); got != id {
+		t.Errorf("file holds %q; want %q", got, id)
+	}
+	if again, err := Renew(path, old); err != nil || again != id {
+		t.Errorf("Renew(old) again = %q, %v; want the id already there", again, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}

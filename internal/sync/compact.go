@@ -65,7 +65,7 @@ func (p *pass) compact() error {
 		}
 		run, size = nil, 0
 	}
-	for _, sg := range cover(segs, done) {
+	for _, sg := range cover(live(segs), done) {
 		if sg.end > limit {
 			break
 		}
@@ -89,7 +89,7 @@ func (p *pass) fold(run []segment) error {
 	all := &history.SyncBatch{}
 	seen := map[string]bool{}
 	for _, sg := range run {
-		seg, b, err := p.fetch(sg.name)
+		seg, b, err := p.fetch(sg, p.HostID)
 		if err != nil {
 			return err
 		}
@@ -144,6 +144,9 @@ func (p *pass) fold(run []segment) error {
 	sealed, err := seal(p.key, name, plain)
 	if err != nil {
 		return err
+	}
+	if len(plain) > maxPlain || len(sealed) > maxObject {
+		return nil // larger than a reader takes: the run stays as it is
 	}
 	// Already there: an earlier pass folded the same run and stopped
 	// before deleting the originals.

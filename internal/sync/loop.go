@@ -119,6 +119,9 @@ func (l *Loop) pass(ctx context.Context, backoff *time.Duration) time.Duration {
 		return *backoff
 	}
 	*backoff = 0
+	for _, w := range m.Warnings {
+		l.Log.Warn("sync: "+w)
+	}
 	if m.UpCommands+m.DownCommands+m.UpForgotten+m.DownForgotten+m.UpOutputs+m.DownOutputs > 0 {
 		l.Log.Info("synced", "moved", m.String(), "took", time.Since(start).Round(time.Millisecond).String())
 	}

@@ -28,8 +28,10 @@ const magic = "HOOKDSY1"
 
 const headerLen = len(magic) + 8 + chacha20poly1305.NonceSizeX + 32 + chacha20poly1305.Overhead
 
-// maxPlain bounds a body once decompressed (a segment is far smaller).
-const maxPlain = 1 << 30
+// maxPlain bounds a body once decompressed: inflating stops there (a
+// decompression bomb costs at most that much memory), and no segment this
+// hookd writes is larger (upload and fold make sure of it).
+const maxPlain = 64 << 20
 
 // ErrWrongKey reports an object sealed under another key than ours.
 var ErrWrongKey = errors.New("it was encrypted with a different key")
@@ -107,7 +109,8 @@ func open(k Key, name string, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	bn := data[headerLen : headerLen+chacha20poly1305.NonceSizeX]
-	z, err := body.Open(nil, bn, data[headerLen+len(bn):], ad(data[:headerLen], name))
+	ct := data[headerLen+len(bn):]
+	z, err := body.Open(ct[:0], bn, ct, ad(data[:headerLen], name)) // in place: no second copy
 	if err != nil {
 		return nil, ErrDamaged
 	}

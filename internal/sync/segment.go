@@ -92,8 +92,14 @@ type wireKey struct {
 
 // naming maps session ids between this installation and the wire: a
 // session recorded here travels as "<id>@<installation>", and comes back
-// without the suffix; one from elsewhere keeps its suffix both ways.
-type naming struct{ self string }
+// without the suffix; one from elsewhere keeps its suffix both ways. The
+// tombstones of commands recorded here also travel under the ids this
+// installation had before (former: it took a new one when a clone had
+// it), so that a forget reaches the copies uploaded then.
+type naming struct {
+	self   string
+	former []string
+}
 
 func (n naming) toWire(s string) string {
 	if history.SessionHost(s) != "" {
@@ -174,6 +180,11 @@ func encode(seg wireSegment, b *history.SyncBatch, n naming) ([]byte, error) {
 	}
 	for _, k := range b.Tombstones {
 		seg.Forget = append(seg.Forget, wireKey{n.toWire(k.Session), k.Seq})
+		if history.SessionHost(k.Session) == "" {
+			for _, f := range n.former {
+				seg.Forget = append(seg.Forget, wireKey{k.Session + history.HostSep + f, k.Seq})
+			}
+		}
 	}
 	return json.Marshal(seg)
 }
@@ -186,7 +197,7 @@ func decode(plain []byte) (wireSegment, *history.SyncBatch, error) {
 		return seg, nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
 	if seg.V != 1 {
-		return seg, nil, fmt.Errorf("it is in format %d, which this hookd does not know: upgrade hookd", seg.V)
+		return seg, nil, fmt.Errorf("%w: it is in format %d, which this hookd does not know: upgrade hookd", errFormat, seg.V)
 	}
 	b := &history.SyncBatch{Upto: seg.Upto}
 	for _, s := range seg.Sessions {

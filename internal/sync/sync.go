@@ -31,10 +31,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	gosync "sync"
 	"syscall"
 	"time"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/hostid"
 	"github.com/hookd/hookd/internal/sync/s3"
 )
 
@@ -59,7 +62,11 @@ type Settings struct {
 	PathStyle   bool
 	Outputs     Outputs
 	OutputLimit int64
-	Interval    time.Duration
+	// KeepOutput is the most kept of one output merged from another
+	// installation (the configuration's output.limit, as for an output
+	// recorded here: head and tail around a marker); 0 keeps them whole.
+	KeepOutput int64
+	Interval   time.Duration
 }
 
 // ParseURL splits s3://BUCKET/PREFIX.
@@ -112,8 +119,18 @@ const (
 	segmentBytes        int64 = 16 << 20
 )
 
-// maxObject bounds what a GET reads.
-const maxObject = 1 << 30
+// maxObject bounds the size of a segment object: no segment this hookd
+// writes is larger (upload and fold make sure of it), so a listed object
+// larger than that is not one of ours and is never fetched, and a GET
+// reads no more than the listed size.
+const maxObject = maxPlain + 1<<20
+
+// minObject is the size of a sealed empty body: nothing smaller is ours.
+const minObject int64 = int64(headerLen) + 24 + 16
+
+// prefetchBytes bounds the objects fetched ahead of the merge, by their
+// listed sizes (one object at a time when one alone is larger).
+const prefetchBytes = maxObject
 
 func (s *Syncer) now() time.Time {
 	if s.Now != nil {
@@ -164,6 +181,10 @@ type Moved struct {
 	DownSegments, DownCommands, DownOutputs, DownForgotten int
 	Hosts                                                  int // other installations seen
 	Compacted                                              int // own segments folded into larger ones
+	// Warnings are what the pass skipped or changed and the user should
+	// know (an object in the bucket that is not ours, rows refused, a new
+	// installation id); the pass went on past each.
+	Warnings []string
 }
 
 func (m Moved) String() string {
@@ -189,7 +210,14 @@ const (
 	metaLastMoved   = "sync_last_moved"   // what the last completed pass moved
 	metaCompacted   = "sync_compacted"    // own segments up to this number are compacted
 	metaKeyChecked  = "sync_key_checked"  // the id of the key last checked against the history's marker
+	metaWarnings    = "sync_warnings"     // the warnings of the last pass that had any, one a line
+	metaWarningsAt  = "sync_warnings_at"  // RFC 3339: when
+	metaNotOurs     = "sync_not_ours"     // objects found not ours (never fetched again), one name a line
+	metaFormerIDs   = "sync_former_ids"   // this installation's earlier ids (renewed: a clone had them), one a line
 )
+
+// maxNotOurs bounds the names of objects not ours kept (the oldest go).
+const maxNotOurs = 1000
 
 // ErrNotSetUp reports an installation without a sync key.
 var ErrNotSetUp = errors.New("sync is not set up here: run `hookd sync init` (first machine) or `hookd sync join` (the others)")
@@ -244,6 +272,10 @@ type pass struct {
 	db    string // this database's sync id
 	names naming
 	moved Moved
+	// notOurs are the objects found not ours (by name relative to the
+	// prefix), this pass's and the earlier ones'.
+	notOursSet map[string]bool
+	bad        []string // in the order found (kept in metaNotOurs)
 }
 
 // Pass runs one pass now: it uploads what was recorded here since the
@@ -278,11 +310,25 @@ func (s *Syncer) Pass(ctx context.Context, wait time.Duration) (Moved, error) {
 	if err != nil {
 		return Moved{}, err
 	}
-	p := &pass{Syncer: s, ctx: ctx, store: store, c: c, key: key, db: db, names: naming{s.HostID}}
+	p := &pass{Syncer: s, ctx: ctx, store: store, c: c, key: key, db: db, names: naming{self: s.HostID}, notOursSet: map[string]bool{}}
+	m, err := store.SyncMeta(ctx)
+	if err != nil {
+		return Moved{}, err
+	}
+	p.names.former = lines(m[metaFormerIDs])
+	p.bad = lines(m[metaNotOurs])
+	for _, n := range p.bad {
+		p.notOursSet[n] = true
+	}
 	store.SetSyncMeta(ctx, map[string]string{metaLastAttempt: s.now().UTC().Format(time.RFC3339Nano)})
 	err = p.run()
 	if p.moved.DownForgotten > 0 && s.Forgotten != nil {
 		s.Forgotten()
+	}
+	if len(p.moved.Warnings) > 0 {
+		bad := p.bad[max(0, len(p.bad)-maxNotOurs):]
+		store.SetSyncMeta(context.WithoutCancel(ctx), map[string]string{metaWarnings: strings.Join(p.moved.Warnings, "\n"),
+			metaWarningsAt: s.now().UTC().Format(time.RFC3339Nano), metaNotOurs: strings.Join(bad, "\n")})
 	}
 	if err != nil {
 		err = s.explain(err)
@@ -308,6 +354,8 @@ func (p *pass) run() error {
 	if err := p.upload(heads[p.HostID]); err != nil {
 		return err
 	}
+	// (The upload may have given this installation a new id: the old
+	// one's series is then another installation's, merged as such.)
 	hosts := make([]string, 0, len(heads))
 	for h := range heads {
 		hosts = append(hosts, h)
@@ -332,7 +380,9 @@ func (p *pass) run() error {
 	return p.compact()
 }
 
-// heads lists heads/: each installation's head numbers, in order.
+// heads lists heads/: each installation's head numbers, in order. A head
+// that is not an installation's (a name hookd does not make) is reported
+// once and left alone.
 func (p *pass) heads() (map[string][]int64, error) {
 	l, err := p.c.List(p.ctx, p.Settings.Prefix+headsDir, "", "")
 	if err != nil {
@@ -340,9 +390,11 @@ func (p *pass) heads() (map[string][]int64, error) {
 	}
 	out := map[string][]int64{}
 	for _, o := range l.Objects {
-		host, num, ok := strings.Cut(strings.TrimPrefix(o.Key, p.Settings.Prefix+headsDir), "/")
+		name := strings.TrimPrefix(o.Key, p.Settings.Prefix)
+		host, num, ok := strings.Cut(strings.TrimPrefix(name, headsDir), "/")
 		n, err := strconv.ParseInt(num, 10, 64)
-		if !ok || err != nil || host == "" {
+		if !ok || err != nil || n < 1 || len(num) != 12 || !hostid.Valid(host) {
+			p.notOurs(name, o.Size, errName)
 			continue
 		}
 		out[host] = append(out[host], n)
@@ -373,7 +425,9 @@ func (p *pass) writeHead(seq int64, old []int64) error {
 
 // checkKey makes sure, before anything is uploaded, that the key is the
 // history's: the first pass with a key (and any after the key file
-// changed) opens the history's marker with it.
+// changed) opens the history's marker with it. The marker is the one
+// object whose key decides "this installation's key is wrong": any other
+// object that does not open with the key is not ours (trust.go).
 func (p *pass) checkKey() error {
 	id := p.key.ID()
 	want := hex.EncodeToString(id[:])
@@ -401,10 +455,19 @@ func (p *pass) checkKey() error {
 type segment struct {
 	name       string // relative to the prefix
 	start, end int64
-	size       int64
+	size       int64 // as listed (0: not listed, up to maxObject)
+	notOurs    bool  // found not ours: never fetched (it only says its numbers were taken)
+}
+
+// live returns the segments that may be fetched.
+func live(segs []segment) []segment {
+	return slices.DeleteFunc(slices.Clone(segs), func(sg segment) bool { return sg.notOurs })
 }
 
 // listSegments lists host's segments that end after the number after.
+// An object there that cannot be a segment of ours (a name hookd does not
+// make, a size no segment has) is reported once and never fetched; it and
+// the ones found not ours before are listed marked notOurs.
 func (p *pass) listSegments(host string, after int64) ([]segment, error) {
 	dir := p.Settings.Prefix + segmentsDir(host)
 	startAfter := ""
@@ -417,11 +480,20 @@ func (p *pass) listSegments(host string, after int64) ([]segment, error) {
 	}
 	var out []segment
 	for _, o := range l.Objects {
+		name := strings.TrimPrefix(o.Key, p.Settings.Prefix)
 		start, end, ok := parseSegment(strings.TrimPrefix(o.Key, dir))
-		if !ok || end <= after {
-			continue
+		switch {
+		case !ok:
+			p.notOurs(name, o.Size, errName)
+		case end <= after:
+		default:
+			sg := segment{name: name, start: start, end: end, size: o.Size}
+			if o.Size > maxObject || o.Size < minObject {
+				p.notOurs(name, o.Size, errSize)
+			}
+			sg.notOurs = p.isNotOurs(name)
+			out = append(out, sg)
 		}
-		out = append(out, segment{name: strings.TrimPrefix(o.Key, p.Settings.Prefix), start: start, end: end, size: o.Size})
 	}
 	return out, nil
 }
@@ -454,90 +526,191 @@ func cover(segs []segment, merged int64) []segment {
 	}
 }
 
-// fetch gets and opens a segment.
-func (p *pass) fetch(name string) (wireSegment, *history.SyncBatch, error) {
-	data, err := p.c.Get(p.ctx, p.Settings.Prefix+name, maxObject)
+// get fetches a segment's sealed bytes: no more than its listed size.
+func (p *pass) get(ctx context.Context, sg segment) ([]byte, error) {
+	limit := int64(maxObject)
+	if sg.size > 0 {
+		limit = min(sg.size, limit)
+	}
+	data, err := p.c.Get(ctx, p.Settings.Prefix+sg.name, limit)
+	if errors.Is(err, s3.ErrTooLarge) {
+		return nil, &notOursError{sg.name, int64(len(data)), errSize}
+	}
+	return data, err
+}
+
+// fetch gets and opens a segment of host's series.
+func (p *pass) fetch(sg segment, host string) (wireSegment, *history.SyncBatch, error) {
+	data, err := p.get(p.ctx, sg)
 	if err != nil {
 		return wireSegment{}, nil, err
 	}
-	plain, err := open(p.key, name, data)
+	return p.openSegment(sg, host, data)
+}
+
+// openSegment opens a segment of host's series fetched as data: an error
+// wrapping *notOursError when it is not one of ours (not sealed with this
+// history's key, altered, inflating beyond what a segment can be, or
+// saying it is another segment than its name).
+func (p *pass) openSegment(sg segment, host string, data []byte) (wireSegment, *history.SyncBatch, error) {
+	plain, err := open(p.key, sg.name, data)
 	if err != nil {
-		return wireSegment{}, nil, fmt.Errorf("segment %s: %w", name, err)
+		return wireSegment{}, nil, &notOursError{sg.name, int64(len(data)), err}
 	}
 	seg, b, err := decode(plain)
+	if errors.Is(err, ErrDamaged) {
+		return seg, nil, &notOursError{sg.name, int64(len(data)), err}
+	}
 	if err != nil {
-		return seg, nil, fmt.Errorf("segment %s: %w", name, err)
+		return seg, nil, fmt.Errorf("segment %s: %w", sg.name, err)
+	}
+	if seg.Host != host || seg.Start != sg.start || seg.End != sg.end {
+		return seg, nil, &notOursError{sg.name, int64(len(data)), fmt.Errorf("%w (it says it is %s's %d-%d)", ErrDamaged, seg.Host, seg.Start, seg.End)}
 	}
 	return seg, b, nil
 }
 
-// download merges host's segments after the last one merged here. A
-// segment that vanished between the listing and the fetch (compacted by
-// its host) makes it list again, once.
+// download merges host's segments after the last one merged here. An
+// object that is not ours is reported and skipped (the segment covering
+// its numbers otherwise is fetched instead), and numbers that nothing but
+// such objects cover are passed over once a segment after them is there
+// (their host found the name taken and moved past it). A segment that
+// vanished between the listing and the fetch (compacted by its host)
+// makes it list again, once.
 func (p *pass) download(host string) error {
-	for attempt := 0; ; attempt++ {
+	var segs []segment
+	listed := false
+	for relisted := false; ; {
 		merged, err := p.merged(host)
 		if err != nil {
 			return err
 		}
-		segs, err := p.listSegments(host, merged)
-		if err != nil {
-			return err
+		if !listed {
+			if segs, err = p.listSegments(host, merged); err != nil {
+				return err
+			}
+			listed = true
 		}
-		err = p.mergeAll(host, cover(segs, merged))
-		if errors.Is(err, s3.ErrNotFound) && attempt == 0 {
+		for i := range segs {
+			segs[i].notOurs = segs[i].notOurs || p.isNotOurs(segs[i].name)
+		}
+		todo := cover(live(segs), merged)
+		if len(todo) == 0 {
+			// A gap taken by an object not ours: passed over up to the
+			// next segment, once there is one.
+			taken, next := false, int64(-1)
+			for _, sg := range segs {
+				taken = taken || sg.notOurs && sg.start <= merged+1 && merged+1 <= sg.end
+				if !sg.notOurs && sg.start > merged+1 && (next < 0 || sg.start < next) {
+					next = sg.start
+				}
+			}
+			if !taken || next < 0 {
+				return nil
+			}
+			if err := p.store.NoteHost(p.ctx, host, "", next-1); err != nil {
+				return err
+			}
 			continue
 		}
-		return err
+		err = p.mergeAll(host, todo)
+		var no *notOursError
+		switch {
+		case errors.As(err, &no):
+			p.notOurs(no.name, no.size, no.err)
+		case errors.Is(err, s3.ErrNotFound) && !relisted:
+			relisted, listed = true, false
+		case errors.Is(err, errFormat):
+			p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("%v: the rest of installation %s's series waits for it", err, host))
+			return nil
+		default:
+			return err
+		}
 	}
 }
 
-// mergeAll fetches the segments (up to four at once, ahead of the merge)
-// and merges them in order, each in a transaction of its own that also
-// records how far the host is merged.
-func (p *pass) mergeAll(host string, segs []segment) error {
-	type got struct {
-		seg wireSegment
-		b   *history.SyncBatch
-		err error
+// fetched is an object fetched ahead of the merge.
+type fetched struct {
+	data []byte
+	err  error
+}
+
+// prefetch fetches the segments' sealed bytes in order, up to four at
+// once and no more than prefetchBytes of them (by listed size) ahead of
+// what the caller took; each result comes on its own channel. Nothing is
+// opened here: a segment is opened, inflated and decoded by the merge, one
+// at a time, so that memory holds at most prefetchBytes of sealed bytes
+// and one segment's plain text (maxPlain), however many or large the
+// objects.
+func (p *pass) prefetch(ctx context.Context, segs []segment) (results []chan fetched, done func(i int)) {
+	results = make([]chan fetched, len(segs))
+	for i := range results {
+		results[i] = make(chan fetched, 1)
 	}
-	ctx, cancel := context.WithCancel(p.ctx)
-	defer cancel()
-	results := make([]chan got, len(segs))
-	sem := make(chan struct{}, 4)
-	for i := range segs {
-		results[i] = make(chan got, 1)
-	}
+	var mu gosync.Mutex
+	cond := gosync.NewCond(&mu)
+	stop := context.AfterFunc(ctx, func() { mu.Lock(); cond.Broadcast(); mu.Unlock() })
+	n, held := 0, int64(0)
+	weight := func(i int) int64 { return max(segs[i].size, 1) }
 	go func() {
+		defer stop()
 		for i, sg := range segs {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
+			mu.Lock()
+			for n > 0 && (n >= 4 || held+weight(i) > prefetchBytes) && ctx.Err() == nil {
+				cond.Wait()
+			}
+			n++
+			held += weight(i)
+			mu.Unlock()
+			if ctx.Err() != nil {
 				return
 			}
-			go func(i int, name string) {
-				pp := *p
-				pp.ctx = ctx
-				seg, b, err := pp.fetch(name)
-				results[i] <- got{seg, b, err}
-			}(i, sg.name)
+			go func(i int, sg segment) {
+				data, err := p.get(ctx, sg)
+				results[i] <- fetched{data, err}
+			}(i, sg)
 		}
 	}()
+	return results, func(i int) {
+		mu.Lock()
+		n--
+		held -= weight(i)
+		cond.Broadcast()
+		mu.Unlock()
+	}
+}
+
+// mergeAll fetches the segments (ahead of the merge: prefetch) and merges
+// them in order, each in a transaction of its own that also records how
+// far the host is merged. Of each, only the rows of host's own sessions
+// are merged (and tombstones: a forget travels from any installation);
+// outputs longer than KeepOutput are cut.
+func (p *pass) mergeAll(host string, segs []segment) error {
+	ctx, cancel := context.WithCancel(p.ctx)
+	defer cancel()
+	results, done := p.prefetch(ctx, segs)
 	for i, sg := range segs {
-		var r got
+		var r fetched
 		select {
 		case r = <-results[i]:
 		case <-p.ctx.Done():
 			return p.ctx.Err()
 		}
-		<-sem
 		if r.err != nil {
 			return r.err
 		}
-		if r.seg.Host != host || r.seg.Start != sg.start || r.seg.End != sg.end {
-			return fmt.Errorf("segment %s: %w (it says it is %s's %d-%d)", sg.name, ErrDamaged, r.seg.Host, r.seg.Start, r.seg.End)
+		seg, b, err := p.openSegment(sg, host, r.data)
+		r.data = nil
+		done(i)
+		if err != nil {
+			return err
 		}
-		st, err := p.store.Merge(p.ctx, host, r.seg.Label, sg.end, r.b, p.names.toLocal)
+		if n := screen(host, b); n > 0 {
+			p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("segment %s of installation %s holds %s of other installations' sessions: refused (only a machine with this history's key can write one: check which machines have it)",
+				p.where(sg.name), host, count(n, "row")))
+		}
+		p.keepOutputs(b)
+		st, err := p.store.Merge(p.ctx, host, seg.Label, sg.end, b, p.names.toLocal)
 		if err != nil {
 			return err
 		}
@@ -547,6 +720,22 @@ func (p *pass) mergeAll(host string, segs []segment) error {
 		p.moved.DownForgotten += st.Forgotten
 	}
 	return nil
+}
+
+// keepOutputs cuts the outputs longer than KeepOutput to their head and
+// tail, as capture does for an output recorded here.
+func (p *pass) keepOutputs(b *history.SyncBatch) {
+	limit := p.Settings.KeepOutput
+	for i := range b.Outputs {
+		o := &b.Outputs[i]
+		if limit <= 0 || int64(len(o.Text)) <= limit {
+			continue
+		}
+		buf := capture.NewBuffer(int(limit))
+		buf.Write(o.Text)
+		o.Text = buf.Bytes()
+		o.Flags |= history.OutputTruncated
+	}
 }
 
 // merged returns how far host's segments are merged here.
@@ -577,9 +766,10 @@ func (p *pass) meta(key string) (int64, error) {
 // upload writes the queue out as new segments of this installation's
 // series. Segments of ours beyond the last one this database knows of
 // (a pass that stopped between storing a segment and noting it, or a
-// database restored from an older copy) are read back first: what they
-// hold is taken off the queue when this database wrote them, and merged
-// (it changes nothing already here) in any case.
+// database restored from an older copy) are read back first (adopt). A
+// number taken by an object that is not ours is passed over; one taken
+// by another database's segment (a clone of this installation) gives
+// this one a new id, and the upload goes on in the new series.
 func (p *pass) upload(heads []int64) (err error) {
 	seq, err := p.meta(metaSeq)
 	if err != nil {
@@ -599,8 +789,17 @@ func (p *pass) upload(heads []int64) (err error) {
 		if err != nil {
 			return err
 		}
-		for _, sg := range cover(ahead, seq) {
-			if err := p.adopt(sg.name, sg.end); err != nil {
+	adopting:
+		for _, sg := range cover(ahead, seq) { // (those not ours too: adopt says so)
+			var no *notOursError
+			switch err := p.adopt(sg); {
+			case errors.Is(err, errCloned):
+				seq, heads = 0, nil
+				break adopting
+			case errors.As(err, &no):
+				p.notOurs(no.name, no.size, no.err)
+				break adopting // (its number is passed over below)
+			case err != nil:
 				return err
 			}
 			seq = sg.end
@@ -619,8 +818,9 @@ func (p *pass) upload(heads []int64) (err error) {
 		}
 		return int64(len(o.Text)) <= p.Settings.OutputLimit
 	}
+	items := limit
 	for {
-		b, err := p.store.SyncPending(p.ctx, 0, limit, segmentBytes, keep)
+		b, err := p.store.SyncPending(p.ctx, 0, items, segmentBytes, keep)
 		if err != nil {
 			return err
 		}
@@ -645,11 +845,34 @@ func (p *pass) upload(heads []int64) (err error) {
 		if err != nil {
 			return err
 		}
+		if len(plain) > maxPlain || len(sealed) > maxObject {
+			// Larger than any reader takes: fewer rows, down to one; a
+			// single row that large (a huge output with sync.outputs:
+			// all) stays on this machine.
+			if items = min(items, b.Items()) / 2; items >= 1 {
+				continue
+			}
+			if err := p.store.Uploaded(p.ctx, b.Upto, nil); err != nil {
+				return err
+			}
+			p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("a row of %d bytes is too large to sync (at most %d): it stays on this machine", len(plain), maxPlain))
+			items = limit
+			continue
+		}
+		items = limit
 		err = p.c.Put(p.ctx, p.Settings.Prefix+name, sealed, true)
 		if errors.Is(err, s3.ErrExists) {
 			// Written by an earlier pass that stopped before noting it
-			// (or a retried request that had in fact succeeded).
-			if err := p.adopt(name, n); err != nil {
+			// (or a retried request that had in fact succeeded): taken
+			// in. Or not ours: passed over.
+			var no *notOursError
+			switch err := p.adopt(segment{name: name, start: n, end: n}); {
+			case errors.Is(err, errCloned):
+				seq, heads = 0, nil
+				continue
+			case errors.As(err, &no):
+				p.notOurs(no.name, no.size, no.err)
+			case err != nil:
 				return err
 			}
 			seq = n
@@ -670,22 +893,42 @@ func (p *pass) upload(heads []int64) (err error) {
 }
 
 // adopt takes in a segment of this installation's series that this
-// database did not note: its rows leave the queue when this database
-// wrote it, and its content is merged.
-func (p *pass) adopt(name string, end int64) error {
-	seg, b, err := p.fetch(name)
+// database did not note, when it is this database's: every command it
+// holds (and every command whose output it holds) is here, or was
+// forgotten here. Its rows leave the queue when this database wrote it,
+// and its content is merged (which changes nothing but what was pruned or
+// forgotten since). A segment that holds commands this database never
+// recorded was written by another database under this installation's id
+// (a copied home directory, a cloned machine): this installation takes a
+// new id (errCloned). One that holds rows of other installations'
+// sessions is not ours.
+func (p *pass) adopt(sg segment) error {
+	if p.isNotOurs(sg.name) {
+		return &notOursError{sg.name, sg.size, errKnown}
+	}
+	seg, b, err := p.fetch(sg, p.HostID)
 	if err != nil {
 		return err
+	}
+	if n := screen(p.HostID, b); n > 0 {
+		return &notOursError{sg.name, sg.size, fmt.Errorf("it holds %s of other installations' sessions", count(n, "row"))}
+	}
+	mine, err := p.recordedHere(b)
+	if err != nil {
+		return err
+	}
+	if !mine {
+		return p.renew(sg.name)
 	}
 	if seg.DB == p.db {
 		if err := p.store.Uploaded(p.ctx, seg.Upto, nil); err != nil {
 			return err
 		}
 	}
-	if _, err := p.store.Merge(p.ctx, p.HostID, p.Label, end, b, p.names.toLocal); err != nil {
+	if _, err := p.store.Merge(p.ctx, p.HostID, p.Label, sg.end, b, p.names.toLocal); err != nil {
 		return err
 	}
-	return p.store.SetSyncMeta(p.ctx, map[string]string{metaSeq: strconv.FormatInt(end, 10)})
+	return p.store.SetSyncMeta(p.ctx, map[string]string{metaSeq: strconv.FormatInt(sg.end, 10)})
 }
 
 // Init makes a new key for a new history at the configured place: it
@@ -817,6 +1060,10 @@ type Status struct {
 	Backlog     int64        `json:"backlog"`
 	Segments    int64        `json:"segments"`
 	Hosts       []HostStatus `json:"hosts"`
+	// Warnings are what the last pass that had any skipped or changed
+	// (Moved.Warnings), at WarningsAt.
+	Warnings   []string `json:"warnings,omitempty"`
+	WarningsAt string   `json:"warnings_at,omitempty"`
 }
 
 // HostStatus is one installation seen.
@@ -846,6 +1093,7 @@ func Gather(ctx context.Context, set *Settings, paths Paths, hostID, label strin
 	m, _ := store.SyncMeta(ctx)
 	st.LastSync, st.LastAttempt, st.LastError, st.LastMoved = m[metaLastOK], m[metaLastAttempt], m[metaLastError], m[metaLastMoved]
 	st.Segments, _ = strconv.ParseInt(m[metaSeq], 10, 64)
+	st.Warnings, st.WarningsAt = lines(m[metaWarnings]), m[metaWarningsAt]
 	st.Backlog, _ = store.SyncQueued(ctx, 0)
 	hosts, _ := store.SyncHosts(ctx)
 	for _, h := range hosts {

@@ -45,7 +45,8 @@ func newHost(t testing.TB, srv *s3test.Server, bucket, label string) *host {
 		PathStyle: true, Outputs: hsync.OutputsSmall, OutputLimit: config.DefaultSyncOutputLimit}
 	h := &host{t: t, dir: dir, sess: fmt.Sprintf("%d-%d-%s", time.Now().UnixMicro(), rand.IntN(1<<20), label)}
 	h.s = &hsync.Syncer{Settings: set, HostID: id, Label: label,
-		Paths: hsync.Paths{DB: filepath.Join(dir, "history.db"), Key: filepath.Join(dir, "sync-key"), Lock: filepath.Join(dir, "sync.lock")},
+		Paths: hsync.Paths{DB: filepath.Join(dir, "history.db"), Key: filepath.Join(dir, "sync-key"), Lock: filepath.Join(dir, "sync.lock"),
+			HostID: filepath.Join(dir, "host-id")},
 		Creds: s3.Credentials{AccessKey: s3test.AccessKey, SecretKey: s3test.SecretKey, Source: "test"},
 		Open: func(ctx context.Context) (*history.Store, error) {
 			return history.Open(ctx, filepath.Join(dir, "history.db"), 10*time.Second)

@@ -44,6 +44,9 @@ var (
 	ErrAuth = errors.New("the store refused the credentials")
 	// ErrUnreachable: the store could not be reached.
 	ErrUnreachable = errors.New("the store could not be reached")
+	// ErrTooLarge: an object is larger than the caller's limit (nothing
+	// of it beyond the limit was read).
+	ErrTooLarge = errors.New("the object is larger than expected")
 )
 
 // Error is a failed request.
@@ -178,20 +181,33 @@ func (c *Client) Put(ctx context.Context, key string, body []byte, ifAbsent bool
 	return nil
 }
 
-// Get returns the object key's bytes, at most limit of them (an error
-// beyond).
+// Get returns the object key's bytes, at most limit of them: an error
+// wrapping ErrTooLarge beyond, said by the response's length before its
+// body is read, or else after limit+1 bytes. Memory is one buffer of the
+// object's size (never more than limit+1).
 func (c *Client) Get(ctx context.Context, key string, limit int64) ([]byte, error) {
 	resp, err := c.do(ctx, "get", http.MethodGet, key, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if resp.ContentLength > limit {
+		return nil, &Error{Op: "get", Key: key, Err: fmt.Errorf("%d bytes, more than %d", resp.ContentLength, limit), Kind: ErrTooLarge}
+	}
+	var b []byte
+	if resp.ContentLength >= 0 {
+		b = make([]byte, resp.ContentLength)
+		var n int
+		n, err = io.ReadFull(resp.Body, b)
+		b = b[:n]
+	} else {
+		b, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	}
 	if err != nil {
 		return nil, &Error{Op: "get", Key: key, Err: err, Kind: ErrUnreachable}
 	}
 	if int64(len(b)) > limit {
-		return nil, &Error{Op: "get", Key: key, Err: fmt.Errorf("larger than %d bytes", limit)}
+		return nil, &Error{Op: "get", Key: key, Err: fmt.Errorf("larger than %d bytes", limit), Kind: ErrTooLarge}
 	}
 	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
 		return nil, &Error{Op: "get", Key: key, Err: io.ErrUnexpectedEOF, Kind: ErrUnreachable}
