@@ -120,7 +120,7 @@ func (l *Loop) pass(ctx context.Context, backoff *time.Duration) time.Duration {
 	}
 	*backoff = 0
 	for _, w := range m.Warnings {
-		l.Log.Warn("sync: "+w)
+		l.Log.Warn("sync: skipped or changed", "warning", w)
 	}
 	if m.UpCommands+m.DownCommands+m.UpForgotten+m.DownForgotten+m.UpOutputs+m.DownOutputs > 0 {
 		l.Log.Info("synced", "moved", m.String(), "took", time.Since(start).Round(time.Millisecond).String())
