@@ -48,6 +48,11 @@ func seal(k Key, name string, plain []byte) ([]byte, error) {
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
+	return sealDeflated(k, name, z.Bytes())
+}
+
+// sealDeflated encrypts z, a DEFLATE stream, as the object called name.
+func sealDeflated(k Key, name string, z []byte) ([]byte, error) {
 	var dk [32]byte
 	if _, err := rand.Read(dk[:]); err != nil {
 		return nil, err
@@ -56,7 +61,7 @@ func seal(k Key, name string, plain []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, headerLen+chacha20poly1305.NonceSizeX+z.Len()+chacha20poly1305.Overhead)
+	out := make([]byte, 0, headerLen+chacha20poly1305.NonceSizeX+len(z)+chacha20poly1305.Overhead)
 	id := k.ID()
 	out = append(out, magic...)
 	out = append(out, id[:]...)
@@ -75,7 +80,7 @@ func seal(k Key, name string, plain []byte) ([]byte, error) {
 		return nil, err
 	}
 	out = append(out, nonce...)
-	return body.Seal(out, nonce, z.Bytes(), ad(hdr, name)), nil
+	return body.Seal(out, nonce, z, ad(hdr, name)), nil
 }
 
 func ad(hdr []byte, name string) []byte {

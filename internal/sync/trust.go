@@ -36,6 +36,8 @@ var (
 	errSize   = errors.New("larger or smaller than any segment")
 	errKnown  = errors.New("found not ours before")
 	errFormat = errors.New("a newer hookd's segment")
+	// errOtherKey: sealed with another key than the history's.
+	errOtherKey = errors.New("sealed with a key that is not this history's")
 	// errCloned: this installation took a new id (renew).
 	errCloned = errors.New("this installation took a new id")
 )
@@ -63,6 +65,9 @@ func (p *pass) notOurs(name string, size int64, why error) {
 	}
 	p.notOursSet[name] = true
 	p.bad = append(p.bad, name)
+	if errors.Is(why, ErrWrongKey) {
+		why = errOtherKey // (the history's marker opened with ours)
+	}
 	p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("an object in the bucket is not ours: %s (%d bytes: %v); skipped, the rest was merged (someone who can write to the bucket put it there: delete it)",
 		p.where(name), size, why))
 }
