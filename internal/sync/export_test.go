@@ -16,7 +16,9 @@ const (
 func SealForTest(k Key, name string, plain []byte) ([]byte, error) { return seal(k, name, plain) }
 
 // SealDeflatedForTest seals z, a DEFLATE stream, as the object name.
-func SealDeflatedForTest(k Key, name string, z []byte) ([]byte, error) { return sealDeflated(k, name, z) }
+func SealDeflatedForTest(k Key, name string, z []byte) ([]byte, error) {
+	return sealDeflated(k, name, z)
+}
 
 // EncodeForTest encodes a batch as installation host's segment start-end.
 func EncodeForTest(host string, start, end int64, b *history.SyncBatch) ([]byte, error) {
@@ -26,4 +28,4 @@ func EncodeForTest(host string, start, end int64, b *history.SyncBatch) ([]byte,
 // SegmentName is the name (relative to the prefix) of host's segment
 // start-end; HeadName of its head seq.
 func SegmentName(host string, start, end int64) string { return segmentName(host, start, end) }
-func HeadName(host string, seq int64) string            { return headName(host, seq) }
+func HeadName(host string, seq int64) string           { return headName(host, seq) }
