@@ -1,12 +1,21 @@
 package sync_test
 
 import (
+	"bytes"
+	"compress/flate"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	hsync "github.com/hookd/hookd/internal/sync"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/sync/s3test"
@@ -167,4 +176,74 @@ func firstSync(b *testing.B, contexts bool) {
 		b.ReportMetric(up100.Seconds()*1000, "ms-up-100")
 		b.ReportMetric(down100.Seconds()*1000, "ms-down-100")
 	}
+}
+
+// BenchmarkHostileBucket measures the memory a pass takes over a bucket
+// prepared by an attacker (issue 30 items 7 and 9): "huge", four objects
+// listed at 1 GiB each in a fake installation's series (no key needed:
+// files of the store's directory, sparse); "bomb", a segment sealed with
+// the key whose body inflates to 1 GiB (a little over 1 MB in the
+// bucket). The pass runs once; peak-RSS-MB is the process's resident
+// peak during it (VmHWM, reset before), alloc-MB what it allocated. Run
+// with -benchtime 1x.
+func BenchmarkHostileBucket(b *testing.B) {
+	b.Run("huge", func(b *testing.B) {
+		for range b.N {
+			srv := s3test.Start(b)
+			hs := cluster(b, srv, 2)
+			hs[1].record("", "echo real")
+			hs[1].pass()
+			fake := "0000000000000000"
+			for i := int64(1); i <= 4; i++ {
+				sparse(b, srv, hs[0], hsync.SegmentName(fake, i, i), 1<<30)
+			}
+			put(b, bucketClient(b, srv, hs[0]), hsync.HeadName(fake, 4), nil)
+			hostilePass(b, hs[0])
+		}
+	})
+	b.Run("bomb", func(b *testing.B) {
+		for range b.N {
+			srv := s3test.Start(b)
+			hs := cluster(b, srv, 2)
+			key, _ := hsync.LoadKey(hs[1].s.Paths.Key)
+			name := hsync.SegmentName(hs[1].s.HostID, 1, 1)
+			var z bytes.Buffer
+			zw, _ := flate.NewWriter(&z, flate.BestSpeed)
+			io.CopyN(zw, zeros{}, 1<<30)
+			zw.Close()
+			sealed, err := hsync.SealDeflatedForTest(key, name, z.Bytes())
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := bucketClient(b, srv, hs[0])
+			put(b, c, name, sealed)
+			put(b, c, hsync.HeadName(hs[1].s.HostID, 1), nil)
+			b.ReportMetric(float64(len(sealed))/1e6, "object-MB")
+			z = bytes.Buffer{}
+			hostilePass(b, hs[0])
+		}
+	})
+}
+
+// hostilePass runs one pass of h and reports its peak memory.
+func hostilePass(b *testing.B, h *host) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0o200) // resets VmHWM
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := h.s.Pass(b.Context(), time.Minute)
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			b.ReportMetric(kb/1024, "peak-RSS-MB")
+		}
+	}
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), "alloc-MB")
+	b.ReportMetric(took.Seconds(), "s")
+	b.Logf("pass: %v", err)
 }
