@@ -197,13 +197,19 @@ func syncLine(st hsync.Status) (line, problem string) {
 	switch {
 	case st.LastError != "":
 		problem = "sync: the last pass failed: " + st.LastError
-	case len(st.Warnings) > 0:
+	case len(st.Warnings) > 0 && recent(st.WarningsAt, 7*24*time.Hour):
 		problem = "sync: " + st.Warnings[0]
 		if len(st.Warnings) > 1 {
 			problem += fmt.Sprintf(" (and %d more: hookd sync --status)", len(st.Warnings)-1)
 		}
 	}
 	return line, problem
+}
+
+// recent reports whether the RFC 3339 time at is within d of now.
+func recent(at string, d time.Duration) bool {
+	t, err := time.Parse(time.RFC3339Nano, at)
+	return err == nil && time.Since(t) < d
 }
 
 func printSyncStatus(e *env, st hsync.Status) {

@@ -516,3 +516,69 @@ func TestSyncAgent(t *testing.T) {
 		t.Errorf("hookd sync --status after a background pass:\n%s", st)
 	}
 }
+
+// TestSyncClonedHome: a home directory copied whole (history, key,
+// installation id) syncs from both copies. The copy that finds the other's
+// segment in "its" series says so on `hookd sync`, in `hookd sync
+// --status` and `hookd status`, and takes a new id; each copy then shows
+// the other's commands as another installation's, never as its own
+// (issue 30 item 10).
+func TestSyncClonedHome(t *testing.T) {
+	t.Parallel()
+	srv := s3test.Start(t)
+	url := "s3://" + srv.Bucket("cloned") + "/h"
+	a := syncHome(t, srv, "", url, noAgentSync)
+	syncInit(t, a)
+	importLines(t, a, "before", 3)
+	hookd(t, a, "sync")
+	c := syncHome(t, srv, "", url, noAgentSync)
+	for _, f := range []string{"history.db", "history.db-wal", "history.db-shm", "sync-key", "host-id"} {
+		data, err := os.ReadFile(a.Path(".local", "share", "hookd", f))
+		if err != nil {
+			continue
+		}
+		os.MkdirAll(c.Path(".local", "share", "hookd"), 0o700)
+		if err := os.WriteFile(c.Path(".local", "share", "hookd", f), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := hostID(t, a)
+	importLines(t, a, "on-a", 2)
+	hookd(t, a, "sync")
+	importLines(t, c, "on-copy", 2)
+	_, errOut, err := hookdRun(c, nil, "sync")
+	if err != nil || !strings.Contains(errOut, "two installations had the id "+old) {
+		t.Fatalf("hookd sync on the copy: %v, stderr %q; want the shared id said", err, errOut)
+	}
+	if id := hostID(t, c); id == old {
+		t.Errorf("the copy kept the id %s", id)
+	}
+	if st := hookd(t, c, "sync", "--status"); !strings.Contains(st, "two installations had the id") {
+		t.Errorf("hookd sync --status on the copy:\n%s", st)
+	}
+	if st := hookd(t, c, "status"); !strings.Contains(st, "two installations had the id") {
+		t.Errorf("hookd status on the copy:\n%s", st)
+	}
+	hookd(t, a, "sync")
+	hookd(t, c, "sync")
+	for _, h := range []*shelltest.Home{a, c} {
+		here, elsewhere := map[string]int{}, map[string]int{}
+		self := hostID(t, h)
+		for _, e := range histJSON(t, h) {
+			cmd, _ := e["command"].(string)
+			tag := strings.Fields(strings.TrimPrefix(cmd, "git commit -m 'change "))[0]
+			if id, _ := e["host_id"].(string); id == "" || id == self {
+				here[tag]++
+			} else {
+				elsewhere[tag]++
+			}
+		}
+		mine, theirs := "on-a", "on-copy"
+		if h == c {
+			mine, theirs = theirs, mine
+		}
+		if here["before"] != 3 || here[mine] != 2 || here[theirs] != 0 || elsewhere[theirs] != 2 || elsewhere["before"] != 0 {
+			t.Errorf("%s: recorded here %v, from elsewhere %v; want its own and the 3 before the copy here, the other's 2 from elsewhere", h.Dir, here, elsewhere)
+		}
+	}
+}
