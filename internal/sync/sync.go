@@ -216,8 +216,15 @@ const (
 	metaFormerIDs   = "sync_former_ids"   // this installation's earlier ids (renewed: a clone had them), one a line
 )
 
-// maxNotOurs bounds the names of objects not ours kept (the oldest go).
-const maxNotOurs = 1000
+// maxNotOurs bounds the names of objects not ours kept (the oldest go);
+// maxFetchedNotOurs the objects a pass fetches that turn out not ours
+// (the other series wait for the next pass); maxWarnings the warnings a
+// pass keeps.
+const (
+	maxNotOurs        = 10000
+	maxFetchedNotOurs = 64
+	maxWarnings       = 50
+)
 
 // ErrNotSetUp reports an installation without a sync key.
 var ErrNotSetUp = errors.New("sync is not set up here: run `hookd sync init` (first machine) or `hookd sync join` (the others)")
@@ -274,8 +281,10 @@ type pass struct {
 	moved Moved
 	// notOurs are the objects found not ours (by name relative to the
 	// prefix), this pass's and the earlier ones'.
-	notOursSet map[string]bool
-	bad        []string // in the order found (kept in metaNotOurs)
+	notOursSet     map[string]bool
+	bad            []string // in the order found (kept in metaNotOurs)
+	fetchedNotOurs int      // objects this pass fetched that were not ours
+
 }
 
 // Pass runs one pass now: it uploads what was recorded here since the
@@ -325,6 +334,9 @@ func (s *Syncer) Pass(ctx context.Context, wait time.Duration) (Moved, error) {
 	if p.moved.DownForgotten > 0 && s.Forgotten != nil {
 		s.Forgotten()
 	}
+	if w := p.moved.Warnings; len(w) > maxWarnings { // the first ones, how many more, the last
+		p.moved.Warnings = append(w[:maxWarnings-2:maxWarnings-2], fmt.Sprintf("… and %d more warnings", len(w)-maxWarnings+1), w[len(w)-1])
+	}
 	if len(p.moved.Warnings) > 0 {
 		bad := p.bad[max(0, len(p.bad)-maxNotOurs):]
 		store.SetSyncMeta(context.WithoutCancel(ctx), map[string]string{metaWarnings: strings.Join(p.moved.Warnings, "\n"),
@@ -356,16 +368,32 @@ func (p *pass) run() error {
 	}
 	// (The upload may have given this installation a new id: the old
 	// one's series is then another installation's, merged as such.)
+	// The installations merged here before go first: fake ones (new ids,
+	// objects not ours) cannot hold them back.
+	known := map[string]bool{}
+	if hs, err := p.store.SyncHosts(p.ctx); err == nil {
+		for _, h := range hs {
+			known[h.ID] = h.Commands > 0
+		}
+	}
 	hosts := make([]string, 0, len(heads))
 	for h := range heads {
 		hosts = append(hosts, h)
 	}
-	sort.Strings(hosts)
+	sort.Slice(hosts, func(i, j int) bool {
+		if known[hosts[i]] != known[hosts[j]] {
+			return known[hosts[i]]
+		}
+		return hosts[i] < hosts[j]
+	})
 	for _, host := range hosts {
 		if host == p.HostID {
 			continue
 		}
 		p.moved.Hosts++
+		if p.fetchedNotOurs >= maxFetchedNotOurs {
+			continue // (said once: notOurs)
+		}
 		merged, err := p.merged(host)
 		if err != nil {
 			return err
@@ -618,6 +646,10 @@ func (p *pass) download(host string) error {
 		switch {
 		case errors.As(err, &no):
 			p.notOurs(no.name, no.size, no.err)
+			if p.fetchedNotOurs++; p.fetchedNotOurs >= maxFetchedNotOurs {
+				p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("%d objects fetched this pass were not ours: the rest of the bucket waits for the next pass", p.fetchedNotOurs))
+				return nil
+			}
 		case errors.Is(err, s3.ErrNotFound) && !relisted:
 			relisted, listed = true, false
 		case errors.Is(err, errFormat):

@@ -462,3 +462,51 @@ func TestClonedInstallation(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestManyObjectsNotOurs: a bucket writer adding a hundred fake
+// installations, each with an object, holds back no known installation:
+// those are merged first, a pass fetches at most 64 objects that turn out
+// not ours (the rest wait for later passes, each fetched once), and keeps
+// at most 50 warnings (issue 30 items 7 and 8: no retry storm).
+func TestManyObjectsNotOurs(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	a, b := hs[0], hs[1]
+	b.record("", "echo one")
+	b.pass()
+	a.pass()
+	c := bucketClient(t, srv, a)
+	for i := range 100 {
+		fake := fmt.Sprintf("%016x", i)
+		put(t, c, hsync.SegmentName(fake, 1, 1), bytes.Repeat([]byte{byte(i)}, 200))
+		put(t, c, hsync.HeadName(fake, 1), nil)
+	}
+	b.record("", "echo two")
+	b.pass()
+	g := &getCounter{counter{n: map[string]int{}}, map[string]int{}}
+	a.s.HTTP = &http.Client{Transport: g}
+	ws := a.passWarnings()
+	if got := a.commands(); !slices.Equal(got, []string{"echo one", "echo two"}) {
+		t.Errorf("host0 has %q; want B's new command merged first", got)
+	}
+	fetched := 0
+	for k := range g.keys {
+		if !strings.Contains(k, b.s.HostID) {
+			fetched++
+		}
+	}
+	if fetched > 64 || len(ws) > 50 || !mentions(ws, "the rest of the bucket waits") {
+		t.Errorf("first pass fetched %d objects not ours, %d warnings (last %q); want at most 64 and 50, said", fetched, len(ws), ws[len(ws)-1])
+	}
+	for range 2 {
+		a.pass()
+	}
+	for k, n := range g.keys {
+		if n > 1 {
+			t.Errorf("%s fetched %d times", k, n)
+		}
+	}
+	if len(g.keys) != 101 {
+		t.Errorf("%d objects fetched in three passes; want all 100 not ours once, and B's segment", len(g.keys))
+	}
+}
