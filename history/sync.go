@@ -589,3 +589,25 @@ func (t *Tx) tombstoned(ctx context.Context, session string, seq int64) (bool, e
 	}
 	return true, nil
 }
+
+// CommandTexts returns the text of each of keys' commands that is in the
+// history (one lookup each on the (session, seq) key).
+func (s *Store) CommandTexts(ctx context.Context, keys []Key) (map[Key]string, error) {
+	out := make(map[Key]string, len(keys))
+	st, err := s.db.PrepareContext(ctx, "SELECT command FROM commands WHERE session = ? AND seq = ?")
+	if err != nil {
+		return nil, fmt.Errorf("commands: %w", classify(err))
+	}
+	defer st.Close()
+	for _, k := range keys {
+		var text string
+		switch err := st.QueryRowContext(ctx, k.Session, k.Seq).Scan(&text); err {
+		case nil:
+			out[k] = text
+		case sql.ErrNoRows:
+		default:
+			return nil, fmt.Errorf("commands: %w", classify(err))
+		}
+	}
+	return out, nil
+}

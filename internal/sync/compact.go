@@ -2,6 +2,7 @@ package sync
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/hookd/hookd/history"
@@ -54,6 +55,29 @@ func (p *pass) compact() error {
 	if err != nil {
 		return err
 	}
+	// Past the compacted numbers this installation wrote single segments
+	// only (and a fold a pass stopped before noting): a run there is read
+	// and checked before it is taken for one of ours.
+	for i, sg := range segs {
+		if sg.notOurs || sg.start == sg.end || sg.start <= done {
+			continue
+		}
+		_, b, err := p.fetch(sg, p.HostID)
+		var no *notOursError
+		if errors.As(err, &no) {
+			p.notOurs(no.name, no.size, no.err)
+			segs[i].notOurs = true
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		ok, err := p.ownSegment(sg, b)
+		if err != nil {
+			return err
+		}
+		segs[i].notOurs = !ok
+	}
 	// The segments to fold: those this pass can see whole, in order,
 	// no larger than the target alone.
 	var runs [][]segment
@@ -90,7 +114,15 @@ func (p *pass) fold(run []segment) error {
 	seen := map[string]bool{}
 	for _, sg := range run {
 		seg, b, err := p.fetch(sg, p.HostID)
+		var no *notOursError
+		if errors.As(err, &no) {
+			p.notOurs(no.name, no.size, no.err) // (the run is folded without it next time)
+			return nil
+		}
 		if err != nil {
+			return err
+		}
+		if ok, err := p.ownSegment(sg, b); err != nil || !ok {
 			return err
 		}
 		if seg.Upto > all.Upto {
@@ -149,8 +181,24 @@ func (p *pass) fold(run []segment) error {
 		return nil // larger than a reader takes: the run stays as it is
 	}
 	// Already there: an earlier pass folded the same run and stopped
-	// before deleting the originals.
-	if err := p.c.Put(p.ctx, p.Settings.Prefix+name, sealed, true); err != nil && !errors.Is(err, s3.ErrExists) {
+	// before deleting the originals; or someone else made it, when the
+	// originals stay.
+	err = p.c.Put(p.ctx, p.Settings.Prefix+name, sealed, true)
+	if errors.Is(err, s3.ErrExists) {
+		there := segment{name: name, start: start, end: end}
+		_, b, ferr := p.fetch(there, p.HostID)
+		var no *notOursError
+		if errors.As(ferr, &no) {
+			p.notOurs(no.name, no.size, no.err)
+			return nil
+		}
+		if ferr != nil {
+			return ferr
+		}
+		if ok, err := p.ownSegment(there, b); err != nil || !ok {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
 	for _, sg := range run {
@@ -163,4 +211,26 @@ func (p *pass) fold(run []segment) error {
 	}
 	p.moved.Compacted += len(run)
 	return nil
+}
+
+// ownSegment checks a segment of numbers this installation wrote itself (so
+// not a clone's: a clone shows itself beyond them, in adopt) and returns
+// true when it is this installation's. One that holds other
+// installations' rows or commands never recorded here was written by
+// someone holding the key: it is reported, and deleted, so that no
+// machine reading the series later takes it for this installation's.
+func (p *pass) ownSegment(sg segment, b *history.SyncBatch) (bool, error) {
+	why := ""
+	if n := screen(p.HostID, b); n > 0 {
+		why = fmt.Sprintf("it holds %s of other installations' sessions", count(n, "row"))
+	} else if mine, err := p.recordedHere(b); err != nil {
+		return false, err
+	} else if !mine {
+		why = "it holds commands this installation never recorded"
+	}
+	if why == "" {
+		return true, nil
+	}
+	p.notOurs(sg.name, sg.size, errors.New(why+": deleted from this installation's series"))
+	return false, p.c.Delete(p.ctx, p.Settings.Prefix+sg.name)
 }

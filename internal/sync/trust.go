@@ -116,29 +116,32 @@ func screen(host string, b *history.SyncBatch) int {
 // installation's series (and every command whose output it holds) is in
 // this history with the same text, or was forgotten here.
 func (p *pass) recordedHere(b *history.SyncBatch) (bool, error) {
-	var missing []history.Key
-	check := func(session string, seq int64, text *string) error {
-		k := history.Key{Session: p.names.toLocal(session), Seq: seq}
-		e, err := p.store.BySeq(p.ctx, k.Session, k.Seq)
-		switch {
-		case err == nil && (text == nil || e.Command == *text):
-		case err == nil:
-			missing = append(missing, history.Key{Session: "\x00"}) // another command under that key
-		case errors.Is(err, history.ErrNotFound):
-			missing = append(missing, k)
-		default:
-			return err
-		}
-		return nil
-	}
-	for i := range b.Commands {
-		if err := check(b.Commands[i].Session, b.Commands[i].Seq, &b.Commands[i].Command); err != nil {
-			return false, err
-		}
+	text := map[history.Key]*string{}
+	for i, e := range b.Commands {
+		text[history.Key{Session: p.names.toLocal(e.Session), Seq: e.Seq}] = &b.Commands[i].Command
 	}
 	for _, o := range b.Outputs {
-		if err := check(o.Session, o.Seq, nil); err != nil {
-			return false, err
+		k := history.Key{Session: p.names.toLocal(o.Session), Seq: o.Seq}
+		if _, ok := text[k]; !ok {
+			text[k] = nil
+		}
+	}
+	keys := make([]history.Key, 0, len(text))
+	for k := range text {
+		keys = append(keys, k)
+	}
+	have, err := p.store.CommandTexts(p.ctx, keys)
+	if err != nil {
+		return false, err
+	}
+	var missing []history.Key
+	for k, want := range text {
+		got, ok := have[k]
+		switch {
+		case !ok:
+			missing = append(missing, k)
+		case want != nil && got != *want:
+			return false, nil // another command under that key
 		}
 	}
 	if len(missing) == 0 {

@@ -510,3 +510,49 @@ func TestManyObjectsNotOurs(t *testing.T) {
 		t.Errorf("%d objects fetched in three passes; want all 100 not ours once, and B's segment", len(g.keys))
 	}
 }
+
+// TestForgedRangeInOwnSeries: a machine holding the key writes, in B's
+// series, a folded-looking segment over numbers B wrote, with commands B
+// never recorded. B's compaction finds it, says so, deletes it and never
+// folds it into a segment of its own (its own fold of those numbers may
+// then take the name); a machine joining later gets B's real commands and
+// none of the forged ones.
+func TestForgedRangeInOwnSeries(t *testing.T) {
+	defer hsync.SetCompaction(6, 2, 1<<20)()
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 3)
+	b, c := hs[1], hs[2]
+	var want []string
+	for i := range 5 {
+		cmd := fmt.Sprintf("echo b-%d", i)
+		b.record("", cmd)
+		want = append(want, cmd)
+		b.pass()
+	}
+	key, _ := hsync.LoadKey(c.s.Paths.Key)
+	name := hsync.SegmentName(b.s.HostID, 1, 4)
+	plain, _ := json.Marshal(map[string]any{"v": 1, "host": b.s.HostID, "start": 1, "end": 4,
+		"s": []map[string]any{{"id": b.sess + "@" + b.s.HostID}},
+		"c": []map[string]any{{"s": 0, "q": 1, "c": "echo forged-in-b-series", "t": 1}}})
+	sealed, _ := hsync.SealForTest(key, name, plain)
+	put(t, bucketClient(t, srv, b), name, sealed)
+	var ws []string
+	for i := range 3 {
+		cmd := fmt.Sprintf("echo b-late-%d", i)
+		b.record("", cmd)
+		want = append(want, cmd)
+		ws = append(ws, b.passWarnings()...)
+	}
+	if !mentions(ws, "not ours", name, "never recorded", "deleted") {
+		t.Errorf("B's warnings %q; want the forged range reported and deleted", ws)
+	}
+	late := newHost(t, srv, b.s.Settings.Bucket, "late")
+	if err := late.s.Join(t.Context(), key); err != nil {
+		t.Fatal(err)
+	}
+	late.pass()
+	slices.Sort(want)
+	if got := late.commands(); !slices.Equal(got, want) {
+		t.Errorf("late joiner has %q; want B's real commands %q", got, want)
+	}
+}
