@@ -556,3 +556,29 @@ func TestForgedRangeInOwnSeries(t *testing.T) {
 		t.Errorf("late joiner has %q; want B's real commands %q", got, want)
 	}
 }
+
+// TestRowTooLargeToSync: no segment this hookd writes is larger than what
+// a reader takes (MaxPlain): a batch that would be is cut, and a single
+// output that alone would be (sync.outputs: all, a 50 MiB output) stays
+// on its machine, said; the rest travels.
+func TestRowTooLargeToSync(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	a, b := hs[0], hs[1]
+	a.s.Settings.Outputs = hsync.OutputsAll
+	a.record(strings.Repeat("x", 50<<20), "make huge")
+	a.record("small", "ls")
+	m := a.pass()
+	if m.UpCommands != 2 || m.UpOutputs != 1 || !mentions(m.Warnings, "too large to sync") {
+		t.Errorf("up: %s, warnings %q; want both commands and the small output, the huge one said", m, m.Warnings)
+	}
+	for p, data := range srv.Files() {
+		if len(data) > hsync.MaxObject {
+			t.Errorf("%s: %d bytes", p, len(data))
+		}
+	}
+	b.pass()
+	if got := b.commands(); !slices.Equal(got, []string{"ls", "make huge"}) {
+		t.Errorf("host1 has %q", got)
+	}
+}
