@@ -183,7 +183,8 @@ func firstSync(b *testing.B, contexts bool) {
 // listed at 1 GiB each in a fake installation's series (no key needed:
 // files of the store's directory, sparse); "bomb", a segment sealed with
 // the key whose body inflates to 1 GiB (a little over 1 MB in the
-// bucket). The pass runs once; peak-RSS-MB is the process's resident
+// bucket); "rows", a segment sealed with the key whose 64 MiB of plain
+// text list 3.3 million commands of 20 bytes each. The pass runs once; peak-RSS-MB is the process's resident
 // peak during it (VmHWM, reset before), alloc-MB what it allocated. Run
 // with -benchtime 1x.
 func BenchmarkHostileBucket(b *testing.B) {
@@ -198,6 +199,25 @@ func BenchmarkHostileBucket(b *testing.B) {
 				sparse(b, srv, hs[0], hsync.SegmentName(fake, i, i), 1<<30)
 			}
 			put(b, bucketClient(b, srv, hs[0]), hsync.HeadName(fake, 4), nil)
+			hostilePass(b, hs[0])
+		}
+	})
+	b.Run("rows", func(b *testing.B) {
+		for range b.N {
+			srv := s3test.Start(b)
+			hs := cluster(b, srv, 2)
+			key, _ := hsync.LoadKey(hs[1].s.Paths.Key)
+			name := hsync.SegmentName(hs[1].s.HostID, 1, 1)
+			plain := manyRows(hs[1].s.HostID, (hsync.MaxPlain-200)/20)
+			sealed, err := hsync.SealForTest(key, name, plain)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plain = nil
+			c := bucketClient(b, srv, hs[0])
+			put(b, c, name, sealed)
+			put(b, c, hsync.HeadName(hs[1].s.HostID, 1), nil)
+			b.ReportMetric(float64(len(sealed))/1e6, "object-MB")
 			hostilePass(b, hs[0])
 		}
 	})

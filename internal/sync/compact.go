@@ -167,6 +167,9 @@ func (p *pass) fold(run []segment) error {
 		}
 	}
 	all.Outputs = outs
+	if len(all.Sessions) > maxItems || len(all.Commands) > maxItems || len(all.Outputs) > maxItems || len(all.Tombstones) > maxItems {
+		return nil // more than a reader takes: the run stays as it is
+	}
 	start, end := run[0].start, run[len(run)-1].end
 	name := segmentName(p.HostID, start, end)
 	plain, err := encode(wireSegment{Host: p.HostID, Label: p.Label, DB: p.db, Upto: all.Upto, Start: start, End: end}, all, p.names)

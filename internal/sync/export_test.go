@@ -29,3 +29,6 @@ func EncodeForTest(host string, start, end int64, b *history.SyncBatch) ([]byte,
 // start-end; HeadName of its head seq.
 func SegmentName(host string, start, end int64) string { return segmentName(host, start, end) }
 func HeadName(host string, seq int64) string           { return headName(host, seq) }
+
+// MaxItems bounds each list of a segment.
+const MaxItems = maxItems

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -24,13 +25,49 @@ type wireSegment struct {
 	// after compaction).
 	Start    int64         `json:"start"`
 	End      int64         `json:"end"`
-	Sessions []wireSession `json:"s,omitempty"`
-	Commands []wireCommand `json:"c,omitempty"`
+	Sessions list[wireSession] `json:"s,omitempty"`
+	Commands list[wireCommand] `json:"c,omitempty"`
 	// Envs are the environments the commands' contexts name (each set of
 	// values once, as JSON).
-	Envs    []string     `json:"e,omitempty"`
-	Outputs []wireOutput `json:"o,omitempty"`
-	Forget  []wireKey    `json:"f,omitempty"`
+	Envs    list[string]     `json:"e,omitempty"`
+	Outputs list[wireOutput] `json:"o,omitempty"`
+	Forget  list[wireKey]    `json:"f,omitempty"`
+}
+
+// maxItems bounds each list of a segment. No segment this hookd writes
+// holds more (an upload takes at most DefaultSegmentItems rows, a fold
+// leaves a run that would be larger as it is), so one that does is not
+// ours, and is refused as it is read, before its rows cost memory (a
+// row of a few bytes of JSON takes a hundred or more decoded).
+const maxItems = 8 * DefaultSegmentItems
+
+// list is a segment's JSON array, read element by element up to maxItems.
+type list[T any] []T
+
+func (l *list[T]) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		*l = nil
+		return nil
+	}
+	if d, ok := t.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("want an array, not %v", t)
+	}
+	for dec.More() {
+		if len(*l) >= maxItems {
+			return fmt.Errorf("more than %d items in a list", maxItems)
+		}
+		var v T
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*l = append(*l, v)
+	}
+	return nil
 }
 
 type wireSession struct {

@@ -582,3 +582,46 @@ func TestRowTooLargeToSync(t *testing.T) {
 		t.Errorf("host1 has %q", got)
 	}
 }
+
+// manyRows is the plain text of installation id's segment 1 listing n
+// commands of a few bytes each (a key holder's memory bomb: each costs a
+// hundred bytes or more once decoded).
+func manyRows(id string, n int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"v":1,"host":%q,"start":1,"end":1,"s":[{"id":"x@%s"}],"c":[`, id, id)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"s":0,"q":1,"t":0}`)
+	}
+	b.WriteString("]}")
+	return b.Bytes()
+}
+
+// TestTooManyRows: a segment sealed with the key that lists more rows than
+// any segment this hookd writes is refused as it is read (not decoded
+// whole, not merged), reported as not ours; the rest merges.
+func TestTooManyRows(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 3)
+	a, b, c := hs[0], hs[1], hs[2]
+	key, _ := hsync.LoadKey(c.s.Paths.Key)
+	name := hsync.SegmentName(c.s.HostID, 1, 1)
+	sealed, err := hsync.SealForTest(key, name, manyRows(c.s.HostID, hsync.MaxItems+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := bucketClient(t, srv, a)
+	put(t, bc, name, sealed)
+	put(t, bc, hsync.HeadName(c.s.HostID, 1), nil)
+	b.record("", "echo real")
+	b.pass()
+	ws := a.passWarnings()
+	if !mentions(ws, "not ours", name, "more than") {
+		t.Errorf("warnings %q; want the segment refused", ws)
+	}
+	if got := a.commands(); !slices.Equal(got, []string{"echo real"}) {
+		t.Errorf("host0 has %d commands; want B's one", len(got))
+	}
+}
