@@ -23,8 +23,8 @@ type wireSegment struct {
 	Upto  int64  `json:"upto"`  // the writer's upload queue, covered up to this row
 	// Start and End are the segment numbers it holds (one, or a run
 	// after compaction).
-	Start    int64         `json:"start"`
-	End      int64         `json:"end"`
+	Start    int64             `json:"start"`
+	End      int64             `json:"end"`
 	Sessions list[wireSession] `json:"s,omitempty"`
 	Commands list[wireCommand] `json:"c,omitempty"`
 	// Envs are the environments the commands' contexts name (each set of
