@@ -197,7 +197,7 @@ func syncLine(st hsync.Status) (line, problem string) {
 	switch {
 	case st.LastError != "":
 		problem = "sync: the last pass failed: " + st.LastError
-	case len(st.Warnings) > 0 && recent(st.WarningsAt, 7*24*time.Hour):
+	case len(st.Warnings) > 0 && syncWarningsRecent(st):
 		problem = "sync: " + st.Warnings[0]
 		if len(st.Warnings) > 1 {
 			problem += fmt.Sprintf(" (and %d more: hookd sync --status)", len(st.Warnings)-1)
@@ -206,10 +206,11 @@ func syncLine(st hsync.Status) (line, problem string) {
 	return line, problem
 }
 
-// recent reports whether the RFC 3339 time at is within d of now.
-func recent(at string, d time.Duration) bool {
-	t, err := time.Parse(time.RFC3339Nano, at)
-	return err == nil && time.Since(t) < d
+// syncWarningsRecent reports whether the last pass's warnings are from the
+// last week (status names them as a problem that long).
+func syncWarningsRecent(st hsync.Status) bool {
+	t, err := time.Parse(time.RFC3339Nano, st.WarningsAt)
+	return err == nil && time.Since(t) < 7*24*time.Hour
 }
 
 func printSyncStatus(e *env, st hsync.Status) {
