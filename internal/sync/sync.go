@@ -279,12 +279,11 @@ type pass struct {
 	db    string // this database's sync id
 	names naming
 	moved Moved
-	// notOurs are the objects found not ours (by name relative to the
-	// prefix), this pass's and the earlier ones'.
+	// notOursSet holds the objects found not ours (by name relative to
+	// the prefix), this pass's and the earlier ones'.
 	notOursSet     map[string]bool
 	bad            []string // in the order found (kept in metaNotOurs)
 	fetchedNotOurs int      // objects this pass fetched that were not ours
-
 }
 
 // Pass runs one pass now: it uploads what was recorded here since the
