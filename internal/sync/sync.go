@@ -561,7 +561,7 @@ func (p *pass) get(ctx context.Context, sg segment) ([]byte, error) {
 	}
 	data, err := p.c.Get(ctx, p.Settings.Prefix+sg.name, limit)
 	if errors.Is(err, s3.ErrTooLarge) {
-		return nil, &notOursError{sg.name, int64(len(data)), errSize}
+		return nil, &notOursError{sg.name, sg.size, errSize}
 	}
 	return data, err
 }
