@@ -1,11 +1,8 @@
 package sync_test
 
 import (
-	"bytes"
-	"compress/flate"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -206,17 +203,8 @@ func BenchmarkHostileBucket(b *testing.B) {
 		for range b.N {
 			srv := s3test.Start(b)
 			hs := cluster(b, srv, 2)
-			key, _ := hsync.LoadKey(hs[1].s.Paths.Key)
-			name := hsync.SegmentName(hs[1].s.HostID, 1, 1)
-			plain := manyRows(hs[1].s.HostID, (hsync.MaxPlain-200)/20)
-			sealed, err := hsync.SealForTest(key, name, plain)
-			if err != nil {
-				b.Fatal(err)
-			}
-			plain = nil
-			c := bucketClient(b, srv, hs[0])
-			put(b, c, name, sealed)
-			put(b, c, hsync.HeadName(hs[1].s.HostID, 1), nil)
+			sealed := sealAs(b, hs[1], hs[1].s.HostID, 1, 1, manyRows(hs[1].s.HostID, (hsync.MaxPlain-200)/20), false)
+			plant(b, srv, hs[0], hs[1].s.HostID, 1, sealed)
 			b.ReportMetric(float64(len(sealed))/1e6, "object-MB")
 			hostilePass(b, hs[0])
 		}
@@ -225,21 +213,9 @@ func BenchmarkHostileBucket(b *testing.B) {
 		for range b.N {
 			srv := s3test.Start(b)
 			hs := cluster(b, srv, 2)
-			key, _ := hsync.LoadKey(hs[1].s.Paths.Key)
-			name := hsync.SegmentName(hs[1].s.HostID, 1, 1)
-			var z bytes.Buffer
-			zw, _ := flate.NewWriter(&z, flate.BestSpeed)
-			io.CopyN(zw, zeros{}, 1<<30)
-			zw.Close()
-			sealed, err := hsync.SealDeflatedForTest(key, name, z.Bytes())
-			if err != nil {
-				b.Fatal(err)
-			}
-			c := bucketClient(b, srv, hs[0])
-			put(b, c, name, sealed)
-			put(b, c, hsync.HeadName(hs[1].s.HostID, 1), nil)
+			sealed := sealAs(b, hs[1], hs[1].s.HostID, 1, 1, deflatedZeros(1<<30), true)
+			plant(b, srv, hs[0], hs[1].s.HostID, 1, sealed)
 			b.ReportMetric(float64(len(sealed))/1e6, "object-MB")
-			z = bytes.Buffer{}
 			hostilePass(b, hs[0])
 		}
 	})

@@ -45,14 +45,40 @@ func put(t testing.TB, c *s3.Client, name string, body []byte) {
 	}
 }
 
-// forge writes, with h's key, segment n of installation id's series with
-// the plain content seg (the wire format, as JSON), and its head.
-func forge(t testing.TB, srv *s3test.Server, h *host, id string, n int64, seg map[string]any) string {
+// plant puts body as installation id's segment n, and its head, as anyone
+// who can write to the bucket can, and returns the segment's name.
+func plant(t testing.TB, srv *s3test.Server, h *host, id string, n int64, body []byte) string {
+	t.Helper()
+	c := bucketClient(t, srv, h)
+	name := hsync.SegmentName(id, n, n)
+	put(t, c, name, body)
+	put(t, c, hsync.HeadName(id, n), nil)
+	return name
+}
+
+// sealAs seals plain (already deflated when deflated) as installation
+// id's segment start-end with h's key, as any machine holding it can.
+func sealAs(t testing.TB, h *host, id string, start, end int64, plain []byte, deflated bool) []byte {
 	t.Helper()
 	key, err := hsync.LoadKey(h.s.Paths.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
+	seal := hsync.SealForTest
+	if deflated {
+		seal = hsync.SealDeflatedForTest
+	}
+	sealed, err := seal(key, hsync.SegmentName(id, start, end), plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed
+}
+
+// forge writes, with h's key, segment n of installation id's series with
+// the plain content seg (the wire format, as JSON), and its head.
+func forge(t testing.TB, srv *s3test.Server, h *host, id string, n int64, seg map[string]any) string {
+	t.Helper()
 	seg["v"], seg["host"], seg["start"], seg["end"] = 1, id, n, n
 	if _, ok := seg["label"]; !ok {
 		seg["label"] = "rogue"
@@ -61,15 +87,7 @@ func forge(t testing.TB, srv *s3test.Server, h *host, id string, n int64, seg ma
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := hsync.SegmentName(id, n, n)
-	sealed, err := hsync.SealForTest(key, name, plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := bucketClient(t, srv, h)
-	put(t, c, name, sealed)
-	put(t, c, hsync.HeadName(id, n), nil)
-	return name
+	return plant(t, srv, h, id, n, sealAs(t, h, id, n, n, plain, false))
 }
 
 // passWarnings runs a pass that must succeed and returns its warnings.
@@ -196,13 +214,11 @@ func TestObjectsNotOurs(t *testing.T) {
 	b.pass()
 	c := bucketClient(t, srv, a)
 	fake := "0000000000000000"
-	put(t, c, hsync.SegmentName(fake, 1, 1), bytes.Repeat([]byte("garbage!"), 64))
-	put(t, c, hsync.HeadName(fake, 1), nil)
+	plant(t, srv, a, fake, 1, bytes.Repeat([]byte("garbage!"), 64))
 	other, _ := hsync.NewKey()
 	fake2 := "0000000000000001"
 	sealed, _ := hsync.SealForTest(other, hsync.SegmentName(fake2, 1, 1), []byte(`{"v":1}`))
-	put(t, c, hsync.SegmentName(fake2, 1, 1), sealed)
-	put(t, c, hsync.HeadName(fake2, 1), nil)
+	plant(t, srv, a, fake2, 1, sealed)
 	put(t, c, "heads/NOT-AN-ID/000000000001", nil)
 	put(t, c, "h/"+b.s.HostID+"/README", []byte("hello"))
 	put(t, c, hsync.HeadName(b.s.HostID, 99), nil) // (B's series grew, it says)
@@ -341,19 +357,7 @@ func TestDecompressionBomb(t *testing.T) {
 	hs := cluster(t, srv, 3)
 	a, b, c := hs[0], hs[1], hs[2]
 	a.s.Settings.KeepOutput = 64 << 10
-	key, _ := hsync.LoadKey(c.s.Paths.Key)
-	name := hsync.SegmentName(c.s.HostID, 1, 1)
-	var z bytes.Buffer
-	zw, _ := flate.NewWriter(&z, flate.BestCompression)
-	io.CopyN(zw, zeros{}, hsync.MaxPlain+1<<20)
-	zw.Close()
-	sealed, err := hsync.SealDeflatedForTest(key, name, z.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bc := bucketClient(t, srv, a)
-	put(t, bc, name, sealed)
-	put(t, bc, hsync.HeadName(c.s.HostID, 1), nil)
+	name := plant(t, srv, a, c.s.HostID, 1, sealAs(t, c, c.s.HostID, 1, 1, deflatedZeros(hsync.MaxPlain+1<<20), true))
 	b.s.Settings.Outputs = hsync.OutputsAll
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
 	b.record(big, "make big")
@@ -376,6 +380,15 @@ func TestDecompressionBomb(t *testing.T) {
 		!strings.HasSuffix(string(o.Text), "abcdef of make big") {
 		t.Errorf("merged output: %d bytes, flags %v; want head and tail in output.limit (64 KiB), marked truncated", len(o.Text), o.Flags)
 	}
+}
+
+// deflatedZeros is a DEFLATE stream of n zero bytes.
+func deflatedZeros(n int64) []byte {
+	var z bytes.Buffer
+	zw, _ := flate.NewWriter(&z, flate.BestCompression)
+	io.CopyN(zw, zeros{}, n)
+	zw.Close()
+	return z.Bytes()
 }
 
 type zeros struct{}
@@ -475,11 +488,9 @@ func TestManyObjectsNotOurs(t *testing.T) {
 	b.record("", "echo one")
 	b.pass()
 	a.pass()
-	c := bucketClient(t, srv, a)
 	for i := range 100 {
 		fake := fmt.Sprintf("%016x", i)
-		put(t, c, hsync.SegmentName(fake, 1, 1), bytes.Repeat([]byte{byte(i)}, 200))
-		put(t, c, hsync.HeadName(fake, 1), nil)
+		plant(t, srv, a, fake, 1, bytes.Repeat([]byte{byte(i)}, 200))
 	}
 	b.record("", "echo two")
 	b.pass()
@@ -529,13 +540,11 @@ func TestForgedRangeInOwnSeries(t *testing.T) {
 		want = append(want, cmd)
 		b.pass()
 	}
-	key, _ := hsync.LoadKey(c.s.Paths.Key)
 	name := hsync.SegmentName(b.s.HostID, 1, 4)
 	plain, _ := json.Marshal(map[string]any{"v": 1, "host": b.s.HostID, "start": 1, "end": 4,
 		"s": []map[string]any{{"id": b.sess + "@" + b.s.HostID}},
 		"c": []map[string]any{{"s": 0, "q": 1, "c": "echo forged-in-b-series", "t": 1}}})
-	sealed, _ := hsync.SealForTest(key, name, plain)
-	put(t, bucketClient(t, srv, b), name, sealed)
+	put(t, bucketClient(t, srv, b), name, sealAs(t, c, b.s.HostID, 1, 4, plain, false))
 	var ws []string
 	for i := range 3 {
 		cmd := fmt.Sprintf("echo b-late-%d", i)
@@ -547,6 +556,7 @@ func TestForgedRangeInOwnSeries(t *testing.T) {
 		t.Errorf("B's warnings %q; want the forged range reported and deleted", ws)
 	}
 	late := newHost(t, srv, b.s.Settings.Bucket, "late")
+	key, _ := hsync.LoadKey(b.s.Paths.Key)
 	if err := late.s.Join(t.Context(), key); err != nil {
 		t.Fatal(err)
 	}
@@ -606,15 +616,7 @@ func TestTooManyRows(t *testing.T) {
 	srv := s3test.Start(t)
 	hs := cluster(t, srv, 3)
 	a, b, c := hs[0], hs[1], hs[2]
-	key, _ := hsync.LoadKey(c.s.Paths.Key)
-	name := hsync.SegmentName(c.s.HostID, 1, 1)
-	sealed, err := hsync.SealForTest(key, name, manyRows(c.s.HostID, hsync.MaxItems+1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bc := bucketClient(t, srv, a)
-	put(t, bc, name, sealed)
-	put(t, bc, hsync.HeadName(c.s.HostID, 1), nil)
+	name := plant(t, srv, a, c.s.HostID, 1, sealAs(t, c, c.s.HostID, 1, 1, manyRows(c.s.HostID, hsync.MaxItems+1), false))
 	b.record("", "echo real")
 	b.pass()
 	ws := a.passWarnings()
