@@ -203,7 +203,7 @@ func BenchmarkHostileBucket(b *testing.B) {
 		for range b.N {
 			srv := s3test.Start(b)
 			hs := cluster(b, srv, 2)
-			sealed := sealAs(b, hs[1], hs[1].s.HostID, 1, 1, manyRows(hs[1].s.HostID, (hsync.MaxPlain-200)/20), false)
+			sealed := sealAs(b, hs[1], hs[1].s.HostID, 1, 1, manyRows(hs[1].s.HostID, (hsync.MaxPlain()-200)/20), false)
 			plant(b, srv, hs[0], hs[1].s.HostID, 1, sealed)
 			b.ReportMetric(float64(len(sealed))/1e6, "object-MB")
 			hostilePass(b, hs[0])

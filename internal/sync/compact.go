@@ -180,7 +180,7 @@ func (p *pass) fold(run []segment) error {
 	if err != nil {
 		return err
 	}
-	if len(plain) > maxPlain || len(sealed) > maxObject {
+	if len(plain) > maxPlain || int64(len(sealed)) > maxObject() {
 		return nil // larger than a reader takes: the run stays as it is
 	}
 	// Already there: an earlier pass folded the same run and stopped

@@ -7,10 +7,16 @@ import "github.com/hookd/hookd/history"
 
 // MaxObject and MaxPlain are the bounds of a segment object and of its
 // plain text.
-const (
-	MaxObject = maxObject
-	MaxPlain  = maxPlain
-)
+func MaxObject() int64 { return maxObject() }
+func MaxPlain() int    { return maxPlain }
+
+// SetMaxPlain changes the bound of a segment's plain text; it returns a
+// function that puts it back.
+func SetMaxPlain(n int) (restore func()) {
+	old := maxPlain
+	maxPlain = n
+	return func() { maxPlain = old }
+}
 
 // SealForTest seals plain as the object name, as seal does.
 func SealForTest(k Key, name string, plain []byte) ([]byte, error) { return seal(k, name, plain) }

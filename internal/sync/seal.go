@@ -30,8 +30,10 @@ const headerLen = len(magic) + 8 + chacha20poly1305.NonceSizeX + 32 + chacha20po
 
 // maxPlain bounds a body once decompressed: inflating stops there (a
 // decompression bomb costs at most that much memory), and no segment this
-// hookd writes is larger (upload and fold make sure of it).
-const maxPlain = 64 << 20
+// hookd writes is larger (upload and fold make sure of it). It leaves room
+// for the folds of an earlier hookd, which bounded only their compressed
+// size (4 MiB: 32 times that inflated). A variable for tests (SetMaxPlain).
+var maxPlain = 128 << 20
 
 // ErrWrongKey reports an object sealed under another key than ours.
 var ErrWrongKey = errors.New("it was encrypted with a different key")
@@ -119,7 +121,7 @@ func open(k Key, name string, data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, ErrDamaged
 	}
-	plain, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxPlain+1))
+	plain, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), int64(maxPlain)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}

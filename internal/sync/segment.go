@@ -36,10 +36,11 @@ type wireSegment struct {
 
 // maxItems bounds each list of a segment. No segment this hookd writes
 // holds more (an upload takes at most DefaultSegmentItems rows, a fold
-// leaves a run that would be larger as it is), so one that does is not
+// leaves a run that would be larger as it is; an earlier hookd's fold of
+// 4 MiB holds up to about 300,000 commands), so one that does is not
 // ours, and is refused as it is read, before its rows cost memory (a
 // row of a few bytes of JSON takes a hundred or more decoded).
-const maxItems = 8 * DefaultSegmentItems
+const maxItems = 20 * DefaultSegmentItems
 
 // list is a segment's JSON array, read element by element up to maxItems.
 type list[T any] []T

@@ -122,15 +122,16 @@ const (
 // maxObject bounds the size of a segment object: no segment this hookd
 // writes is larger (upload and fold make sure of it), so a listed object
 // larger than that is not one of ours and is never fetched, and a GET
-// reads no more than the listed size.
-const maxObject = maxPlain + 1<<20
+// reads no more than the listed size. (Sealing adds a few bytes to the
+// plain text at worst.)
+func maxObject() int64 { return int64(maxPlain) + 1<<20 }
 
 // minObject is the size of a sealed empty body: nothing smaller is ours.
 const minObject int64 = int64(headerLen) + 24 + 16
 
 // prefetchBytes bounds the objects fetched ahead of the merge, by their
 // listed sizes (one object at a time when one alone is larger).
-const prefetchBytes = maxObject
+const prefetchBytes = 64 << 20
 
 func (s *Syncer) now() time.Time {
 	if s.Now != nil {
@@ -482,7 +483,7 @@ func (p *pass) checkKey() error {
 type segment struct {
 	name       string // relative to the prefix
 	start, end int64
-	size       int64 // as listed (0: not listed, up to maxObject)
+	size       int64 // as listed (0: not listed, up to maxObject())
 	notOurs    bool  // found not ours: never fetched (it only says its numbers were taken)
 }
 
@@ -515,7 +516,7 @@ func (p *pass) listSegments(host string, after int64) ([]segment, error) {
 		case end <= after:
 		default:
 			sg := segment{name: name, start: start, end: end, size: o.Size}
-			if o.Size > maxObject || o.Size < minObject {
+			if o.Size > maxObject() || o.Size < minObject {
 				p.notOurs(name, o.Size, errSize)
 			}
 			sg.notOurs = p.isNotOurs(name)
@@ -555,7 +556,7 @@ func cover(segs []segment, merged int64) []segment {
 
 // get fetches a segment's sealed bytes: no more than its listed size.
 func (p *pass) get(ctx context.Context, sg segment) ([]byte, error) {
-	limit := int64(maxObject)
+	limit := maxObject()
 	if sg.size > 0 {
 		limit = min(sg.size, limit)
 	}
@@ -876,7 +877,7 @@ func (p *pass) upload(heads []int64) (err error) {
 		if err != nil {
 			return err
 		}
-		if len(plain) > maxPlain || len(sealed) > maxObject {
+		if len(plain) > maxPlain || int64(len(sealed)) > maxObject() {
 			// Larger than any reader takes: fewer rows, down to one; a
 			// single row that large (a huge output with sync.outputs:
 			// all) stays on this machine.

@@ -357,7 +357,7 @@ func TestDecompressionBomb(t *testing.T) {
 	hs := cluster(t, srv, 3)
 	a, b, c := hs[0], hs[1], hs[2]
 	a.s.Settings.KeepOutput = 64 << 10
-	name := plant(t, srv, a, c.s.HostID, 1, sealAs(t, c, c.s.HostID, 1, 1, deflatedZeros(hsync.MaxPlain+1<<20), true))
+	name := plant(t, srv, a, c.s.HostID, 1, sealAs(t, c, c.s.HostID, 1, 1, deflatedZeros(int64(hsync.MaxPlain())+1<<20), true))
 	b.s.Settings.Outputs = hsync.OutputsAll
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
 	b.record(big, "make big")
@@ -569,21 +569,23 @@ func TestForgedRangeInOwnSeries(t *testing.T) {
 
 // TestRowTooLargeToSync: no segment this hookd writes is larger than what
 // a reader takes (MaxPlain): a batch that would be is cut, and a single
-// output that alone would be (sync.outputs: all, a 50 MiB output) stays
-// on its machine, said; the rest travels.
+// output that alone would be (sync.outputs: all) stays
+// on its machine, said; the rest travels. (With the bound lowered to 8 MiB
+// and a 7 MiB output, whose encoding is larger.)
 func TestRowTooLargeToSync(t *testing.T) {
+	defer hsync.SetMaxPlain(8 << 20)()
 	srv := s3test.Start(t)
 	hs := cluster(t, srv, 2)
 	a, b := hs[0], hs[1]
 	a.s.Settings.Outputs = hsync.OutputsAll
-	a.record(strings.Repeat("x", 50<<20), "make huge")
+	a.record(strings.Repeat("x", 7<<20), "make huge")
 	a.record("small", "ls")
 	m := a.pass()
 	if m.UpCommands != 2 || m.UpOutputs != 1 || !mentions(m.Warnings, "too large to sync") {
 		t.Errorf("up: %s, warnings %q; want both commands and the small output, the huge one said", m, m.Warnings)
 	}
 	for p, data := range srv.Files() {
-		if len(data) > hsync.MaxObject {
+		if int64(len(data)) > hsync.MaxObject() {
 			t.Errorf("%s: %d bytes", p, len(data))
 		}
 	}
