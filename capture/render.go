@@ -9,6 +9,10 @@ import (
 // full-screen program.
 const FullScreenNote = "[full-screen program: output not kept]\n"
 
+// WithheldNote is the text kept for the output of a command that printed a
+// secret (see [WithholdMark]).
+const WithheldNote = "[hookd printed a secret (a recovery phrase): output not kept]\n"
+
 // Render turns the raw bytes one command wrote to its terminal into the
 // plain text the user saw. It is total: any input gives valid UTF-8
 // containing no control characters other than newline and tab.

@@ -138,6 +138,11 @@ func storeItem(ctx context.Context, tx *history.Tx, it outbox.Item, rules *Rules
 // the rules' redactor. It returns how many secrets were replaced.
 func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
 	o := history.Output{Session: it.Session, Seq: it.Seq, Stream: it.Stream, Bytes: it.Size, CreatedAt: it.Time}
+	if it.Withheld {
+		o.Flags |= history.OutputWithheld
+		o.Text = []byte(capture.WithheldNote)
+		return o, 0
+	}
 	text, full := capture.Render(it.Raw)
 	if full {
 		o.Flags |= history.OutputFullScreen

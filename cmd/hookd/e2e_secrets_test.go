@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/redact"
+	hsync "github.com/hookd/hookd/internal/sync"
+	"github.com/hookd/hookd/internal/sync/s3test"
+)
+
+// phraseRE finds a recovery phrase as hookd sync init prints it.
+var phraseRE = regexp.MustCompile(`hookd1(?:-[a-z2-7]{5}){11}`)
+
+// TestRecoveryPhraseNotKept (issue 30, item 11): in real bash and zsh
+// under the capturing proxy, `hookd sync init` against a real S3 server
+// shows its recovery phrase on the terminal, and the history keeps none of
+// its output, however hookd was started (by name, `command hookd` into a
+// pipe, an alias, a script running it by its path): `hookd out`, `hookd
+// show`, `hookd ask --dry-run` with the command's context, MCP's
+// command_output and the database file never hold the phrase. A phrase
+// that arrives another way (echoed) is redacted in the command line and
+// in the output.
+func TestRecoveryPhraseNotKept(t *testing.T) {
+	srv := s3test.Start(t)
+	forEachShell(t, func(t *testing.T, shell string) {
+		bucket := srv.Bucket("phrase-" + shell)
+		h := syncHome(t, srv, "", "s3://"+bucket+"/p0", noAgentSync)
+		s := startCaptured(t, h, shell, "alias hk=hookd\n")
+		ways := []string{
+			"hookd sync init",
+			"command hookd sync init | cat",
+			"hk sync init",
+			`sh -c 'exec "$(command -v hookd)" sync init' 2>&1 | tee /dev/null`,
+		}
+		var phrases []string
+		for i, line := range ways {
+			if i > 0 {
+				// A new installation's key, in another place of the bucket.
+				os.Remove(h.Path(".local", "share", "hookd", "sync-key"))
+				cfg := fmt.Sprintf("sync:\n  url: s3://%s/p%d\n  endpoint: %s\n%s", bucket, i, srv.Endpoint, noAgentSync)
+				if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(cfg), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := s.Mark()
+			runPrompt(t, s, line)
+			p := phraseRE.FindString(s.PlainSince(m))
+			if p == "" {
+				t.Fatalf("%s: no recovery phrase on the terminal:\n%s", line, s.PlainSince(m))
+			}
+			phrases = append(phrases, p)
+		}
+		// The phrase arriving another way: echoed (pasted, say).
+		runPrompt(t, s, "echo my phrase is "+phrases[0])
+
+		fake := llmtest.NewOpenAI(t)
+		leaks := func(what, text string) {
+			t.Helper()
+			for _, p := range phrases {
+				if strings.Contains(text, p) || strings.Contains(text, p[7:]) {
+					t.Errorf("%s holds a recovery phrase:\n%s", what, text)
+					return
+				}
+			}
+		}
+		es := entries(t, h)
+		var ids []int64
+		for _, e := range es {
+			leaks("the command line #"+strconv.FormatInt(e.ID, 10), e.Command)
+			if !strings.Contains(e.Command, "sync init") {
+				continue
+			}
+			ids = append(ids, e.ID)
+			id := strconv.FormatInt(e.ID, 10)
+			sh := show(t, h, e.ID)
+			leaks("hookd show "+id, sh.Output)
+			if !strings.Contains(sh.Missing, "secret") {
+				t.Errorf("hookd show %s: output %q, missing %q; want it said that a secret was not kept", id, sh.Output, sh.Missing)
+			}
+			out, errOut, err := hookdRun(h, nil, "out", id)
+			leaks("hookd out "+id, out+errOut)
+			if err == nil {
+				t.Errorf("hookd out %s succeeded: %q", id, out)
+			}
+			out, errOut, err = hookdRun(h, llmEnv(fake), "ask", "--dry-run", "what now? !"+id+"ctx")
+			if err != nil {
+				t.Fatalf("hookd ask --dry-run: %v\n%s", err, errOut)
+			}
+			leaks("hookd ask --dry-run !"+id+"ctx", out)
+			if !strings.Contains(out, "sync init") {
+				t.Errorf("the dry run lacks the command:\n%s", out)
+			}
+		}
+		if len(ids) != len(ways) {
+			t.Fatalf("%d sync init commands recorded; want %d: %q", len(ids), len(ways), commandsOf(es))
+		}
+		echo := es[len(es)-1]
+		if sh := show(t, h, echo.ID); !strings.Contains(sh.Output, "my phrase is hookd1-"+redact.Marker) {
+			t.Errorf("the echoed phrase is stored as %q; want it redacted", sh.Output)
+		}
+		// Through MCP, as a coding agent reads it.
+		var calls []mcpCall
+		for _, id := range append(ids, echo.ID) {
+			calls = append(calls, mcpCall{Name: "command_output", Arguments: map[string]any{"id": id}})
+		}
+		res := runMCPClient(t, h, calls...)
+		for i := range calls {
+			leaks("MCP command_output", res.result(t, i).text())
+		}
+		// What the history keeps on disk.
+		for _, f := range []string{"history.db", "history.db-wal"} {
+			raw, _ := os.ReadFile(h.Path(".local", "share", "hookd", f))
+			leaks(f, string(raw))
+		}
+		state, _ := filepath.Glob(h.Path(".local", "state", "hookd", "outputs", "*"))
+		for _, f := range state {
+			raw, _ := os.ReadFile(f)
+			leaks(f, string(raw))
+		}
+		s.Exit()
+	})
+}
+
+// TestRecoveryPhraseRedacted: every phrase hookd's sync makes is found by
+// the redaction rules, whole, in upper case, and with spaces for dashes
+// (as hookd sync join reads it).
+func TestRecoveryPhraseRedacted(t *testing.T) {
+	for range 200 {
+		k, err := hsync.NewKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := k.Phrase()
+		for _, in := range []string{p, strings.ToUpper(p), strings.ReplaceAll(p, "-", " "), "key: " + p + ".", p[:24]} {
+			got, _ := (*redact.Redactor)(nil).String(in)
+			if strings.Contains(strings.ToLower(got), p[7:17]) || !strings.Contains(got, redact.Marker) {
+				t.Fatalf("%q redacts to %q", in, got)
+			}
+		}
+	}
+}
