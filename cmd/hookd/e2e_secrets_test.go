@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -202,4 +203,32 @@ func TestContextFieldsOneLine(t *testing.T) {
 			check("MCP command_context", res.result(t, 0).text())
 		}
 	})
+}
+
+// TestRecordedAltScreenKept (issue 30, item 13): a coding agent's output
+// (hookd record, Claude Code's hook) that switches to the alternate screen
+// is kept as text: it reached no terminal, so the switch hides nothing.
+func TestRecordedAltScreenKept(t *testing.T) {
+	h := newHome(t)
+	out := "step 1 ok\n\x1b[?1049h\x1b[2J\x1b[Hrm -rf build: done\n\x1b[?1049lstep 2 FAILED\n"
+	hookdStdin(t, h, out, "record", "--author", "aider", "--exit", "1", "--output-file", "-", "--", "make")
+	js, _ := json.Marshal(out)
+	payload := fmt.Sprintf(`{"session_id": "s-1", "cwd": "/src", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_input": {"command": "./deploy.sh"}, "tool_response": {"stdout": %s, "stderr": "", "interrupted": false}}`, js)
+	hookdStdin(t, h, payload, "agent-hook", "claude-code")
+	want := "step 1 ok\nrm -rf build: done\nstep 2 FAILED\n"
+	for _, author := range []string{"aider", "claude-code"} {
+		got, errOut, err := hookdRun(h, nil, "out", "--author", author, "-1")
+		if err != nil || got != want {
+			t.Errorf("hookd out --author %s -1 = %q, %v %s; want %q", author, got, err, errOut, want)
+		}
+	}
+	// In a terminal, the same bytes are a full-screen program's.
+	s := startCaptured(t, h, "bash", "")
+	runPrompt(t, s, `printf 'step 1 ok\n\033[?1049hscreen\n\033[?1049l'`)
+	s.Exit()
+	es := entries(t, h)
+	if sh := show(t, h, es[len(es)-1].ID); !strings.Contains(sh.Missing, "full-screen") {
+		t.Errorf("a terminal's alternate screen: output %q, missing %q; want it noted as a full-screen program's", sh.Output, sh.Missing)
+	}
 }
