@@ -232,3 +232,27 @@ func TestRecordedAltScreenKept(t *testing.T) {
 		t.Errorf("a terminal's alternate screen: output %q, missing %q; want it noted as a full-screen program's", sh.Output, sh.Missing)
 	}
 }
+
+// TestMCPBatchKeepsSession (issue 30, item 14): JSON arrays sent on the
+// official TypeScript client's own transport (a malformed batch, an empty
+// one, a well-formed one, which MCP no longer has) while a call is in
+// flight end neither the session nor that call: it is answered, and so are
+// the calls after.
+func TestMCPBatchKeepsSession(t *testing.T) {
+	h := newHome(t)
+	hookdStdin(t, h, "hello from the agent\n", "record", "--author", "aider", "--output-file", "-", "--", "echo", "hello")
+	recent := &mcpCall{Name: "recent_commands", Arguments: map[string]any{"author": "aider"}}
+	res := runMCPClient(t, h,
+		mcpCall{Raw: []int{1, 2}, With: recent},
+		mcpCall{Raw: []any{}},
+		mcpCall{Raw: []any{map[string]any{"jsonrpc": "2.0", "id": 90, "method": "ping"}}, With: recent},
+		*recent)
+	for _, i := range []int{0, 2, 3} {
+		if r := res.result(t, i); r.IsError || !strings.Contains(r.text(), "echo hello") {
+			t.Errorf("call %d: %+v; want the recent commands", i, r)
+		}
+	}
+	if strings.Contains(res.Stderr, "unmarshal") {
+		t.Errorf("hookd mcp's stderr: %s", res.Stderr)
+	}
+}

@@ -354,6 +354,110 @@ func TestServeGarbage(t *testing.T) {
 	}
 }
 
+// TestServeBatches (issue 30, item 14): a JSON array line (a JSON-RPC
+// batch, well-formed or not) never ends the session nor loses a request in
+// flight. Under MCP 2025-06-18 and later, which have no batches, every
+// request in one gets an error with its id; under 2025-03-26 a well-formed
+// batch is answered by the SDK, and a malformed one gets errors.
+func TestServeBatches(t *testing.T) {
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2025-03-26"} {
+		t.Run(version, func(t *testing.T) {
+			f := newFixture(t)
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() { done <- Serve(context.Background(), f.options(), inR, outW); outW.Close() }()
+			// The answers are read as they come (a pipe holds nothing).
+			lines := make(chan []byte, 100)
+			go func() {
+				sc := bufio.NewScanner(outR)
+				sc.Buffer(nil, 1<<20)
+				for sc.Scan() {
+					lines <- append([]byte(nil), sc.Bytes()...)
+				}
+				close(lines)
+			}()
+			send := func(s string) { io.WriteString(inW, s+"\n") }
+			// answers reads n lines: each one answer, or an array of them.
+			answers := func(n int) map[string]map[string]any {
+				t.Helper()
+				got := map[string]map[string]any{}
+				for range n {
+					var line []byte
+					select {
+					case l, ok := <-lines:
+						if !ok {
+							t.Fatalf("no answer: the output ended")
+						}
+						line = l
+					case <-time.After(30 * time.Second):
+						t.Fatalf("no answer in 30s; so far %v", got)
+					}
+					var ms []map[string]any
+					if json.Unmarshal(line, &ms) != nil {
+						var m map[string]any
+						if err := json.Unmarshal(line, &m); err != nil {
+							t.Fatalf("answer %q: %v", line, err)
+						}
+						ms = []map[string]any{m}
+					} else {
+						got["batch"] = map[string]any{"n": len(ms)}
+					}
+					for i, m := range ms {
+						key := fmt.Sprint(m["id"])
+						if m["id"] == nil {
+							key = fmt.Sprintf("null%d/%d", i, len(ms))
+						}
+						got[key] = m
+					}
+				}
+				return got
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			answers(1)
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			// A call in flight, then the arrays.
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`)
+			send(`[1,2]`)
+			send(`[]`)
+			send(`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{}},{"jsonrpc":"2.0","id":"six","method":"tools/list"}]`)
+			got := answers(4)
+			if m := got["2"]; m == nil || m["result"] == nil {
+				t.Errorf("the call in flight: %v; want its result", m)
+			}
+			isErr := func(m map[string]any) bool {
+				return m != nil && m["error"] != nil && m["error"].(map[string]any)["code"].(float64) == -32600
+			}
+			if !isErr(got["null0/2"]) || !isErr(got["null1/2"]) {
+				t.Errorf("[1,2]: %v; want an array of two invalid requests", got)
+			}
+			if !isErr(got["null0/1"]) {
+				t.Errorf("[]: %v; want one invalid request", got)
+			}
+			if version >= "2025-06-18" {
+				if !isErr(got["5"]) || !isErr(got["six"]) || !strings.Contains(fmt.Sprint(got["5"]), "send each message on a line of its own") {
+					t.Errorf("a batch under %s: %v; want an error for each request", version, got)
+				}
+			} else if got["5"] == nil || got["5"]["result"] == nil || got["six"] == nil || got["six"]["result"] == nil {
+				t.Errorf("a batch under %s: %v; want the SDK's answers", version, got)
+			}
+			send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`)
+			if m := answers(1)["3"]; m == nil || m["result"] == nil {
+				t.Errorf("a call after the arrays: %v", m)
+			}
+			inW.Close()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Serve ended with %v; want nil at the end of its input", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("Serve did not end with its input")
+			}
+		})
+	}
+}
+
 // TestServeAnswersBeforeEOF: input that ends right after its requests
 // (`printf '…' | hookd mcp`) still gets every answer.
 func TestServeAnswersBeforeEOF(t *testing.T) {
