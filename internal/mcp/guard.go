@@ -29,8 +29,10 @@ const maxLine = 16 << 20
 // answers. guard holds the end of the input back until every request read
 // has been answered (or drainWait has passed).
 
-// drainWait bounds how long the end of the input waits for answers.
-const drainWait = 30 * time.Second
+// drainWait bounds how long the end of the input waits for the next
+// answer: thousands of requests take longer than that in all, but while
+// answers come, it waits.
+var drainWait = 30 * time.Second
 
 // A JSON array is a JSON-RPC batch. MCP 2025-06-18 removed batching, and
 // the SDK ends the session at a batch it does not take: any batch once a
@@ -192,10 +194,8 @@ func (l *lockedWriter) batchOf(line []byte) (answer []byte, forward [][]byte) {
 }
 
 // drain waits until every request passed on has been answered, or until
-// drainWait has passed.
+// drainWait has passed without an answer.
 func (l *lockedWriter) drain() {
-	deadline := time.NewTimer(drainWait)
-	defer deadline.Stop()
 	for {
 		l.mu.Lock()
 		if len(l.pending) == 0 {
@@ -207,8 +207,10 @@ func (l *lockedWriter) drain() {
 		}
 		ch := l.changed
 		l.mu.Unlock()
+		deadline := time.NewTimer(drainWait)
 		select {
 		case <-ch:
+			deadline.Stop()
 		case <-deadline.C:
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -455,6 +456,83 @@ func TestServeBatches(t *testing.T) {
 				t.Error("Serve did not end with its input")
 			}
 		})
+	}
+}
+
+// TestCallsBounded (issue 30, item 14): many calls at once (an agent may
+// send thousands) work on the history at most maxCalls at a time, and open
+// it (which writes what waits in the spools) one at a time, so that the
+// calls of one process never find the database busy with each other.
+func TestCallsBounded(t *testing.T) {
+	f := newFixture(t)
+	o := f.options()
+	var mu sync.Mutex
+	opening, working, maxOpening, maxWorking := 0, 0, 0, 0
+	enter := func(n, most *int) {
+		mu.Lock()
+		*n++
+		*most = max(*most, *n)
+		mu.Unlock()
+	}
+	leave := func(n *int) {
+		mu.Lock()
+		*n--
+		mu.Unlock()
+	}
+	open := o.Open
+	o.Open = func(ctx context.Context) (*history.Store, error) {
+		enter(&opening, &maxOpening)
+		defer leave(&opening)
+		time.Sleep(2 * time.Millisecond) // a flush's write
+		return open(ctx)
+	}
+	o.Search = func(ctx context.Context, s *history.Store, q history.Query) ([]Hit, error) {
+		enter(&working, &maxWorking)
+		defer leave(&working)
+		time.Sleep(20 * time.Millisecond)
+		return nil, nil
+	}
+	cs := connect(t, o)
+	var wg sync.WaitGroup
+	for range 4 * maxCalls {
+		wg.Go(func() {
+			if _, text, isErr := call(t, cs, "history_search", map[string]any{"query": "x"}); isErr {
+				t.Errorf("history_search: %s", text)
+			}
+		})
+	}
+	wg.Wait()
+	if maxOpening != 1 || maxWorking > maxCalls {
+		t.Errorf("%d calls opened the history at once, %d worked on it at once; want 1 and at most %d", maxOpening, maxWorking, maxCalls)
+	}
+}
+
+// TestServeDrainsWhileAnswering: input that ends after more requests than
+// can be answered within drainWait still gets every answer, as long as
+// answers keep coming (10,000 requests at once take longer than 30 s).
+func TestServeDrainsWhileAnswering(t *testing.T) {
+	f := newFixture(t)
+	o := f.options()
+	open := o.Open
+	o.Open = func(ctx context.Context) (*history.Store, error) {
+		time.Sleep(20 * time.Millisecond) // one at a time: 40 take 0.8 s
+		return open(ctx)
+	}
+	defer func(d time.Duration) { drainWait = d }(drainWait)
+	drainWait = 300 * time.Millisecond
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	const n = 40
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`+"\n", i)
+	}
+	var out bytes.Buffer
+	if err := Serve(context.Background(), o, strings.NewReader(in.String()), &out); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if got := strings.Count(out.String(), `"result"`); got != n+1 {
+		t.Errorf("%d answers; want %d", got, n+1)
 	}
 }
 
