@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/redact"
@@ -255,4 +256,38 @@ func TestMCPBatchKeepsSession(t *testing.T) {
 	if strings.Contains(res.Stderr, "unmarshal") {
 		t.Errorf("hookd mcp's stderr: %s", res.Stderr)
 	}
+}
+
+// TestEnvValueWithSeparator (issue 30, item 14): a watched variable whose
+// value holds 0x1F (the spool's value separator) costs its environment
+// record nothing: the value is kept with the byte shown as ␟, and the
+// other variables of the record are known, so "it worked before" names
+// them, in real bash and zsh.
+func TestEnvValueWithSeparator(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL, ODD]\n"), 0o600)
+		os.WriteFile(h.Path("call.sh"), []byte("#!/bin/sh\n[ -n \"$API_URL\" ] || { echo 'API_URL is not set' >&2; exit 1; }\necho \"called $API_URL\"\n"), 0o755)
+		first := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell),
+			Env: []string{"API_URL=http://api.local:8080/v1", "ODD=a\x1fb"}})
+		first.Run("./call.sh")
+		first.WaitForPlain(regexp.MustCompile(`called http://api.local:8080/v1`), 5*time.Second)
+		first.Exit()
+
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell)})
+		failAndWait(t, s, "./call.sh", `worked \d+ s ago in ~ with .*\n`)
+		w := suggestLast(t, h, s)
+		if w.WorkedBefore == nil {
+			t.Fatalf("no worked_before: the environment of the success was lost")
+		}
+		var url, odd bool
+		for _, d := range w.WorkedBefore.Differences {
+			url = url || d.Name == "API_URL" && d.Then == "http://api.local:8080/v1"
+			odd = odd || d.Name == "ODD" && d.Then == "a␟b"
+		}
+		if !url || !odd {
+			t.Errorf("worked_before = %+v; want API_URL and ODD (a␟b) named", w.WorkedBefore)
+		}
+	})
 }
