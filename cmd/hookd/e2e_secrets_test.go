@@ -291,3 +291,46 @@ func TestEnvValueWithSeparator(t *testing.T) {
 		}
 	})
 }
+
+// TestInvisibleOutAndJSON (issue 30, item 14): a command and an output
+// that hold bidi and zero-width characters, in real bash and zsh under
+// capture: `hookd out` on the terminal shows them escaped, `hookd out` to a
+// pipe gives the exact bytes (the contract), and `hookd history --json`
+// and `hookd show --json` carry them as \u escapes that decode to the
+// exact text.
+func TestInvisibleOutAndJSON(t *testing.T) {
+	const text = "look\u202eexe.txt\u200b"
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := startCaptured(t, h, shell, "")
+		runPrompt(t, s, "echo '"+text+"'")
+		m := s.Mark()
+		runPrompt(t, s, "hookd out")
+		if got := s.OutputSince(m); strings.ContainsAny(got, "\u202e\u200b") || !strings.Contains(s.PlainSince(m), `look\u202eexe.txt\u200b`) {
+			t.Errorf("hookd out on the terminal printed %q; want the characters escaped", got)
+		}
+		s.Exit()
+		var id int64
+		for _, e := range entries(t, h) {
+			if e.Command == "echo '"+text+"'" {
+				id = e.ID
+			}
+		}
+		if id == 0 {
+			t.Fatalf("the echo was not recorded: %q", commandsOf(entries(t, h)))
+		}
+		ref := strconv.FormatInt(id, 10)
+		if out := hookd(t, h, "out", ref); out != text+"\n" {
+			t.Errorf("hookd out to a pipe = %q; want the exact %q", out, text+"\n")
+		}
+		for _, args := range [][]string{{"history", "--json"}, {"show", ref, "--json"}} {
+			out := hookd(t, h, args...)
+			if strings.ContainsAny(out, "\u202e\u200b") || !strings.Contains(out, `\u202e`) || !strings.Contains(out, `\u200b`) {
+				t.Errorf("hookd %s prints them raw:\n%s", strings.Join(args, " "), out)
+			}
+		}
+		if sh := show(t, h, id); sh.Command != "echo '"+text+"'" || sh.Output != text+"\n" {
+			t.Errorf("show --json decodes to %q → %q", sh.Command, sh.Output)
+		}
+	})
+}
