@@ -266,17 +266,21 @@ func TestMCPBatchKeepsSession(t *testing.T) {
 func TestEnvValueWithSeparator(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
-		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
-		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL, ODD]\n"), 0o600)
-		os.WriteFile(h.Path("call.sh"), []byte("#!/bin/sh\n[ -n \"$API_URL\" ] || { echo 'API_URL is not set' >&2; exit 1; }\necho \"called $API_URL\"\n"), 0o755)
+		if err := os.MkdirAll(h.Path(".config", "hookd"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL, ODD]\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		const line = `sh -c 'test -n "$API_URL" || { echo "API_URL is not set" >&2; exit 1; }; echo "url is $API_URL"'`
 		first := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell),
 			Env: []string{"API_URL=http://api.local:8080/v1", "ODD=a\x1fb"}})
-		first.Run("./call.sh")
-		first.WaitForPlain(regexp.MustCompile(`called http://api.local:8080/v1`), 5*time.Second)
+		first.Run(line)
+		first.WaitForPlain(regexp.MustCompile(`url is http://api.local:8080/v1`), 5*time.Second)
 		first.Exit()
 
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell)})
-		failAndWait(t, s, "./call.sh", `worked \d+ s ago in ~ with .*\n`)
+		failAndWait(t, s, line, `worked \d+ s ago in ~ with .*\n`)
 		w := suggestLast(t, h, s)
 		if w.WorkedBefore == nil {
 			t.Fatalf("no worked_before: the environment of the success was lost")

@@ -344,7 +344,13 @@ func TestServeGarbage(t *testing.T) {
 	if m := read(); m["result"] == nil || m["id"].(float64) != 2 {
 		t.Errorf("a call after the garbage: %v", m)
 	}
-	inW.Close()
+	endInput(t, inW, done)
+}
+
+// endInput closes the server's input and checks that Serve ends with it.
+func endInput(t *testing.T, in io.Closer, done <-chan error) {
+	t.Helper()
+	in.Close()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -446,15 +452,7 @@ func TestServeBatches(t *testing.T) {
 			if m := answers(1)["3"]; m == nil || m["result"] == nil {
 				t.Errorf("a call after the arrays: %v", m)
 			}
-			inW.Close()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Serve ended with %v; want nil at the end of its input", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Error("Serve did not end with its input")
-			}
+			endInput(t, inW, done)
 		})
 	}
 }
