@@ -132,15 +132,19 @@ type Capture struct {
 	Raw []byte
 	// Size is the number of bytes the command wrote, kept or not.
 	Size int64
+	// Withheld reports that the command printed a secret (a
+	// [WithholdMark]): Raw is empty, nothing of the output is kept.
+	Withheld bool
 }
 
 // Collector is a [Sink] that keeps each command's output in its own
 // [Buffer] and hands it over when the command ends.
 type Collector struct {
-	limit int
-	done  func(Capture)
-	buf   *Buffer
-	id    ID
+	limit    int
+	done     func(Capture)
+	buf      *Buffer
+	id       ID
+	withheld bool
 }
 
 // NewCollector returns a Collector whose buffers keep at most limit bytes
@@ -154,13 +158,22 @@ func NewCollector(limit int, done func(Capture)) *Collector {
 
 // Begin implements [Sink].
 func (c *Collector) Begin(id ID) {
-	c.id, c.buf = id, NewBuffer(c.limit)
+	c.id, c.buf, c.withheld = id, NewBuffer(c.limit), false
 }
 
 // Output implements [Sink].
 func (c *Collector) Output(p []byte) {
-	if c.buf != nil {
+	if c.buf != nil && !c.withheld {
 		c.buf.add(p)
+	}
+}
+
+// Withhold implements [Withholder]: the bytes kept so far are dropped, and
+// the capture handed over at the end is marked Withheld, with no bytes.
+func (c *Collector) Withhold(id ID) {
+	if c.buf != nil && id == c.id {
+		c.withheld = true
+		c.buf = NewBuffer(1)
 	}
 }
 
@@ -169,7 +182,10 @@ func (c *Collector) End(id ID, status int, complete bool) {
 	if c.buf == nil || id != c.id {
 		return
 	}
-	cp := Capture{ID: id, Status: status, Complete: complete, Raw: c.buf.Bytes(), Size: c.buf.Len()}
+	cp := Capture{ID: id, Status: status, Complete: complete, Raw: c.buf.Bytes(), Size: c.buf.Len(), Withheld: c.withheld}
+	if c.withheld {
+		cp.Raw, cp.Size = nil, 0
+	}
 	c.buf = nil
 	if c.done != nil {
 		c.done(cp)

@@ -70,6 +70,14 @@ func EndMark(nonce string, id ID, status int) string {
 	return markPrefix + nonce + ";D;" + id.Session + ";" + strconv.FormatUint(id.Seq, 10) + ";" + strconv.Itoa(status) + "\a"
 }
 
+// WithholdMark returns the private mark that withholds the output of the
+// command running now: hookd prints it to its terminal before it prints a
+// secret (the sync recovery phrase), so that none of that command's
+// output is kept. It names no command: it applies to the open one.
+func WithholdMark(nonce string) string {
+	return markPrefix + nonce + ";S\a"
+}
+
 // markMatch is the result of matching a private mark at the start of a
 // byte slice.
 type markMatch int
@@ -82,10 +90,11 @@ const (
 
 // mark is a parsed private mark.
 type mark struct {
-	end     bool // a D or X mark; otherwise a C mark
-	discard bool // an X mark: the command was not recorded
-	id      ID
-	status  int
+	end      bool // a D or X mark; otherwise a C mark (or an S mark)
+	discard  bool // an X mark: the command was not recorded
+	withhold bool // an S mark: the open command's output is not kept
+	id       ID
+	status   int
 }
 
 // matchMark reports whether b starts with a valid private mark carrying
@@ -139,6 +148,8 @@ func parseMark(body []byte, nonce string, n int) (int, markMatch, mark) {
 	}
 	var m mark
 	switch {
+	case k == 2 && string(f[1]) == "S":
+		return n, isMark, mark{withhold: true}
 	case k == 4 && string(f[1]) == "C":
 	case k == 4 && string(f[1]) == "X":
 		m.end, m.discard, m.status = true, true, -1

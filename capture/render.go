@@ -9,6 +9,10 @@ import (
 // full-screen program.
 const FullScreenNote = "[full-screen program: output not kept]\n"
 
+// WithheldNote is the text kept for the output of a command that printed a
+// secret (see [WithholdMark]).
+const WithheldNote = "[hookd printed a secret (a recovery phrase): output not kept]\n"
+
 // Render turns the raw bytes one command wrote to its terminal into the
 // plain text the user saw. It is total: any input gives valid UTF-8
 // containing no control characters other than newline and tab.
@@ -60,7 +64,22 @@ const FullScreenNote = "[full-screen program: output not kept]\n"
 // memory is bounded by the output's size plus the padding that cursor
 // moves create, which is capped at column 1024.
 func Render(raw []byte) (text string, fullScreen bool) {
+	return render(raw, false)
+}
+
+// RenderRecorded is [Render] for output that reached no terminal: a coding
+// agent's command, recorded from what its tool gave. A switch to the
+// alternate screen switched nothing there, so it is stripped like any
+// other mode change, and the text around it is kept: it is never a reason
+// to drop the output.
+func RenderRecorded(raw []byte) string {
+	text, _ := render(raw, true)
+	return text
+}
+
+func render(raw []byte, recorded bool) (text string, fullScreen bool) {
 	var r renderer
+	r.recorded = recorded
 	r.rows = [][]cell{nil}
 	r.out.Grow(len(raw) + len(raw)/16)
 	if !r.run(raw) {
@@ -104,6 +123,9 @@ type renderer struct {
 	row, col int
 	saveRow  int // absolute line of the saved cursor
 	saveCol  int
+	// recorded: the output reached no terminal (RenderRecorded), so an
+	// alternate screen switch is no full-screen program.
+	recorded bool
 }
 
 // run renders raw into r; it returns false on a switch to the alternate
@@ -383,7 +405,7 @@ func (r *renderer) csi(raw []byte, j int) (next int, ok bool) {
 				return j + 1, true
 			}
 			if private != 0 {
-				if private == '?' && b == 'h' {
+				if private == '?' && b == 'h' && !r.recorded {
 					for _, p := range params[:n] {
 						if p == 1049 || p == 1047 || p == 47 {
 							return j + 1, false

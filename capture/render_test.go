@@ -83,6 +83,19 @@ func TestRender(t *testing.T) {
 	}
 }
 
+// TestRenderRecorded: output that reached no terminal keeps its text
+// through alternate screen switches, which Render takes for a full-screen
+// program's.
+func TestRenderRecorded(t *testing.T) {
+	raw := []byte("before\n\x1b[?1049h\x1b[2J\x1b[Hhidden \x1b[1mtext\x1b[0m\n\x1b[?47h\x1b[?1047hmore\n\x1b[?1049lafter\n")
+	if got, want := RenderRecorded(raw), "before\nhidden text\nmore\nafter\n"; got != want {
+		t.Errorf("RenderRecorded = %q; want %q", got, want)
+	}
+	if got, full := Render(raw); !full || got != FullScreenNote {
+		t.Errorf("Render = %q, %v; want the full-screen note", got, full)
+	}
+}
+
 func TestRenderManyLines(t *testing.T) {
 	// More lines than the window, with cursor moves reaching back.
 	var in, want strings.Builder

@@ -21,6 +21,14 @@ type Sink interface {
 	End(id ID, status int, complete bool)
 }
 
+// Withholder is a [Sink] that can be told to keep none of a command's
+// output: the command printed a secret.
+type Withholder interface {
+	// Withhold drops what the sink holds of the output of command id;
+	// no more of it comes.
+	Withhold(id ID)
+}
+
 // Scanner is a streaming filter over the bytes a shell writes to its
 // terminal. It forwards every byte to its writer except hookd's private
 // marks, which it strips, and reports the output of each command to a
@@ -43,6 +51,11 @@ type Sink interface {
 //
 //	preexec: ESC]133;C BEL  ESC]6973;hookd;NONCE;C;SESSION;SEQ BEL
 //	precmd:  ESC]6973;hookd;NONCE;D;SESSION;SEQ;STATUS BEL  ESC]133;D;STATUS BEL  ESC]133;A BEL
+//
+// and one mark that a hookd command prints itself, on the proxy's
+// terminal, before it prints a secret (see [WithholdMark]):
+//
+//	ESC ] 6973 ; hookd ; NONCE ; S ST
 //
 // Fields:
 //   - NONCE is the Scanner's secret (see [NewNonce]);
@@ -80,6 +93,10 @@ type Sink interface {
 //   - an X mark does the same but ends the command as incomplete (End
 //     with complete false): the shell did not record the command (bash
 //     knows only once it has run), so its output must not be kept.
+//   - an S mark withholds the open command's output (and is otherwise
+//     ignored): the sink gets no more of its output, and one that is a
+//     [Withholder] is told to drop what it has; the end mark ends the
+//     command as usual.
 //
 // The nonce protects against accidents and stray bytes, not against
 // hostile code running as the user, which could read the shell's memory
@@ -101,6 +118,7 @@ type Scanner struct {
 	sink    Sink
 	nonce   string
 	open    bool
+	held    bool // the open command's output is withheld (an S mark)
 	cur     ID
 	pending []byte // a possible mark held back from the previous Write
 	scratch []byte
@@ -204,16 +222,25 @@ func (s *Scanner) plain(p []byte) {
 		s.err = err
 		return
 	}
-	if s.open && s.sink != nil {
+	if s.open && !s.held && s.sink != nil {
 		s.sink.Output(p)
 	}
 }
 
 // mark acts on a valid private mark.
 func (s *Scanner) mark(m mark) {
+	if m.withhold {
+		if s.open && !s.held {
+			s.held = true
+			if w, ok := s.sink.(Withholder); ok {
+				w.Withhold(s.cur)
+			}
+		}
+		return
+	}
 	if !m.end {
 		s.endOpen()
-		s.open, s.cur = true, m.id
+		s.open, s.held, s.cur = true, false, m.id
 		if s.sink != nil {
 			s.sink.Begin(m.id)
 		}

@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -228,6 +229,36 @@ func TestScanner(t *testing.T) {
 	}
 }
 
+// TestScannerWithhold: an S mark (hookd printed a secret) withholds the
+// open command's output from the sink, before and after it; it reaches the
+// terminal, and the command ends as usual. Outside a command it does
+// nothing; with another nonce it is output.
+func TestScannerWithhold(t *testing.T) {
+	hold := WithholdMark(testNonce)
+	in := "x" + hold + BeginMark(testNonce, s1) + "sync: a new history\r\n" + hold + "hookd1-secret\r\n" + EndMark(testNonce, s1, 0) +
+		BeginMark(testNonce, s2) + "y" + WithholdMark("ffffffffffffffffffffffffffffffff") + "z" + EndMark(testNonce, s2, 0)
+	fwd, ev := scanChunks(t, testNonce, [][]byte{[]byte(in)})
+	if want := "xsync: a new history\r\nhookd1-secret\r\ny" + WithholdMark("ffffffffffffffffffffffffffffffff") + "z"; fwd != want {
+		t.Errorf("forwarded %q; want %q without the valid mark", fwd, want)
+	}
+	want := []string{"begin 171234-42-7:1", "out sync: a new history\r\n", "end 171234-42-7:1 0 true",
+		"begin 171234-42-7:2", "out y" + WithholdMark("ffffffffffffffffffffffffffffffff") + "z", "end 171234-42-7:2 0 true"}
+	if strings.Join(ev, "|") != strings.Join(want, "|") {
+		t.Errorf("events\n%q; want\n%q", ev, want)
+	}
+
+	// The collector drops what it had and hands over no byte of it.
+	var got []Capture
+	c := NewCollector(0, func(cp Capture) { got = append(got, cp) })
+	s := NewScanner(io.Discard, c, testNonce)
+	s.Write([]byte(BeginMark(testNonce, s1) + "before\r\n" + hold + "hookd1-secret\r\n" + EndMark(testNonce, s1, 0) +
+		BeginMark(testNonce, s2) + "kept" + EndMark(testNonce, s2, 0)))
+	wantC := []Capture{{ID: s1, Status: 0, Complete: true, Withheld: true}, {ID: s2, Status: 0, Complete: true, Raw: []byte("kept"), Size: 4}}
+	if !reflect.DeepEqual(got, wantC) {
+		t.Errorf("captures\n%+v; want\n%+v", got, wantC)
+	}
+}
+
 // errWriter fails every write.
 type errWriter struct{}
 
@@ -276,11 +307,11 @@ func TestCollector(t *testing.T) {
 func refScan(in []byte, re *regexp.Regexp) (string, []string) {
 	var out bytes.Buffer
 	var sink logSink
-	open := false
+	open, held := false, false
 	var cur ID
 	plain := func(p []byte) {
 		out.Write(p)
-		if open && len(p) > 0 {
+		if open && !held && len(p) > 0 {
 			sink.Output(p)
 		}
 	}
@@ -288,12 +319,16 @@ func refScan(in []byte, re *regexp.Regexp) (string, []string) {
 	for _, m := range re.FindAllSubmatchIndex(in, -1) {
 		plain(in[last:m[0]])
 		last = m[1]
+		if m[16] >= 0 { // S: the open command's output is withheld
+			held = held || open
+			continue
+		}
 		if m[2] >= 0 {
 			if open {
 				sink.End(cur, -1, false)
 			}
 			seq, _ := strconv.ParseUint(string(in[m[4]:m[5]]), 10, 64)
-			cur, open = ID{string(in[m[2]:m[3]]), seq}, true
+			cur, open, held = ID{string(in[m[2]:m[3]]), seq}, true, false
 			sink.Begin(cur)
 			continue
 		}
@@ -322,7 +357,7 @@ func refScan(in []byte, re *regexp.Regexp) (string, []string) {
 // markRE returns a regular expression for the valid marks with nonce.
 func markRE(nonce string) *regexp.Regexp {
 	return regexp.MustCompile(`\x1b\]6973;hookd;` + regexp.QuoteMeta(nonce) +
-		`;(?:C;([!-:<-~]{1,128});([0-9]{1,19})|D;([!-:<-~]{1,128});([0-9]{1,19});(-?[0-9]{1,9})|X;([!-:<-~]{1,128});([0-9]{1,19}))(?:\x07|\x1b\\)`)
+		`;(?:C;([!-:<-~]{1,128});([0-9]{1,19})|D;([!-:<-~]{1,128});([0-9]{1,19});(-?[0-9]{1,9})|X;([!-:<-~]{1,128});([0-9]{1,19})|(S))(?:\x07|\x1b\\)`)
 }
 
 func FuzzScanner(f *testing.F) {
@@ -333,6 +368,7 @@ func FuzzScanner(f *testing.F) {
 	f.Add([]byte(st(c133+BeginMark(n, s1)+"o"+d133+EndMark(n, s1, 0)+d133)), uint8(7))
 	f.Add([]byte(BeginMark(n, s1)+BeginMark("x", s2)+EndMark(n, s2, 0)+"\x1b\x1b]6973;hookd;n0nce;D"), uint8(1))
 	f.Add([]byte(BeginMark(n, s1)+"hidden"+DiscardMark(n, s2)+DiscardMark(n, s1)+BeginMark(n, s2)+"x"+EndMark(n, s2, 0)), uint8(5))
+	f.Add([]byte(WithholdMark(n)+BeginMark(n, s1)+"a"+WithholdMark(n)+"secret"+WithholdMark("x")+EndMark(n, s1, 0)+"b"), uint8(2))
 	f.Fuzz(func(t *testing.T, in []byte, step uint8) {
 		// Split the input into chunks of 1 to 32 bytes, by step.
 		var chunks [][]byte

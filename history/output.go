@@ -18,6 +18,9 @@ const (
 	OutputFullScreen
 	// OutputPruned: the text was removed by the retention limits.
 	OutputPruned
+	// OutputWithheld: the command printed a secret (hookd sync init's
+	// recovery phrase): nothing of its output was kept, the text says so.
+	OutputWithheld
 )
 
 // Output is the captured output of one command, in one stream.

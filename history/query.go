@@ -36,9 +36,10 @@ type Query struct {
 var ErrNotFound = errors.New("no such command in the history")
 
 // The output's size is 0 where nothing of it was kept: none captured, its
-// text pruned, or a full-screen program's (whose text is only a note).
+// text pruned, or a full-screen program's or a withheld one (whose text is
+// only a note).
 var entryColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
-	c.duration_us, CASE WHEN o.flags & ` + strconv.Itoa(int(OutputFullScreen)) + ` <> 0 THEN 0 ELSE COALESCE(length(o.text), 0) END,
+	c.duration_us, CASE WHEN o.flags & ` + strconv.Itoa(int(OutputFullScreen|OutputWithheld)) + ` <> 0 THEN 0 ELSE COALESCE(length(o.text), 0) END,
 	c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''), COALESCE(s.user, ''), COALESCE(s.tty, ''), COALESCE(s.author, '')`
 
 // entryFrom joins each command to its session and to its output as the

@@ -534,12 +534,16 @@ _hookd_after() {
 # the last one: the commands from sequence number $1 on ran in it. Its
 # names, then their values, each ended by \x1f: PATH whole, though
 # _hookd_precmd and this check only its length, which costs less on every
-# prompt than comparing it (bash matches == as a pattern, byte by byte).
+# prompt than comparing it (bash matches == as a pattern, byte by byte). A
+# \x1f in a value is written as U+241F (␟), so that it ends no value.
 _hookd_envrec() {
-  local _hookd_x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} _hookd_n _hookd_v=''
+  local _hookd_x=${#PATH}:${VIRTUAL_ENV-}:${CONDA_PREFIX-}:${NODE_ENV-}:${KUBECONFIG-}:${AWS_PROFILE-}:${DOCKER_CONTEXT-}:${GOFLAGS-} _hookd_n _hookd_v='' _hookd_e
   [[ $_hookd_x != "$_hookd_env" ]] || return 0
   _hookd_env=$_hookd_x
-  for _hookd_n in "${_hookd_envn[@]}"; do _hookd_v+=${!_hookd_n-}$'\x1f'; done
+  for _hookd_n in "${_hookd_envn[@]}"; do
+    _hookd_e=${!_hookd_n-}
+    _hookd_v+=${_hookd_e//$'\x1f'/$'\xe2\x90\x9f'}$'\x1f'
+  done
   builtin printf '\nE1\0%s\0%s\0%s\0' "$1" "$_hookd_envnl" "$_hookd_v" 2>/dev/null >>"$_hookd_spool"
 }
 

@@ -230,7 +230,8 @@ _hookd_init_env() {
   typeset -ga _hookd_envn=(PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS ${=_hookd_watch})
   typeset -g _hookd_envx= _hookd_env= _hookd_envnl=${(j: :)_hookd_envn}
   local n w=
-  for n in $_hookd_envn; do _hookd_envx+='${'$n'-}'$'\x1f'; done
+  # A \x1f in a value is written as U+241F (␟): it ends no value.
+  for n in $_hookd_envn; do _hookd_envx+='${'$n'//'$'\x1f''/'$'\xe2\x90\x9f''}'$'\x1f'; done
   if [[ -n $_hookd_watch ]]; then
     for n in ${=_hookd_watch}; do w+=':${'$n'-}'; done
     for n in _hookd_precmd _hookd_envrec; do

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/hookd/hookd/internal/hostid"
@@ -65,8 +64,7 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetEscapeHTML(false)
+			enc := e.jsonEncoder()
 			self, _ := hostid.Get(e.paths.HostID) // this installation's id, for what was recorded here
 			for _, en := range entries {
 				if en.HostID == "" {
@@ -144,8 +142,7 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			if o.Flags&history.OutputTruncated != 0 {
 				m["output_truncated"] = true
 			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetEscapeHTML(false)
+			enc := e.jsonEncoder()
 			return enc.Encode(m)
 		}
 		printEntry(e.stdout, e, en)

@@ -7,6 +7,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/spf13/pflag"
 )
 
@@ -32,7 +33,14 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return noOutput(err)
 		}
-		_, err = e.stdout.Write(o.Text)
+		// Exactly as stored, for a pipe or a file; on a terminal, what
+		// could change how the text reads (bidi controls, zero-width
+		// characters) is shown escaped.
+		text := o.Text
+		if e.stdoutTTY {
+			text = []byte(sanitize.Text(string(text)))
+		}
+		_, err = e.stdout.Write(text)
 		return err
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -119,8 +118,7 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 			saveSearchCache(e, eng)
 		}
 		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetEscapeHTML(false)
+			enc := e.jsonEncoder()
 			self, _ := hostid.Get(e.paths.HostID) // this installation's id, for what was recorded here
 			for _, r := range res {
 				if r.HostID == "" {

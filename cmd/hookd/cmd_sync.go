@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/hostid"
+	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
 	hsync "github.com/hookd/hookd/internal/sync"
@@ -56,6 +57,10 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
+			// The phrase is a secret: the capturing proxy keeps none of
+			// this command's output (the redaction rules know the phrase
+			// too, wherever else it turns up).
+			capturer.Withhold(os.Getenv)
 			fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
 			fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
 			fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")

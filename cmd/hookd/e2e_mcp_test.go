@@ -21,8 +21,12 @@ import (
 // mcpCall is one tool call for the official TypeScript client
 // (internal/mcp/sdkcheck/check.mjs).
 type mcpCall struct {
-	Name      string         `json:"name"`
+	Name      string         `json:"name,omitempty"`
 	Arguments map[string]any `json:"arguments,omitempty"`
+	// Raw is sent as it is, as one line, while With (if any) is in
+	// flight; the result is With's.
+	Raw  any      `json:"raw,omitempty"`
+	With *mcpCall `json:"with,omitempty"`
 }
 
 // mcpResult is a call's result as the client read it.
@@ -67,6 +71,8 @@ type mcpOut struct {
 	}
 	Stderr string
 	Fatal  string
+	// ClientErrors are the lines the client could not read.
+	ClientErrors []string `json:"clientErrors"`
 }
 
 // runMCPClient starts `hookd mcp` in h with the official TypeScript MCP

@@ -113,7 +113,7 @@ var allowed = map[string][]string{
 	// ai
 	"internal/ai/llm":         {},
 	"internal/ai/llm/llmtest": {},
-	"internal/ai/promptblock": {},
+	"internal/ai/promptblock": {"internal/sanitize"},
 	"internal/ai/template":    {},
 	"internal/ai/frontmatter": {},
 	"internal/ai/trust":       {},

@@ -29,8 +29,23 @@ const maxLine = 16 << 20
 // answers. guard holds the end of the input back until every request read
 // has been answered (or drainWait has passed).
 
-// drainWait bounds how long the end of the input waits for answers.
-const drainWait = 30 * time.Second
+// drainWait bounds how long the end of the input waits for the next
+// answer: thousands of requests take longer than that in all, but while
+// answers come, it waits.
+var drainWait = 30 * time.Second
+
+// A JSON array is a JSON-RPC batch. MCP 2025-06-18 removed batching, and
+// the SDK ends the session at a batch it does not take: any batch once a
+// version from 2025-06-18 on is agreed (or none yet), an empty one, one
+// with an element that is not a message or a repeated id. guard passes a
+// batch on only where the SDK answers it (a well-formed batch under an
+// older version), and otherwise answers it itself as JSON-RPC says: an
+// empty batch with one error, any other with an array holding an error
+// for each request (with its id, so that the client's call ends) and for
+// each element that is not a message (id null); notifications get none.
+
+// batchless is the first MCP version without JSON-RPC batches.
+const batchless = "2025-06-18"
 
 // lockedWriter serialises whole messages from the SDK and from guard, and
 // counts off the requests they answer.
@@ -40,6 +55,7 @@ type lockedWriter struct {
 	pending map[string]bool // the ids of the requests not answered yet
 	partial []byte          // a message the SDK has not finished writing
 	changed chan struct{}   // closed (and replaced) when pending shrinks
+	version string          // the MCP version agreed in the initialize answer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -55,6 +71,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 			}
 			for _, id := range messageIDs(l.partial[:i], false) {
 				delete(l.pending, id)
+			}
+			if bytes.Contains(l.partial[:i], []byte(`"protocolVersion"`)) {
+				var init struct {
+					Result struct {
+						ProtocolVersion string `json:"protocolVersion"`
+					} `json:"result"`
+				}
+				if json.Unmarshal(l.partial[:i], &init) == nil && init.Result.ProtocolVersion != "" {
+					l.version = init.Result.ProtocolVersion
+				}
 			}
 			l.partial = l.partial[i+1:]
 		}
@@ -85,11 +111,91 @@ func (l *lockedWriter) expect(line []byte) {
 	}
 }
 
+// batch decides what becomes of a batch: answered here (answer, nil when
+// it holds no request to answer), or passed on to the SDK as the lines of
+// forward: its requests as one batch, and each other message on a line of
+// its own (the SDK loses the answers of a batch that mixes requests and
+// notifications; JSON-RPC leaves their order to the server).
+func (l *lockedWriter) batch(items []json.RawMessage) (answer []byte, forward [][]byte) {
+	if len(items) == 0 {
+		return errorLine(nil, -32600, "Invalid Request: an empty batch"), nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	why := "Invalid Request: JSON-RPC batches are not part of MCP " + batchless + " and later (this session's version is " +
+		l.version + "): send each message on a line of its own"
+	if l.version == "" {
+		why = "Invalid Request: a batch before the session is initialized"
+	}
+	pass := l.version != "" && l.version < batchless
+	msgs := make([]jsonrpc.Message, len(items))
+	seen := map[string]bool{}
+	for i, raw := range items {
+		m, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			pass = false
+			continue
+		}
+		msgs[i] = m
+		if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+			id := fmt.Sprint(r.ID.Raw())
+			if seen[id] || l.pending[id] {
+				pass = false
+				why = "Invalid Request: the batch repeats the id of a request not answered yet"
+			}
+			seen[id] = true
+		}
+	}
+	if pass {
+		var calls []json.RawMessage
+		for i, m := range msgs {
+			if r, ok := m.(*jsonrpc.Request); ok && r.IsCall() {
+				calls = append(calls, items[i])
+			} else {
+				forward = append(forward, items[i])
+			}
+		}
+		if len(calls) > 0 {
+			b, _ := json.Marshal(calls)
+			forward = append(forward, b)
+		}
+		return nil, forward
+	}
+	var answers []json.RawMessage
+	for i, m := range msgs {
+		switch m := m.(type) {
+		case nil:
+			answers = append(answers, errorMessage(nil, -32600, fmt.Sprintf("Invalid Request: element %d of the batch is not a JSON-RPC message", i+1)))
+		case *jsonrpc.Request:
+			if m.IsCall() {
+				id, _ := json.Marshal(m.ID.Raw())
+				answers = append(answers, errorMessage(id, -32600, why))
+			}
+		}
+	}
+	if len(answers) == 0 {
+		return nil, nil
+	}
+	b, _ := json.Marshal(answers)
+	return append(b, '\n'), nil
+}
+
+// batchOf is batch for a line that is a JSON array; any other line is
+// passed on as it is.
+func (l *lockedWriter) batchOf(line []byte) (answer []byte, forward [][]byte) {
+	if i := bytes.IndexAny(line, "[{"); i < 0 || line[i] != '[' {
+		return nil, [][]byte{line}
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(line, &items) != nil {
+		return nil, [][]byte{line}
+	}
+	return l.batch(items)
+}
+
 // drain waits until every request passed on has been answered, or until
-// drainWait has passed.
+// drainWait has passed without an answer.
 func (l *lockedWriter) drain() {
-	deadline := time.NewTimer(drainWait)
-	defer deadline.Stop()
 	for {
 		l.mu.Lock()
 		if len(l.pending) == 0 {
@@ -101,8 +207,10 @@ func (l *lockedWriter) drain() {
 		}
 		ch := l.changed
 		l.mu.Unlock()
+		deadline := time.NewTimer(drainWait)
 		select {
 		case <-ch:
+			deadline.Stop()
 		case <-deadline.C:
 			return
 		}
@@ -148,9 +256,15 @@ func guard(in io.Reader, out *lockedWriter) io.Reader {
 				if resp := check(line); resp != nil {
 					out.Write(resp)
 				} else {
-					out.expect(line)
-					if _, werr := pw.Write(append(line, '\n')); werr != nil {
-						return
+					resp, forward := out.batchOf(line)
+					if resp != nil {
+						out.Write(resp)
+					}
+					for _, m := range forward {
+						out.expect(m)
+						if _, werr := pw.Write(append(m, '\n')); werr != nil {
+							return
+						}
 					}
 				}
 			}
@@ -204,13 +318,27 @@ func check(line []byte) []byte {
 	if code == 0 {
 		return nil
 	}
-	var id any
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
+	var id json.RawMessage
 	if json.Unmarshal(line, &probe) == nil && len(probe.ID) > 0 {
 		id = probe.ID
 	}
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
-	return append(b, '\n')
+	return errorLine(id, code, msg)
+}
+
+// errorMessage is a JSON-RPC error response (id nil: null).
+func errorMessage(id json.RawMessage, code int, msg string) json.RawMessage {
+	var v any
+	if id != nil {
+		v = id
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": v, "error": map[string]any{"code": code, "message": msg}})
+	return b
+}
+
+// errorLine is errorMessage on a line of its own.
+func errorLine(id json.RawMessage, code int, msg string) []byte {
+	return append(errorMessage(id, code, msg), '\n')
 }

@@ -176,7 +176,7 @@ func New(o Options) *sdk.Server {
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "hookd", Title: "hookd: your shell history and outputs", Version: o.Version},
 		&sdk.ServerOptions{Instructions: Instructions, Capabilities: &sdk.ServerCapabilities{}})
-	t := &tools{o: o}
+	t := &tools{o: o, calls: make(chan struct{}, maxCalls)}
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 	sdk.AddTool(s, &sdk.Tool{Name: "recent_commands", Title: "Recent commands",
 		Description: "The last commands of the user's most recent interactive shell (bash or zsh), oldest first, with exit status, directory, duration and output size. Use it when the user refers to what they just ran.",
@@ -209,11 +209,31 @@ type nopCloser struct{ io.Writer }
 func (nopCloser) Close() error { return nil }
 
 // tools answers the tool calls.
-type tools struct{ o Options }
+type tools struct {
+	o Options
+	// calls holds a token for each call at work on the history: an agent
+	// may send thousands at once, and the SDK starts each at once.
+	calls chan struct{}
+	// opening is held while a call opens the history, which first moves
+	// what waits in the spools into it (a write): the calls of this
+	// process never wait on each other's writes, so a database found
+	// busy is busy with another process's.
+	opening sync.Mutex
+}
+
+// maxCalls bounds the calls at work on the history at once; the others
+// wait their turn.
+const maxCalls = 8
 
 // call runs f on a store opened for it, recovering a database found
 // damaged and trying once more; its error is one for the agent.
 func (t *tools) call(ctx context.Context, f func(*history.Store) error) error {
+	select {
+	case t.calls <- struct{}{}:
+		defer func() { <-t.calls }()
+	case <-ctx.Done():
+		return t.fail(ctx.Err())
+	}
 	err := t.once(ctx, f)
 	if errors.Is(err, history.ErrCorrupt) && t.o.Recover != nil {
 		if rerr := t.o.Recover(ctx); rerr != nil {
@@ -228,7 +248,9 @@ func (t *tools) call(ctx context.Context, f func(*history.Store) error) error {
 }
 
 func (t *tools) once(ctx context.Context, f func(*history.Store) error) error {
+	t.opening.Lock()
 	s, err := t.o.Open(ctx)
+	t.opening.Unlock()
 	if err != nil {
 		return err
 	}

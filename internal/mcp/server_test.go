@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -343,7 +344,13 @@ func TestServeGarbage(t *testing.T) {
 	if m := read(); m["result"] == nil || m["id"].(float64) != 2 {
 		t.Errorf("a call after the garbage: %v", m)
 	}
-	inW.Close()
+	endInput(t, inW, done)
+}
+
+// endInput closes the server's input and checks that Serve ends with it.
+func endInput(t *testing.T, in io.Closer, done <-chan error) {
+	t.Helper()
+	in.Close()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -351,6 +358,179 @@ func TestServeGarbage(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("Serve did not end with its input")
+	}
+}
+
+// TestServeBatches (issue 30, item 14): a JSON array line (a JSON-RPC
+// batch, well-formed or not) never ends the session nor loses a request in
+// flight. Under MCP 2025-06-18 and later, which have no batches, every
+// request in one gets an error with its id; under 2025-03-26 a well-formed
+// batch is answered by the SDK, and a malformed one gets errors.
+func TestServeBatches(t *testing.T) {
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2025-03-26"} {
+		t.Run(version, func(t *testing.T) {
+			f := newFixture(t)
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() { done <- Serve(context.Background(), f.options(), inR, outW); outW.Close() }()
+			// The answers are read as they come (a pipe holds nothing).
+			lines := make(chan []byte, 100)
+			go func() {
+				sc := bufio.NewScanner(outR)
+				sc.Buffer(nil, 1<<20)
+				for sc.Scan() {
+					lines <- append([]byte(nil), sc.Bytes()...)
+				}
+				close(lines)
+			}()
+			send := func(s string) { io.WriteString(inW, s+"\n") }
+			// answers reads n lines: each one answer, or an array of them.
+			answers := func(n int) map[string]map[string]any {
+				t.Helper()
+				got := map[string]map[string]any{}
+				for range n {
+					var line []byte
+					select {
+					case l, ok := <-lines:
+						if !ok {
+							t.Fatalf("no answer: the output ended")
+						}
+						line = l
+					case <-time.After(30 * time.Second):
+						t.Fatalf("no answer in 30s; so far %v", got)
+					}
+					var ms []map[string]any
+					if json.Unmarshal(line, &ms) != nil {
+						var m map[string]any
+						if err := json.Unmarshal(line, &m); err != nil {
+							t.Fatalf("answer %q: %v", line, err)
+						}
+						ms = []map[string]any{m}
+					} else {
+						got["batch"] = map[string]any{"n": len(ms)}
+					}
+					for i, m := range ms {
+						key := fmt.Sprint(m["id"])
+						if m["id"] == nil {
+							key = fmt.Sprintf("null%d/%d", i, len(ms))
+						}
+						got[key] = m
+					}
+				}
+				return got
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			answers(1)
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			// A call in flight, then the arrays.
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`)
+			send(`[1,2]`)
+			send(`[]`)
+			send(`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{}},{"jsonrpc":"2.0","id":"six","method":"tools/list"}]`)
+			got := answers(4)
+			if m := got["2"]; m == nil || m["result"] == nil {
+				t.Errorf("the call in flight: %v; want its result", m)
+			}
+			isErr := func(m map[string]any) bool {
+				return m != nil && m["error"] != nil && m["error"].(map[string]any)["code"].(float64) == -32600
+			}
+			if !isErr(got["null0/2"]) || !isErr(got["null1/2"]) {
+				t.Errorf("[1,2]: %v; want an array of two invalid requests", got)
+			}
+			if !isErr(got["null0/1"]) {
+				t.Errorf("[]: %v; want one invalid request", got)
+			}
+			if version >= "2025-06-18" {
+				if !isErr(got["5"]) || !isErr(got["six"]) || !strings.Contains(fmt.Sprint(got["5"]), "send each message on a line of its own") {
+					t.Errorf("a batch under %s: %v; want an error for each request", version, got)
+				}
+			} else if got["5"] == nil || got["5"]["result"] == nil || got["six"] == nil || got["six"]["result"] == nil {
+				t.Errorf("a batch under %s: %v; want the SDK's answers", version, got)
+			}
+			send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`)
+			if m := answers(1)["3"]; m == nil || m["result"] == nil {
+				t.Errorf("a call after the arrays: %v", m)
+			}
+			endInput(t, inW, done)
+		})
+	}
+}
+
+// TestCallsBounded (issue 30, item 14): many calls at once (an agent may
+// send thousands) work on the history at most maxCalls at a time, and open
+// it (which writes what waits in the spools) one at a time, so that the
+// calls of one process never find the database busy with each other.
+func TestCallsBounded(t *testing.T) {
+	f := newFixture(t)
+	o := f.options()
+	var mu sync.Mutex
+	opening, working, maxOpening, maxWorking := 0, 0, 0, 0
+	enter := func(n, most *int) {
+		mu.Lock()
+		*n++
+		*most = max(*most, *n)
+		mu.Unlock()
+	}
+	leave := func(n *int) {
+		mu.Lock()
+		*n--
+		mu.Unlock()
+	}
+	open := o.Open
+	o.Open = func(ctx context.Context) (*history.Store, error) {
+		enter(&opening, &maxOpening)
+		defer leave(&opening)
+		time.Sleep(2 * time.Millisecond) // a flush's write
+		return open(ctx)
+	}
+	o.Search = func(ctx context.Context, s *history.Store, q history.Query) ([]Hit, error) {
+		enter(&working, &maxWorking)
+		defer leave(&working)
+		time.Sleep(20 * time.Millisecond)
+		return nil, nil
+	}
+	cs := connect(t, o)
+	var wg sync.WaitGroup
+	for range 4 * maxCalls {
+		wg.Go(func() {
+			if _, text, isErr := call(t, cs, "history_search", map[string]any{"query": "x"}); isErr {
+				t.Errorf("history_search: %s", text)
+			}
+		})
+	}
+	wg.Wait()
+	if maxOpening != 1 || maxWorking > maxCalls {
+		t.Errorf("%d calls opened the history at once, %d worked on it at once; want 1 and at most %d", maxOpening, maxWorking, maxCalls)
+	}
+}
+
+// TestServeDrainsWhileAnswering: input that ends after more requests than
+// can be answered within drainWait still gets every answer, as long as
+// answers keep coming (10,000 requests at once take longer than 30 s).
+func TestServeDrainsWhileAnswering(t *testing.T) {
+	f := newFixture(t)
+	o := f.options()
+	open := o.Open
+	o.Open = func(ctx context.Context) (*history.Store, error) {
+		time.Sleep(20 * time.Millisecond) // one at a time: 40 take 0.8 s
+		return open(ctx)
+	}
+	defer func(d time.Duration) { drainWait = d }(drainWait)
+	drainWait = 300 * time.Millisecond
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	const n = 40
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"recent_commands","arguments":{}}}`+"\n", i)
+	}
+	var out bytes.Buffer
+	if err := Serve(context.Background(), o, strings.NewReader(in.String()), &out); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if got := strings.Count(out.String(), `"result"`); got != n+1 {
+		t.Errorf("%d answers; want %d", got, n+1)
 	}
 }
 

@@ -44,3 +44,29 @@ func TestIssue20Gaps(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveryPhrase (issue 30, item 11): hookd's sync recovery phrase is
+// a secret wherever it appears, whole or in part, however it is spaced;
+// talk about its format is left alone. (cmd/hookd's
+// TestRecoveryPhraseRedacted checks phrases that hookd's sync makes.)
+func TestRecoveryPhrase(t *testing.T) {
+	const phrase = "hookd1-mfrgg-zdfmz-twq2l-knnwg-23tob-zhe5l-uoruw-k4tbm-nzhg6-3lhbq-wc3dm"
+	for _, tc := range []struct{ in, want string }{
+		{phrase, "hookd1-[REDACTED]"},
+		{"phrase: " + phrase + "\nnext line", "phrase: hookd1-[REDACTED]\nnext line"},
+		{"echo " + phrase + " | hookd sync join", "echo hookd1-[REDACTED] | hookd sync join"},
+		{"HOOKD1-MFRGG-ZDFMZ-TWQ2L-KNNWG-23TOB-ZHE5L-UORUW-K4TBM-NZHG6-3LHBQ-WC3DM.", "HOOKD1-[REDACTED]."},
+		{"hookd1 mfrgg zdfmz twq2l knnwg 23tob zhe5l uoruw k4tbm nzhg6 3lhbq wc3dm and more", "hookd1 [REDACTED] and more"},
+		{"hookd1mfrggzdfmztwq2lknnwg23tobzhe5luoruwk4tbmnzhg63lhbqwc3dm", "hookd1[REDACTED]"},
+		{"first part: hookd1-mfrgg-zdfmz-tw then", "first part: hookd1-[REDACTED] then"},
+		// Left alone.
+		{"a phrase starts with hookd1-; check it", "a phrase starts with hookd1-; check it"},
+		{"hookd1-abc", "hookd1-abc"},
+		{"myhookd1-mfrgg-zdfmz-tw", "myhookd1-mfrgg-zdfmz-tw"},
+	} {
+		got, _ := (*Redactor)(nil).String(tc.in)
+		if got != tc.want {
+			t.Errorf("%q\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

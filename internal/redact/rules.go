@@ -80,6 +80,14 @@ var builtinRules = sync.OnceValue(func() []rule {
 		anchored("shopify", []string{"shpat_", "shpca_", "shppa_", "shpss_"}, leftWord, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
 		anchored("age", []string{"age-secret-key-1"}, leftWord, `AGE-SECRET-KEY-1[0-9A-Z]{50,}`),
 		anchored("jwt", []string{"eyj"}, leftWord, `eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+		// hookd's own sync recovery phrase (hookd sync init): "hookd1-"
+		// and eleven groups of five base32 letters. What follows "hookd1"
+		// is replaced: the whole phrase with any spacing and case (as
+		// hookd sync join reads it, 0 for o and 8 for b), or, dashed, any
+		// part of it of five letters or more (a part leaves too few
+		// letters to guess).
+		anchored("hookd-recovery-phrase", []string{"hookd1"}, leftWord,
+			`(?i:hookd1[- \t]?(?P<secret>[a-z02-8](?:[- \t]?[a-z02-8]){54})\b|hookd1-?(?P<secret>[a-z02-8](?:-?[a-z02-8]){4,}))`),
 
 		// Credentials in URLs: scheme://user:SECRET@host (the user is kept).
 		anchored("url-password", []string{"://"}, leftScheme, `://[^\s/?#@:'"]*:(?P<secret>[^\s/?#'"]+)@`),

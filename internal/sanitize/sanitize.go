@@ -8,7 +8,9 @@ package sanitize
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -88,4 +90,40 @@ func isPlain(s string) bool {
 		}
 	}
 	return true
+}
+
+// JSON returns a writer that passes JSON text on to w with the characters
+// that JSON leaves raw and a terminal or a reader could be fooled by (the
+// Hidden ones, C1 controls, and U+2028/U+2029 where the encoder left them)
+// written as \u escapes, which decode to the same strings. Each Write must
+// hold whole JSON values (as json.Encoder writes them): an escape is only
+// right inside a string, and these characters appear nowhere else in JSON.
+func JSON(w io.Writer) io.Writer { return jsonWriter{w} }
+
+type jsonWriter struct{ w io.Writer }
+
+func (j jsonWriter) Write(p []byte) (int, error) {
+	if isPlain(string(p)) {
+		return j.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+32)
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case size > 1 && (Hidden(r) || r >= 0x80 && r < 0xa0):
+			if r > 0xffff {
+				hi, lo := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		default:
+			out = append(out, p[i:i+size]...)
+		}
+		i += size
+	}
+	if _, err := j.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

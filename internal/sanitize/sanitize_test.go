@@ -1,6 +1,11 @@
 package sanitize
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -73,5 +78,31 @@ func TestInvisibleIssue20(t *testing.T) {
 		if got := Line(ok); got != ok {
 			t.Errorf("%q became %q", ok, got)
 		}
+	}
+}
+
+// TestJSON: the characters that hide or reorder text leave as \u escapes
+// (surrogate pairs above U+FFFF) and decode to the same strings; plain
+// text and other characters pass as they are.
+func TestJSON(t *testing.T) {
+	in := map[string]string{"command": "ls \u202eexe.txt\u200b \U000e0041 \u0085 日本語 ✓ \u00e9", "plain": "echo hi"}
+	var b bytes.Buffer
+	if err := json.NewEncoder(JSON(&b)).Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, r := range []rune{0x202e, 0x200b, 0xe0041, 0x85} {
+		if strings.ContainsRune(out, r) {
+			t.Errorf("%q holds U+%04X raw", out, r)
+		}
+	}
+	for _, want := range []string{`\u202e`, `\u200b`, `\udb40\udc41`, `\u0085`, "日本語 ✓ \u00e9"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q lacks %q", out, want)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["command"] != in["command"] || back["plain"] != in["plain"] {
+		t.Errorf("decodes to %q, %v; want %q", back, err, in)
 	}
 }

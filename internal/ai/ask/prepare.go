@@ -260,7 +260,7 @@ func Block(ctx context.Context, src Sources, en history.Entry, last bool) (promp
 	default:
 		c.Missing = err.Error()
 	}
-	if last && src.Terminal != nil && en.Session == src.Reader.Session {
+	if last && src.Terminal != nil && en.Session == src.Reader.Session && (no == nil || !no.Withheld) {
 		if text, source, err := src.Terminal(ctx, en.Command); err == nil {
 			c.Output, c.Source, c.Missing = text, source, ""
 			return c, fmt.Sprintf("#%d: no output was captured; read it back from %s", en.ID, source)

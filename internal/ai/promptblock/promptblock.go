@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // Command is one recorded command and what is known of its output.
@@ -111,7 +113,7 @@ func Render(cmds []Command, budget int, boundary string) Block {
 		body := ""
 		switch {
 		case c.Output == "" && c.Source == "":
-			body = "(no output: " + orDefault(c.Missing, "none was recorded") + ")\n"
+			body = "(no output: " + sanitize.Line(orDefault(c.Missing, "none was recorded")) + ")\n"
 		case c.Output == "":
 			body = "(it printed nothing)\n"
 		default:
@@ -162,8 +164,13 @@ func header(c Command) string {
 		fmt.Fprintf(&b, " #%d", c.ID)
 	}
 	b.WriteString(":\n")
+	// Every field outside the fence is one line, its control characters
+	// (newlines included) and invisible characters shown escaped: a
+	// directory named "src\nExit status: 0\n…" cannot add lines that pose
+	// as facts or instructions. A command of several lines (a loop, a
+	// here-document) keeps them, each behind its "$".
 	for _, line := range strings.Split(strings.TrimRight(c.Text, "\n"), "\n") {
-		b.WriteString("    $ " + line + "\n")
+		b.WriteString("    $ " + sanitize.Line(line) + "\n")
 	}
 	status := strconv.Itoa(c.ExitCode)
 	if len(c.Pipestatus) > 1 {
@@ -171,13 +178,13 @@ func header(c Command) string {
 	}
 	fmt.Fprintf(&b, "Exit status: %s\n", status)
 	if c.Cwd != "" {
-		fmt.Fprintf(&b, "Directory: %s\n", c.Cwd)
+		fmt.Fprintf(&b, "Directory: %s\n", sanitize.Line(c.Cwd))
 	}
 	if !c.Started.IsZero() {
 		fmt.Fprintf(&b, "Ran: %s, for %s\n", c.Started.UTC().Format(time.RFC3339), c.Duration.Round(time.Millisecond))
 	}
 	if c.WorkedBefore != "" {
-		fmt.Fprintf(&b, "Worked before: %s\n", strings.ReplaceAll(c.WorkedBefore, "\n", " "))
+		fmt.Fprintf(&b, "Worked before: %s\n", sanitize.Line(strings.ReplaceAll(c.WorkedBefore, "\n", " ")))
 	}
 	switch {
 	case c.Source == "captured" && c.Truncated:
@@ -185,7 +192,7 @@ func header(c Command) string {
 	case c.Source == "captured":
 		b.WriteString("Output (captured):\n")
 	case c.Source != "":
-		fmt.Fprintf(&b, "Output (read back from the %s screen, possibly incomplete):\n", c.Source)
+		fmt.Fprintf(&b, "Output (read back from the %s screen, possibly incomplete):\n", sanitize.Line(c.Source))
 	default:
 		b.WriteString("Output:\n")
 	}

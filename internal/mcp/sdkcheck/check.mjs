@@ -5,18 +5,22 @@
 // its tool's output schema, as agents do.
 //
 // Usage: node check.mjs HOOKD CALLS_JSON
-// CALLS_JSON is a list of {"name": TOOL, "arguments": {...}}; hookd runs
-// with this process's environment (the test's isolated HOME and XDG_*).
+// CALLS_JSON is a list of {"name": TOOL, "arguments": {...}}, or of
+// {"raw": JSON, "with": {"name": TOOL, ...}}: JSON sent as it is, as one
+// line, while the call "with" (optional) is in flight; the result is that
+// call's. hookd runs with this process's environment (the test's isolated
+// HOME and XDG_*). Lines the client could not read are in clientErrors.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const [hookd, callsJSON = "[]"] = process.argv.slice(2);
 const calls = JSON.parse(callsJSON);
-const out = { server: null, instructions: null, capabilities: null, tools: null, calls: [], stderr: "", initMs: null };
+const out = { server: null, instructions: null, capabilities: null, tools: null, calls: [], stderr: "", initMs: null, clientErrors: [] };
 
 const transport = new StdioClientTransport({ command: hookd, args: ["mcp"], env: process.env, stderr: "pipe" });
 transport.stderr?.on("data", (d) => { out.stderr += d.toString(); });
 const client = new Client({ name: "hookd-sdkcheck", version: "1.0.0" });
+client.onerror = (e) => { out.clientErrors.push(String(e.message ?? e)); };
 try {
   const t0 = performance.now();
   await client.connect(transport);
@@ -26,6 +30,18 @@ try {
   out.capabilities = client.getServerCapabilities() ?? null;
   out.tools = (await client.listTools()).tools;
   for (const c of calls) {
+    if (c.raw !== undefined) {
+      // A raw line (JSON-RPC batch, say) sent through the client's own
+      // transport while the call c.with, if any, is in flight.
+      const inFlight = c.with ? client.callTool({ name: c.with.name, arguments: c.with.arguments ?? {} }) : null;
+      await transport.send(c.raw);
+      try {
+        out.calls.push({ name: "raw", result: inFlight ? await inFlight : null });
+      } catch (e) {
+        out.calls.push({ name: "raw", error: { code: e.code ?? null, message: String(e.message ?? e) } });
+      }
+      continue;
+    }
     try {
       out.calls.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }) });
     } catch (e) {

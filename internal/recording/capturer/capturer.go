@@ -18,6 +18,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
@@ -119,4 +122,32 @@ func Check(argv []string, problem string) error {
 	}
 	ClearProblem(problem)
 	return nil
+}
+
+// Withhold keeps the output of the command running now out of the
+// history: hookd calls it before it prints a secret (hookd sync init's
+// recovery phrase). When the proxy's terminal (HOOKD_PTY) is this
+// process's controlling terminal, it writes the private withhold mark
+// there, which the proxy strips and which makes it keep none of that
+// command's output, however hookd was started (an alias, `command hookd`,
+// a path, a script) and wherever its standard output goes. Elsewhere (no
+// proxy, a terminal of another program such as tmux) it does nothing:
+// there is no capture to keep the output from. getenv reads the
+// environment. (A mark that cannot be written leaves the redaction rules,
+// which know the phrase, as the only guard.)
+func Withhold(getenv func(string) string) {
+	nonce, pty := getenv(capture.NonceEnv), getenv(PTYEnv)
+	if nonce == "" || pty == "" {
+		return
+	}
+	f, err := os.OpenFile(pty, os.O_WRONLY|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	// tcgetpgrp succeeds only on the caller's controlling terminal.
+	if _, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCGPGRP); err != nil {
+		return
+	}
+	f.WriteString(capture.WithholdMark(nonce))
 }

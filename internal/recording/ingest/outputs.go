@@ -134,11 +134,23 @@ func storeItem(ctx context.Context, tx *history.Tx, it outbox.Item, rules *Rules
 }
 
 // StoredOutput turns a captured output into what the history keeps: the
-// text the terminal showed (see capture.Render), with secrets redacted by
-// the rules' redactor. It returns how many secrets were replaced.
+// text the terminal showed (see capture.Render; for a recorded output, one
+// that reached no terminal, capture.RenderRecorded), with secrets redacted
+// by the rules' redactor; a withheld one is a note. It returns how many secrets were replaced.
 func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
 	o := history.Output{Session: it.Session, Seq: it.Seq, Stream: it.Stream, Bytes: it.Size, CreatedAt: it.Time}
-	text, full := capture.Render(it.Raw)
+	if it.Withheld {
+		o.Flags |= history.OutputWithheld
+		o.Text = []byte(capture.WithheldNote)
+		return o, 0
+	}
+	var text string
+	var full bool
+	if it.Recorded {
+		text = capture.RenderRecorded(it.Raw)
+	} else {
+		text, full = capture.Render(it.Raw)
+	}
 	if full {
 		o.Flags |= history.OutputFullScreen
 	}

@@ -59,6 +59,12 @@ type Item struct {
 	Raw []byte `json:"-"`
 	// Len is the length of Raw, in a stream's headers only.
 	Len int `json:"len,omitempty"`
+	// Withheld: the command printed a secret (hookd's recovery phrase);
+	// Raw is empty and the output is not kept (see capture.WithholdMark).
+	Withheld bool `json:"withheld,omitempty"`
+	// Recorded: the output reached no terminal (a coding agent's, as its
+	// tool gave it), so that escape sequences in it switched no screen.
+	Recorded bool `json:"recorded,omitempty"`
 }
 
 // name returns the file name of an item: session, sequence number and

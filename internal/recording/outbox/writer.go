@@ -79,7 +79,7 @@ func (w *Writer) loop() {
 // not the shell: there is nowhere to report it but the next hookd status.
 func (w *Writer) write(c capture.Capture) {
 	it := Item{Session: c.ID.Session, Seq: int64(c.ID.Seq), Status: c.Status, Size: c.Size,
-		Time: time.Now().UnixMicro(), Raw: c.Raw}
+		Time: time.Now().UnixMicro(), Raw: c.Raw, Withheld: c.Withheld}
 	if c.Status != 0 {
 		Write(w.dir, it)
 		return

@@ -173,6 +173,9 @@ func (rd *Reader) Text(ctx context.Context, ref string) (string, error) {
 type NoOutput struct {
 	Entry  history.Entry
 	Reason string
+	// Withheld: the output held a secret hookd printed; it must not be
+	// read back from the terminal either.
+	Withheld bool
 }
 
 func (e *NoOutput) Error() string {
@@ -219,16 +222,18 @@ func (rd *Reader) Output(ctx context.Context, en history.Entry, stream string, w
 			return history.Output{Session: en.Session, Seq: en.Seq, Text: []byte(a.Answer), Bytes: int64(len(a.Answer)), CreatedAt: a.StartedAt}, nil
 		}
 	}
-	return history.Output{}, &NoOutput{en, rd.whyNone(ctx, en, stream)}
+	return history.Output{}, &NoOutput{Entry: en, Reason: rd.whyNone(ctx, en, stream)}
 }
 
 // flagged is the *NoOutput of a stored output without text, or nil.
 func (rd *Reader) flagged(en history.Entry, o history.Output) error {
 	switch {
 	case o.Flags&history.OutputPruned != 0:
-		return &NoOutput{en, "its output was pruned (output.keep_days and output.keep_size in the config set how long outputs are kept)"}
+		return &NoOutput{Entry: en, Reason: "its output was pruned (output.keep_days and output.keep_size in the config set how long outputs are kept)"}
 	case o.Flags&history.OutputFullScreen != 0:
-		return &NoOutput{en, "it ran a full-screen program (alternate screen): its screens are not kept"}
+		return &NoOutput{Entry: en, Reason: "it ran a full-screen program (alternate screen): its screens are not kept"}
+	case o.Flags&history.OutputWithheld != 0:
+		return &NoOutput{Entry: en, Reason: "hookd printed a secret in it (a sync recovery phrase): its output is not kept", Withheld: true}
 	}
 	return nil
 }

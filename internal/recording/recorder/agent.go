@@ -119,8 +119,9 @@ func SaveAgent(spoolDir, outboxDir string, w Writer, c Command, session string, 
 		if o.buf == nil {
 			continue
 		}
+		// Recorded: what the agent's tool gave reached no terminal.
 		it := outbox.Item{Session: session, Seq: seq, Stream: o.stream, Status: c.Status, Size: o.buf.Len(),
-			Time: c.End.UnixMicro(), Raw: o.buf.Bytes()}
+			Time: c.End.UnixMicro(), Raw: o.buf.Bytes(), Recorded: true}
 		if _, err := outbox.Write(outboxDir, it); err != nil {
 			return fmt.Errorf("output not kept: %w", err)
 		}

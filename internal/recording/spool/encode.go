@@ -48,11 +48,12 @@ func appendCommand(buf []byte, c Command, format byte, text string) []byte {
 }
 
 // AppendEnv appends e as an environment record, as the shell code writes
-// it. No value may contain a NUL byte or EnvSep.
+// it: an EnvSep in a value is written as EnvSepShown. No value may contain
+// a NUL byte.
 func AppendEnv(buf []byte, e Env) []byte {
 	var vals strings.Builder
 	for _, v := range e.Values {
-		vals.WriteString(v)
+		vals.WriteString(strings.ReplaceAll(v, string(EnvSep), EnvSepShown))
 		vals.WriteByte(EnvSep)
 	}
 	return appendFields(buf, tagEnv, strconv.FormatInt(e.Seq, 10), strings.Join(e.Names, " "), vals.String())

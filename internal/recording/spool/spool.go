@@ -109,6 +109,11 @@ type Env struct {
 // EnvSep ends each value of an Env record.
 const EnvSep = '\x1f'
 
+// EnvSepShown stands for EnvSep in a value: the hooks write a value's
+// 0x1F bytes as U+241F (␟), so that they end no value and cost the
+// record nothing.
+const EnvSepShown = "\u241f"
+
 // Record is one decoded record: exactly one of its fields is set.
 type Record struct {
 	Session *Session

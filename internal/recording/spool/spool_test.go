@@ -246,6 +246,13 @@ func TestEnvRecord(t *testing.T) {
 	if len(bad) > 0 || len(recs) != 1 || !reflect.DeepEqual(*recs[0].Env, Env{Seq: 1, Names: []string{"PATH", "VIRTUAL_ENV"}, Values: []string{"/bin", "/v"}}) {
 		t.Errorf("Decode(%q) = %+v, %v", sh, recs, bad)
 	}
+	// A value holding the separator is written with it shown (␟), as the
+	// hooks do: the record keeps every value.
+	odd := AppendEnv(nil, Env{Seq: 3, Names: []string{"ODD", "PATH"}, Values: []string{"a\x1fb", "/bin"}})
+	recs, _, bad = Decode(odd, true)
+	if len(bad) > 0 || len(recs) != 1 || !reflect.DeepEqual(*recs[0].Env, Env{Seq: 3, Names: []string{"ODD", "PATH"}, Values: []string{"a␟b", "/bin"}}) {
+		t.Errorf("Decode(%q) = %+v, %v", odd, recs, bad)
+	}
 	// Malformed: as many problems, and the command after each still read.
 	for _, b := range []string{
 		"\nE1\x000\x00PATH\x00/bin\x1f\x00",             // sequence number 0
