@@ -69,8 +69,8 @@ var allowed = map[string][]string{
 	"shellinit":           {"scripts"},
 	"capture":             {},
 	"history":             {},
-	"analyze":             {"capture"},
-	"analyze/learn":       {},
+	"analyze":             {"capture", "internal/shellwords"},
+	"analyze/learn":       {"internal/shellwords"},
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
 	"internal/paths":      {},
@@ -95,7 +95,7 @@ var allowed = map[string][]string{
 	// history, run by the agent; recall reads it back.
 	"internal/recording/spool": {},
 	// The context a command ran in, read at ingest: its key, git's state.
-	"internal/recording/runctx":     {},
+	"internal/recording/runctx":     {"internal/shellwords"},
 	"internal/recording/histfile":   {},
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
@@ -121,7 +121,7 @@ var allowed = map[string][]string{
 	"internal/ai/skill":       {"internal/config", "internal/ai/frontmatter"},
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
-	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project"},
+	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project", "internal/shellwords"},
 	"internal/ai/chain":       {"internal/recording/recorder", "shellinit"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
