@@ -204,3 +204,12 @@ func TestHeadAt(t *testing.T) {
 		t.Errorf("after the switch: %q", h)
 	}
 }
+
+// BenchmarkKeyHash is the key's cost per recorded command (the agent
+// computes it at ingest).
+func BenchmarkKeyHash(b *testing.B) {
+	lines := []string{"make test", "sudo -u root make test", `git commit -m "fix: a b"`, "python3 -m pytest tests/a.py -k 'one two'", "ls | wc -l"}
+	for i := 0; b.Loop(); i++ {
+		KeyHash(lines[i%len(lines)])
+	}
+}
