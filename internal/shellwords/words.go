@@ -574,3 +574,35 @@ func Fields(s string) []string {
 	}
 	return out
 }
+
+// Commands returns the words (values, assignments first) of each simple
+// command a line runs, in order, those inside a substitution left out: `a
+// && b | c; d` is four. A line that does not parse is one command, split
+// at blanks.
+func Commands(line, shell string) [][]string {
+	f, err := Parse(line, shell)
+	if err != nil {
+		if ws := strings.Fields(line); len(ws) > 0 {
+			return [][]string{ws}
+		}
+		return nil
+	}
+	var out [][]string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.CallExpr:
+			if ws := callLine(n, line); len(ws) > 0 {
+				out = append(out, Values(ws))
+			}
+		case *syntax.DeclClause, *syntax.TestClause, *syntax.LetClause:
+			if ws := clauseLine(n.(syntax.Command), line); len(ws) > 0 {
+				out = append(out, Values(ws))
+			}
+			return false
+		}
+		return true
+	})
+	return out
+}

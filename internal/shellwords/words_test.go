@@ -190,3 +190,20 @@ func TestFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCommands: each simple command of a line, not those inside a
+// substitution; a line that does not parse is one command.
+func TestCommands(t *testing.T) {
+	for line, want := range map[string][][]string{
+		"git stash && git pull | tee x; A=1 make": {{"git", "stash"}, {"git", "pull"}, {"tee", "x"}, {"A=1", "make"}},
+		`echo "$(date; id)" || true`:              {{"echo", CmdSubstMark}, {"true"}},
+		"(cd x && make)":                          {{"cd", "x"}, {"make"}},
+		"export A=1":                              {{"export", "A=1"}},
+		"git checkout <branch>":                   {{"git", "checkout", "<branch>"}},
+		"":                                        nil,
+	} {
+		if got := Commands(line, "bash"); !reflect.DeepEqual(got, want) {
+			t.Errorf("Commands(%q) = %q; want %q", line, got, want)
+		}
+	}
+}
