@@ -4,11 +4,10 @@ package shellinit
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"github.com/hookd/hookd/scripts"
 )
 
@@ -76,9 +75,6 @@ type Options struct {
 	Watch []string
 }
 
-// envName is a name a shell can export.
-var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
-
 // watchList is Watch as the scripts take it: names, space-separated,
 // without duplicates and without the ones the scripts note anyway.
 func watchList(names []string) string {
@@ -88,7 +84,7 @@ func watchList(names []string) string {
 	}
 	var out []string
 	for _, n := range names {
-		if envName().MatchString(n) && !seen[n] {
+		if shellwords.IsName(n) && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Each type below reads itself from YAML and refuses a bad value with an
@@ -436,15 +437,13 @@ func (m *AIMode) UnmarshalYAML(n ast.Node) error {
 // EnvName is the name of an environment variable.
 type EnvName string
 
-var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
-
 // UnmarshalYAML checks that the name is one a shell can export.
 func (e *EnvName) UnmarshalYAML(n ast.Node) error {
 	s, err := text(n)
 	if err != nil {
 		return err
 	}
-	if s != "" && !envName().MatchString(s) {
+	if s != "" && !shellwords.IsName(s) {
 		return reject(n, fmt.Errorf("%q is not an environment variable's name", s))
 	}
 	*e = EnvName(s)

@@ -66,7 +66,7 @@ func layerOf(pkg string) int {
 var allowed = map[string][]string{
 	// base
 	"scripts":             {},
-	"shellinit":           {"scripts"},
+	"shellinit":           {"scripts", "internal/shellwords"},
 	"capture":             {},
 	"history":             {},
 	"analyze":             {"capture", "internal/shellwords"},
@@ -74,7 +74,7 @@ var allowed = map[string][]string{
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
 	"internal/paths":      {},
-	"internal/config":     {},
+	"internal/config":     {"internal/shellwords"},
 	"internal/redact":     {},
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
@@ -122,7 +122,7 @@ var allowed = map[string][]string{
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
 	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project", "internal/shellwords"},
-	"internal/ai/chain":       {"internal/recording/recorder", "shellinit"},
+	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords", "shellinit"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 

@@ -403,12 +403,18 @@ func Program(words []string) int {
 }
 
 func isAssignment(w string) bool {
-	eq := strings.IndexByte(w, '=')
-	if eq <= 0 {
+	name, _, ok := strings.Cut(w, "=")
+	return ok && IsName(name)
+}
+
+// IsName reports a variable name a shell can assign and export: letters,
+// digits and _, not starting with a digit.
+func IsName(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < eq; i++ {
-		c := w[i]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
 			return false
 		}

@@ -207,3 +207,14 @@ func TestCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestIsName: the one check of a variable name (config's api_key_env, a
+// chain's environment input, the watched environment).
+func TestIsName(t *testing.T) {
+	for s, want := range map[string]bool{"HOME": true, "_x1": true, "a": true, "": false, "1A": false, "A-B": false,
+		"A;touch${IFS}pwned;B": false, "A B": false, "É": false, "A=1": false} {
+		if IsName(s) != want {
+			t.Errorf("IsName(%q) = %v; want %v", s, !want, want)
+		}
+	}
+}

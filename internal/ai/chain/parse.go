@@ -21,6 +21,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Actions a step may have, exactly one of.
@@ -217,7 +218,6 @@ func (r *reader) sorted() Problems {
 
 var (
 	idRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
-	envRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	nameRE = idRE
 )
 
@@ -380,7 +380,7 @@ func (r *reader) passAs(s *Step, field string, n ast.Node, in *Input) {
 	case Environment:
 		in.PassAs = Environment
 		vn, v, ok := get("name")
-		if !ok || !envRE().MatchString(v) {
+		if !ok || !shellwords.IsName(v) {
 			r.add(vn, s, field+".environment.name", "want a variable name (letters, digits and _)")
 		}
 		in.Env = v
