@@ -25,7 +25,7 @@ var layers = []struct {
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
 		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
-		"internal/textdiff", "internal/shellwords"}},
+		"internal/textdiff", "internal/shellwords", "internal/yamlpos"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -74,7 +74,7 @@ var allowed = map[string][]string{
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
 	"internal/paths":      {},
-	"internal/config":     {"internal/shellwords"},
+	"internal/config":     {"internal/shellwords", "internal/yamlpos"},
 	"internal/redact":     {},
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
@@ -84,6 +84,8 @@ var allowed = map[string][]string{
 	// Two texts compared line by line, as diff -u does (hookd diff).
 	"internal/textdiff":   {},
 	"internal/shellwords": {},
+	// Where in a YAML file a node or an error is.
+	"internal/yamlpos": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
@@ -115,14 +117,14 @@ var allowed = map[string][]string{
 	"internal/ai/llm/llmtest": {},
 	"internal/ai/promptblock": {},
 	"internal/ai/template":    {},
-	"internal/ai/frontmatter": {},
+	"internal/ai/frontmatter": {"internal/yamlpos"},
 	"internal/ai/trust":       {},
 	"internal/ai/render":      {"internal/sanitize"},
 	"internal/ai/skill":       {"internal/config", "internal/ai/frontmatter"},
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
 	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project", "internal/shellwords"},
-	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords", "shellinit"},
+	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords", "internal/yamlpos", "shellinit"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
