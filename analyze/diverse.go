@@ -3,6 +3,8 @@ package analyze
 import (
 	"path"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Alternatives that count: when the first fix is wrong, a second that is
@@ -90,20 +92,16 @@ var meaningful = map[string]string{"-f": "--force", "--force": "--force", "--for
 // command (split at &&, ||, ;, |), the program with common aliases folded
 // (python3 → python, pip3 and python -m pip → pip, apt-get → apt, bash →
 // sh) and its words that are not options, but for the few options that
-// change what it does (meaningful); sudo, env and assignments dropped.
+// change what it does (meaningful); assignments and wrappers (sudo, env,
+// timeout…, with their options: shellwords.Program) dropped.
 func action(cmd string) [][]string {
 	var out [][]string
-	for _, part := range splitCommands(cmd) {
-		var words []string
-		for _, w := range strings.Fields(part) {
-			words = append(words, strings.Trim(w, `'"`))
-		}
-		for len(words) > 0 && (words[0] == "sudo" || words[0] == "env" || words[0] == "command" || isAssign(words[0])) {
-			words = words[1:]
-		}
-		if len(words) == 0 {
+	for _, words := range shellwords.Commands(cmd, "bash") {
+		p := shellwords.Program(words)
+		if p < 0 {
 			continue
 		}
+		words = words[p:]
 		prog := foldProgram(path.Base(words[0]))
 		rest := words[1:]
 		if prog == "python" && len(rest) >= 2 && rest[0] == "-m" {
@@ -122,11 +120,6 @@ func action(cmd string) [][]string {
 	return out
 }
 
-func isAssign(w string) bool {
-	eq := strings.IndexByte(w, '=')
-	return eq > 0 && !strings.ContainsAny(w[:eq], "-/.")
-}
-
 // foldProgram folds the names of one program.
 func foldProgram(p string) string {
 	switch {
@@ -140,31 +133,6 @@ func foldProgram(p string) string {
 		return "sh"
 	}
 	return p
-}
-
-// splitCommands splits a line at &&, ||, ; and |, outside quotes.
-func splitCommands(line string) []string {
-	var parts []string
-	var quote byte
-	start := 0
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ';' || c == '|' || c == '&':
-			parts = append(parts, line[start:i])
-			for i+1 < len(line) && (line[i+1] == '|' || line[i+1] == '&') {
-				i++
-			}
-			start = i + 1
-		}
-	}
-	return append(parts, line[start:])
 }
 
 // spelling reports whether two actions are one fix spelled two ways: the

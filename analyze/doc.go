@@ -31,10 +31,11 @@
 // puts a subcommand typed after its argument back in front.
 //
 // A command line is parsed once, the same way for every part of the
-// package (call.go): mvdan.cc/sh's parser splits it into simple commands,
-// each word is evaluated once (quotes and escapes removed, expansions
-// marked), and the wrappers in front of a program (sudo, env, timeout,
-// nice, xargs, …) are set apart by one table, so that `timeout 5 rm -rf x`
+// package and for hookd's other readers of commands (internal/shellwords):
+// mvdan.cc/sh's parser splits it into simple commands, each word is
+// evaluated once (quotes and escapes removed, expansions marked), and the
+// wrappers in front of a program (sudo, env, timeout, nice, xargs, …) are
+// set apart by one table, so that `timeout 5 rm -rf x`
 // is rm to the rules and to Risk alike. Risk rates a program by the rule
 // for its name (riskRules), its wrappers and its redirections.
 //

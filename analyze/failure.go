@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -30,7 +31,7 @@ type Failure struct {
 type Call struct {
 	// Args are the command's words with quotes removed where the word is a
 	// literal; the wrappers in front of the program (sudo, env, timeout,
-	// nice, xargs, …: see wrapperOf) are skipped.
+	// nice, xargs, …: see shellwords.WrapperOf) are skipped.
 	Args []string
 	// Raw are the same words as typed.
 	Raw []string
@@ -110,14 +111,7 @@ func cleanOutput(s string) string {
 // parseCalls splits a command line into simple commands. A line the parser
 // rejects is split on blanks, as one command.
 func parseCalls(cmd, shell string) []Call {
-	lang := syntax.LangBash
-	if shell == "zsh" {
-		lang = syntax.LangZsh
-	}
-	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(cmd), "")
-	if err != nil && lang != syntax.LangBash {
-		file, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
-	}
+	file, err := shellwords.Parse(cmd, shell)
 	if err != nil {
 		return fieldsCall(cmd)
 	}
@@ -196,19 +190,19 @@ func fieldsCall(cmd string) []Call {
 	return []Call{c}
 }
 
-// newCall is one simple command (see call.go): its words as the rules
-// take them (word.arg), the wrappers in front of the program set apart.
+// newCall is one simple command (shellwords): its words as the rules
+// take them (Word.Arg), the wrappers in front of the program set apart.
 func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, bool) {
-	ws, ok := callWords(ce, src)
+	ws, ok := shellwords.CallWords(ce, src)
 	if !ok || len(ws) == 0 {
 		return Call{}, false
 	}
 	var c Call
 	for _, w := range ws {
-		c.Args = append(c.Args, w.arg())
-		c.Raw = append(c.Raw, w.raw)
-		c.start = append(c.start, w.start)
-		c.end = append(c.end, w.end)
+		c.Args = append(c.Args, w.Arg())
+		c.Raw = append(c.Raw, w.Raw)
+		c.start = append(c.start, w.Start)
+		c.end = append(c.end, w.End)
 	}
 	c.span = [2]int{c.start[0], c.end[len(c.end)-1]}
 	if len(ce.Assigns) > 0 {
@@ -220,19 +214,19 @@ func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, 
 		if r.Word == nil {
 			continue
 		}
-		t := evalWord(r.Word, src)
-		if t.start < 0 || t.end > len(src) || t.start > t.end {
+		t := shellwords.Eval(r.Word, src)
+		if t.Start < 0 || t.End > len(src) || t.Start > t.End {
 			continue
 		}
-		rd := Redir{Op: r.Op.String(), Target: t.arg(), span: [2]int{int(r.Pos().Offset()), t.end}}
+		rd := Redir{Op: r.Op.String(), Target: t.Arg(), span: [2]int{int(r.Pos().Offset()), t.End}}
 		if r.N != nil {
 			rd.FD = r.N.Value
 		}
 		c.Redirs = append(c.Redirs, rd)
 	}
-	u := unwrap(values(ws))
-	c.Sudo = u.privileged
-	n := u.prog
+	u := shellwords.Unwrap(shellwords.Values(ws))
+	c.Sudo = u.Privileged
+	n := u.Prog
 	c.Args, c.Raw, c.start, c.end = c.Args[n:], c.Raw[n:], c.start[n:], c.end[n:]
 	return c, true
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -45,8 +46,8 @@ func riskDepth(cmd string, depth int) string {
 				raise(redirRisk(r, cmd))
 			}
 		case *syntax.CallExpr:
-			ws, _ := callWords(n, cmd)
-			raise(callRisk(values(ws), depth))
+			ws, _ := shellwords.CallWords(n, cmd)
+			raise(callRisk(shellwords.Values(ws), depth))
 			if runsDownload(n, cmd) {
 				raise(RiskHigh)
 			}
@@ -54,7 +55,7 @@ func riskDepth(cmd string, depth int) string {
 			if n.Name != nil {
 				value := ""
 				if n.Value != nil {
-					value = evalWord(n.Value, cmd).value
+					value = shellwords.Eval(n.Value, cmd).Value
 				}
 				raise(assignRisk(n.Name.Value, value))
 			}
@@ -97,7 +98,7 @@ func redirRisk(r *syntax.Redirect, src string) string {
 	if r.Word == nil {
 		return RiskLow
 	}
-	target := evalWord(r.Word, src).value
+	target := shellwords.Eval(r.Word, src).Value
 	switch {
 	case target == "/dev/null" || target == "/dev/stdout" || target == "/dev/stderr" || target == "/dev/tty":
 		return RiskLow
@@ -148,16 +149,16 @@ func callRisk(args []string, depth int) string {
 	if len(args) == 0 {
 		return RiskLow
 	}
-	u := unwrap(args)
+	u := shellwords.Unwrap(args)
 	risk := RiskLow
-	if u.privileged || u.replaces {
+	if u.Privileged || u.Replaces {
 		risk = RiskMedium
 	}
-	for _, a := range u.assigns {
+	for _, a := range u.Assigns {
 		k, v, _ := strings.Cut(a, "=")
 		risk = MaxRisk(risk, assignRisk(k, v))
 	}
-	return MaxRisk(risk, programRisk(filepath.Base(args[u.prog]), args[u.prog+1:], depth))
+	return MaxRisk(risk, programRisk(filepath.Base(args[u.Prog]), args[u.Prog+1:], depth))
 }
 
 // A riskRule rates what a program does with its words: name is the

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -109,12 +110,12 @@ func edgeArgs(s *syntax.Stmt, src string, last bool) []string {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		ws, _ := callWords(c, src)
-		args := values(ws)
+		ws, _ := shellwords.CallWords(c, src)
+		args := shellwords.Values(ws)
 		if len(args) == 0 {
 			return nil
 		}
-		return args[unwrap(args).prog:]
+		return args[shellwords.Unwrap(args).Prog:]
 	case *syntax.BinaryCmd:
 		if last {
 			return edgeArgs(c.Y, src, true)
@@ -146,12 +147,12 @@ func runsDownload(c *syntax.CallExpr, src string) bool {
 	if len(c.Args) < 2 {
 		return false
 	}
-	ws, _ := callWords(c, src)
-	args := values(ws)
+	ws, _ := shellwords.CallWords(c, src)
+	args := shellwords.Values(ws)
 	if len(args) < 2 {
 		return false
 	}
-	name := filepath.Base(args[unwrap(args).prog])
+	name := filepath.Base(args[shellwords.Unwrap(args).Prog])
 	if !isInterpreter(name) && name != "eval" && name != "source" && name != "." {
 		return false
 	}
@@ -159,7 +160,7 @@ func runsDownload(c *syntax.CallExpr, src string) bool {
 	for _, w := range c.Args[1:] {
 		syntax.Walk(w, func(n syntax.Node) bool {
 			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				switch filepath.Base(evalWord(ce.Args[0], src).value) {
+				switch filepath.Base(shellwords.Eval(ce.Args[0], src).Value) {
 				case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
 					found = true
 				}

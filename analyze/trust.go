@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -164,9 +165,9 @@ func lineShape(cmd, shell string) shape {
 			}
 			sp := stmtSpan{start: int(n.Pos().Offset()), end: int(n.End().Offset())}
 			if ce, ok := n.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				if ws, ok := callWords(ce, cmd); ok && len(ws) > 0 {
-					args := values(ws)
-					sp.name = filepath.Base(args[unwrap(args).prog])
+				if ws, ok := shellwords.CallWords(ce, cmd); ok && len(ws) > 0 {
+					args := shellwords.Values(ws)
+					sp.name = filepath.Base(args[shellwords.Unwrap(args).Prog])
 				}
 			}
 			sh.stmts = append(sh.stmts, sp)

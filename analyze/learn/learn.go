@@ -16,6 +16,7 @@ package learn
 import (
 	"strings"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -103,7 +104,7 @@ func parse(src string) (l line, ok bool) {
 	if len(src) > maxLen || strings.ContainsAny(src, "\n\x00") {
 		return l, false
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := shellwords.Parse(src, "bash")
 	if err != nil || len(f.Stmts) != 1 {
 		return l, false
 	}
@@ -112,13 +113,16 @@ func parse(src string) (l line, ok bool) {
 	if !isCall || st.Background || st.Coprocess || st.Negated || len(call.Args) == 0 {
 		return l, false
 	}
+	ws, ok := shellwords.CallWords(call, src)
+	if !ok {
+		return l, false
+	}
 	l.src = src
-	for _, w := range call.Args {
-		s, e := int(w.Pos().Offset()), int(w.End().Offset())
-		if s < 0 || e > len(src) || s >= e {
+	for _, w := range ws {
+		if w.Start >= w.End {
 			return l, false
 		}
-		l.words = append(l.words, word{start: s, end: e, text: src[s:e], key: wordKey(w, src[s:e])})
+		l.words = append(l.words, word{start: w.Start, end: w.End, text: w.Raw, key: wordKey(w)})
 	}
 	l.prog = 0
 	for l.prog < len(l.words)-1 && prefixes[l.words[l.prog].key] {
@@ -131,35 +135,14 @@ func parse(src string) (l line, ok bool) {
 	return l, true
 }
 
-// wordKey is a word's value when it is literal (plain, quoted, or both),
-// else its text marked as such.
-func wordKey(w *syntax.Word, text string) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if strings.Contains(p.Value, `\`) {
-				return "\x00" + text
-			}
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "\x00" + text
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok || strings.ContainsAny(lit.Value, `\`) {
-					return "\x00" + text
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return "\x00" + text
-		}
+// wordKey is a word's value when it is literal (plain, quoted, or both)
+// and typed without escapes (a backslash, $'…'), else its text marked as
+// such: learned edits match words as typed.
+func wordKey(w shellwords.Word) string {
+	if !w.Literal || w.Escaped {
+		return "\x00" + w.Raw
 	}
-	return b.String()
+	return w.Value
 }
 
 func (l line) program() string { return l.words[l.prog].key }

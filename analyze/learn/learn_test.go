@@ -19,6 +19,11 @@ func TestDiff(t *testing.T) {
 		{"deploy --env prod x", "deploy --env=production x", Edit{Program: "deploy", Kind: Replace, From: "--env prod", To: "--env=production"}, true},
 		// Quoting: the words put in are kept as typed.
 		{`say "hello world" x`, `say 'hello there' x`, Edit{Program: "say", Kind: Replace, From: `"hello world"`, To: `'hello there'`}, true},
+		// A word with a backslash or $'…' is taken as typed, not by its
+		// value (learned edits match words as typed).
+		{`deploy a\ b x`, `deploy 'a b' x`, Edit{Program: "deploy", Kind: Replace, From: `a\ b`, To: `'a b'`}, true},
+		{`deploy $'a' x`, `deploy a x`, Edit{Program: "deploy", Kind: Replace, From: `$'a'`, To: `a`}, true},
+		{`deploy "a\$" x`, `deploy 'a$' x`, Edit{Program: "deploy", Kind: Replace, From: `"a\$"`, To: `'a$'`}, true},
 		// Assignments and sudo before the program stay out of the edit.
 		{"FOO=1 sudo deploy --prod x", "FOO=1 sudo deploy --production x", Edit{Program: "deploy", Kind: Replace, From: "--prod", To: "--production"}, true},
 		// Not learned:

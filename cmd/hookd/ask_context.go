@@ -38,8 +38,7 @@ func (e *env) runContext(ctx context.Context, q project.Question, execs []string
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	e.loadConfig()
-	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL"), Env: e.commandEnv}
+	opt := contextcmd.Options{Dir: cwd, Shell: os.Getenv("SHELL"), Env: e.commandEnv()}
 	if confirm {
 		opt.Confirm = confirmOnTTY()
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/project"
 	"github.com/hookd/hookd/internal/ai/render"
 	"github.com/hookd/hookd/internal/ai/template"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/fix/offer"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -31,7 +33,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 	dry := fs.Bool("dry-run", false, "print exactly what would be sent (provider, URL, model, headers, and the request body: every message, the tools offered) and send nothing")
 	raw := fs.Bool("raw", false, "print the answer as it comes, without rendering its Markdown")
 	verbose := fs.BoolP("verbose", "v", false, "say what was brought in and cut, and the time to the first token and in all")
-	budget := fs.Int("budget", 0, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
+	budget := fs.Int("budget", 0, "at most about `N` tokens of context (outputs are cut to their head, tail and error lines; default: ask.budget in the config, "+strconv.Itoa(config.DefaultBudget)+")")
 	pin := fs.String("pin", "", "pin the command `REF` (-1: the last) for this session's next question, and say which (what a `!!ctx` line does)")
 	logList := fs.Bool("log", false, "list past questions, oldest first so that the newest is next to the prompt, as hookd history does (--json: newest first)")
 	n := fs.IntP("limit", "n", 20, "with --log: the last `N` questions")

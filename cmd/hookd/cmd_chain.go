@@ -73,7 +73,7 @@ func cmdChain(fs *pflag.FlagSet) runFunc {
 			}
 		}()
 		opt := chain.Options{Dir: dir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Hookd: self,
-			Limit: int(e.config().Output.Limit), Env: e.commandEnv, Signals: sigs, TerminalInterrupts: isTerminal(os.Stdin),
+			Limit: int(e.config().Output.Limit), Env: e.commandEnv(), Signals: sigs, TerminalInterrupts: isTerminal(os.Stdin),
 			Record: func(c recorder.Command) { e.save(w, c, "chain") },
 			History: func(ctx context.Context, ref string) (string, error) {
 				if store == nil {

@@ -3,16 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/ask"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/spf13/pflag"
 )
 
 func cmdCtx(fs *pflag.FlagSet) runFunc {
-	budget := fs.Int("budget", 0, "at most about `N` tokens (long outputs are cut to their head, tail and error lines; default: ask.budget in the config, 8000)")
+	budget := fs.Int("budget", 0, "at most about `N` tokens (long outputs are cut to their head, tail and error lines; default: ask.budget in the config, "+strconv.Itoa(config.DefaultBudget)+")")
 	author := authorFlag(fs)
 	return func(ctx context.Context, e *env, args []string) error {
 		refs := args

@@ -16,7 +16,7 @@ import (
 // built-in allowlist and the user's own prompt_files.allow.
 func (e *env) promptOptions(cwd string) promptfile.Options {
 	return promptfile.Options{Places: promptfile.PlacesFor(cwd, e.paths.Commands, e.home), Cwd: cwd,
-		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}, Env: e.commandEnv}
+		Allow: promptfile.Allowlist{Extra: e.config().PromptFiles.Allow}, Env: e.commandEnv()}
 }
 
 func cmdCommands(fs *pflag.FlagSet) runFunc {

@@ -104,10 +104,16 @@ func (e *env) flushAgent() {
 func (e *env) runSuggest(ctx context.Context, text string, status int, cwd string, all *capture.Buffer) {
 	out, _ := capture.Render(all.Bytes())
 	in := analyze.Input{Command: text, ExitCode: status, Cwd: cwd, Output: out, Shell: filepath.Base(os.Getenv("SHELL"))}
-	r := e.engine(false, nil).Analyze(ctx, in, 2*time.Second)
-	if e.config().AI == config.AIOnFailure && !r.Quiet {
-		r = e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout, true)
+	f := suggest.Failure{Input: in, Timeout: 2 * time.Second}
+	if e.config().AI == config.AIOnFailure {
+		f.AI = func(ctx context.Context, in analyze.Input, r analyze.Result) analyze.Result {
+			if r.Quiet {
+				return r
+			}
+			return e.aiAnalysis(ctx, in, r, aifix.DefaultTimeout, true)
+		}
 	}
+	r, _ := e.engine(false, nil).Suggest(ctx, f)
 	// On stderr, plain (the palette is stdout's).
 	lead := fmt.Sprintf("hookd: %s exited with status %d", recall.Short(text), status)
 	suggest.Printer{Lead: lead}.Print(e.stderr, r)

@@ -121,22 +121,16 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			}
 			recorded = &en
 		}
-		res := suggest.Learned(ctx, store, in, eng.Analyze(ctx, in, 2*time.Second))
-		var cmp *before.Comparison
-		if recorded != nil {
-			res, cmp = suggest.WorkedBefore(ctx, store, *recorded, in.Output, res, e.home)
-		} else if store != nil && in.ExitCode != 0 {
-			// A failure described by hand: its directory and files are
-			// known, not the rest of its context.
-			res, cmp = suggest.WorkedBefore(ctx, store, history.Entry{Command: in.Command, ExitCode: in.ExitCode, Cwd: in.Cwd,
-				StartedAt: time.Now().UnixMicro()}, in.Output, res, e.home)
-		}
+		f := suggest.Failure{Input: in, Entry: recorded, Store: store, Timeout: 2 * time.Second}
 		if *ai && in.ExitCode != 0 {
-			res = e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
-			if len(res.Fixes) > 0 && e.session != "" && *command == "" {
-				// fix N runs these, as after the inline suggestions.
-				offer.Fixes(e.paths.Offers, e.session, res.Fixes)
+			f.AI = func(ctx context.Context, in analyze.Input, res analyze.Result) analyze.Result {
+				return e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
 			}
+		}
+		res, cmp := eng.Suggest(ctx, f)
+		if f.AI != nil && len(res.Fixes) > 0 && e.session != "" && *command == "" {
+			// fix N runs these, as after the inline suggestions.
+			offer.Fixes(e.paths.Offers, e.session, res.Fixes)
 		}
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)

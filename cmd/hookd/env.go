@@ -42,10 +42,8 @@ type env struct {
 	cfg         *config.Config
 	cfgWarnings []config.Warning
 	ingestRules *ingest.Rules
-	// commandEnv is the environment of the commands hookd starts for a
-	// question or a chain: this process's without the API keys
-	// (llm.Scrub).
-	commandEnv []string
+	// scrubbedEnv is set by loadConfig: read it through commandEnv.
+	scrubbedEnv []string
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) (*env, error) {
@@ -105,9 +103,23 @@ func (e *env) loadConfig() {
 	// process's environment without the provider keys, whose values the
 	// redactor replaces wherever they show.
 	var keys []string
-	e.commandEnv, keys = llm.Scrub(os.Environ(), string(c.LLM.APIKeyEnv))
+	e.scrubbedEnv, keys = llm.Scrub(os.Environ(), string(c.LLM.APIKeyEnv))
 	rules.Redactor = rules.Redactor.WithLiterals(keys...)
 	e.cfgWarnings, e.ingestRules = append(warns, more...), rules
+}
+
+// commandEnv is the environment of the commands hookd starts for a
+// question, a prompt file or a chain: this process's without the provider
+// keys (llm.Scrub), which the configuration names. It loads the
+// configuration first: the environment is never read before it is made
+// (a nil one would be this process's, keys included), whatever order a
+// caller's expression is evaluated in.
+func (e *env) commandEnv() []string {
+	e.loadConfig()
+	if e.scrubbedEnv == nil {
+		return []string{}
+	}
+	return e.scrubbedEnv
 }
 
 // rules are the ingestion rules from the configuration.

@@ -44,7 +44,7 @@ type Ask struct {
 	// the user to run or not (default true).
 	Offer bool `yaml:"offer"`
 	// Budget bounds the context sent with a question, in estimated tokens
-	// (default 8000): long outputs are cut to their head, tail and error
+	// (default DefaultBudget): long outputs are cut to their head, tail and error
 	// lines, the oldest commands dropped first. Fit it to the model's
 	// window (a local model's is often small).
 	Budget int `yaml:"budget"`
@@ -144,3 +144,8 @@ type Profile struct {
 	Skills          []Skill           `yaml:"skills"`
 	ContextCommands []ContextCommand  `yaml:"context_commands"`
 }
+
+// DefaultBudget is the context budget of a question (ask.budget), of
+// hookd ctx and of MCP's command_context when none is given, in
+// estimated tokens.
+const DefaultBudget = 8000

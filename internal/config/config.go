@@ -153,7 +153,7 @@ func Defaults() Config {
 		Output:  Output{Limit: DefaultOutputLimit, KeepSize: DefaultOutputKeep, KeepDays: DefaultOutputKeepDays},
 		Fix:     Fix{Command: "fix", Key: "^Xf", AIKey: "^Xl"},
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
-		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: 8000},
+		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: DefaultBudget},
 		AI:      AIOff,
 		Search:  Search{Key: "^R", Enter: EnterAccept, Height: 12, Scope: "everything", Mode: "fuzzy"},
 		Sync:    Sync{Outputs: SyncOutputsSmall, OutputLimit: DefaultSyncOutputLimit, Interval: Duration(DefaultSyncInterval)},

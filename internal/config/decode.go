@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+	"github.com/hookd/hookd/internal/yamlpos"
 )
 
 // Warning is something wrong in a file and what hookd does instead. hookd
@@ -124,14 +125,8 @@ type source struct {
 func parse(file string, data []byte) (*source, *Warning) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		w := &Warning{File: file, Msg: err.Error()}
-		var ye yaml.Error
-		if errors.As(err, &ye) {
-			w.Msg = ye.GetMessage()
-			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-				w.Line, w.Column = tok.Position.Line, tok.Position.Column
-			}
-		}
+		w := &Warning{File: file}
+		w.Msg, w.Line, w.Column, _ = yamlpos.Error(err)
 		return nil, w
 	}
 	s := &source{file: file}
@@ -147,17 +142,10 @@ func (s *source) at(path string, msg, then string) Warning {
 	w := Warning{File: s.file, Key: strings.TrimPrefix(path, "$."), Msg: msg, Then: then}
 	if p, err := yaml.PathString(path); err == nil && s.body != nil {
 		if n, err := p.FilterNode(s.body); err == nil && n != nil {
-			w.Line, w.Column = position(n.GetToken())
+			w.Line, w.Column = yamlpos.Node(n)
 		}
 	}
 	return w
-}
-
-func position(tok *token.Token) (line, column int) {
-	if tok == nil || tok.Position == nil {
-		return 0, 0
-	}
-	return tok.Position.Line, tok.Position.Column
 }
 
 // maxDrops bounds the entries dropped from one file before it is given up
@@ -186,7 +174,7 @@ func decode[T any](s *source, fresh func() T, top bool) (v T, warns []Warning, o
 		}
 		tok, msg := explain(err)
 		w := Warning{File: s.file, Msg: msg}
-		w.Line, w.Column = position(tok)
+		w.Line, w.Column = yamlpos.Of(tok)
 		var hit *entry
 		if tok != nil {
 			hit = find(s.body, tok, orig, &entry{drop: func() { s.body = nil }})

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"os"
+
+	"github.com/hookd/hookd/internal/yamlpos"
 )
 
 // PatternSpec is one entry of the patterns file: the user's own rule for
@@ -62,7 +64,7 @@ func LoadPatterns(path string) ([]PatternSpec, []Warning) {
 		return nil, warns
 	}
 	for i := range ps {
-		ps[i].Line, _ = position(src.item(i))
+		ps[i].Line, _ = yamlpos.Of(src.item(i))
 	}
 	return ps, inOrder(warns)
 }

@@ -25,7 +25,7 @@ var layers = []struct {
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
 		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
-		"internal/textdiff", "internal/shellwords"}},
+		"internal/textdiff", "internal/shellwords", "internal/yamlpos"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -69,12 +69,12 @@ var allowed = map[string][]string{
 	"shellinit":           {"scripts", "internal/shellwords"},
 	"capture":             {},
 	"history":             {"internal/shellwords"},
-	"analyze":             {"capture"},
-	"analyze/learn":       {},
+	"analyze":             {"capture", "internal/shellwords"},
+	"analyze/learn":       {"internal/shellwords"},
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
 	"internal/paths":      {},
-	"internal/config":     {"internal/shellwords"},
+	"internal/config":     {"internal/shellwords", "internal/yamlpos"},
 	"internal/redact":     {},
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
@@ -84,6 +84,8 @@ var allowed = map[string][]string{
 	// Two texts compared line by line, as diff -u does (hookd diff).
 	"internal/textdiff":   {},
 	"internal/shellwords": {},
+	// Where in a YAML file a node or an error is.
+	"internal/yamlpos": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
@@ -95,7 +97,7 @@ var allowed = map[string][]string{
 	// history, run by the agent; recall reads it back.
 	"internal/recording/spool": {},
 	// The context a command ran in, read at ingest: its key, git's state.
-	"internal/recording/runctx":     {},
+	"internal/recording/runctx":     {"internal/shellwords"},
 	"internal/recording/histfile":   {},
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
@@ -115,14 +117,14 @@ var allowed = map[string][]string{
 	"internal/ai/llm/llmtest": {},
 	"internal/ai/promptblock": {"internal/sanitize"},
 	"internal/ai/template":    {},
-	"internal/ai/frontmatter": {},
+	"internal/ai/frontmatter": {"internal/yamlpos"},
 	"internal/ai/trust":       {},
 	"internal/ai/render":      {"internal/sanitize"},
 	"internal/ai/skill":       {"internal/config", "internal/ai/frontmatter"},
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
-	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project"},
-	"internal/ai/chain":       {"internal/recording/recorder", "shellinit", "internal/shellwords"},
+	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project", "internal/shellwords"},
+	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords", "internal/yamlpos", "shellinit"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
@@ -141,7 +143,7 @@ var allowed = map[string][]string{
 	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
 
 	// apps
-	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing

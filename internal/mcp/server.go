@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -46,7 +47,8 @@ type Options struct {
 	// SearchCache is the search's corpus cache (package search), read to
 	// start the first search sooner; never written. "": none.
 	SearchCache string
-	// Budget is command_context's default budget, in tokens (0: 8000).
+	// Budget is command_context's default budget, in tokens (0:
+	// config.DefaultBudget).
 	Budget int
 	// Version is hookd's, for the server's implementation info.
 	Version string
@@ -169,7 +171,7 @@ func New(o Options) *sdk.Server {
 		o.Search = SearchHistory(o.SearchCache, o.Now)
 	}
 	if o.Budget <= 0 {
-		o.Budget = 8000
+		o.Budget = config.DefaultBudget
 	}
 	if o.Redactor == nil {
 		o.Redactor, _ = redact.New(nil)

@@ -10,7 +10,6 @@
 package chain
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -18,11 +17,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/hookd/hookd/internal/shellwords"
+	"github.com/hookd/hookd/internal/yamlpos"
 )
 
 // Actions a step may have, exactly one of.
@@ -147,11 +146,7 @@ func (r *reader) add(n ast.Node, step *Step, field, format string, a ...any) {
 	if step != nil {
 		p.Step = step.Name()
 	}
-	if n != nil {
-		if tok := n.GetToken(); tok != nil && tok.Position != nil {
-			p.Line, p.Column = tok.Position.Line, tok.Position.Column
-		}
-	}
+	p.Line, p.Column = yamlpos.Node(n)
 	r.problems = append(r.problems, p)
 }
 
@@ -162,14 +157,8 @@ func Parse(file string, data []byte) (*Chain, error) {
 	c := &Chain{File: file}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		p := Problem{File: file, Msg: err.Error()}
-		var ye yaml.Error
-		if errors.As(err, &ye) {
-			p.Msg = ye.GetMessage()
-			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-				p.Line, p.Column = tok.Position.Line, tok.Position.Column
-			}
-		}
+		p := Problem{File: file}
+		p.Msg, p.Line, p.Column, _ = yamlpos.Error(err)
 		return nil, Problems{p}
 	}
 	var body ast.Node
@@ -535,11 +524,6 @@ func key(kv *ast.MappingValueNode) string {
 }
 
 func line(n ast.Node) int {
-	if n == nil {
-		return 0
-	}
-	if tok := n.GetToken(); tok != nil && tok.Position != nil {
-		return tok.Position.Line
-	}
-	return 0
+	l, _ := yamlpos.Node(n)
+	return l
 }

@@ -5,11 +5,11 @@ package frontmatter
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/hookd/hookd/internal/yamlpos"
 )
 
 // Doc is a file split into its frontmatter and its body.
@@ -75,11 +75,10 @@ func (d *Doc) decode() error {
 	var v any
 	if err := yaml.Unmarshal([]byte(d.Raw), &v); err != nil {
 		e := &Error{Msg: "not valid YAML"}
-		var ye yaml.Error
-		if errors.As(err, &ye) {
-			e.Msg = ye.GetMessage()
-			if tok := ye.GetToken(); tok != nil && tok.Position != nil {
-				e.Line = tok.Position.Line + 1 // the opening --- is line 1
+		if msg, line, _, ok := yamlpos.Error(err); ok {
+			e.Msg = msg
+			if line > 0 {
+				e.Line = line + 1 // the opening --- is line 1
 			}
 		}
 		return e

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -38,7 +39,7 @@ type Allowlist struct {
 // Check returns nil when line may run in root (the project's root, where
 // it runs), else why not; the reason always contains "not allowed".
 func (a Allowlist) Check(line, root string) error {
-	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	f, err := shellwords.Parse(line, "bash")
 	if err != nil {
 		return fmt.Errorf("not allowed: not a valid command line (%v)", err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/frontmatter"
 	"github.com/hookd/hookd/internal/ai/project"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Limits.
@@ -131,7 +132,7 @@ func Question(ctx context.Context, words []string, o Options) (r Result, ok bool
 	if _, _, found := o.Places.Find(name, o.Cwd); !found {
 		return r, false
 	}
-	return Expand(ctx, name, append(SplitArgs(rest), words[1:]...), o), true
+	return Expand(ctx, name, append(shellwords.Fields(rest), words[1:]...), o), true
 }
 
 // Expand finds name (see Places.Find) and expands it with args.
@@ -465,55 +466,6 @@ func argNames(doc frontmatter.Doc) []string {
 }
 
 var argNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
-
-// SplitArgs splits the arguments typed after a prompt file's name as a
-// shell would, without expanding anything: words are separated by blanks,
-// quotes ('…' and "…") group, a backslash escapes the next character
-// (inside double quotes, only before a backslash, ", $ or `).
-func SplitArgs(s string) []string {
-	var out []string
-	var b strings.Builder
-	word, quote := false, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				b.WriteByte(c)
-			}
-		case quote == '"':
-			if c == '"' {
-				quote = 0
-			} else if c == '\\' && i+1 < len(s) && strings.IndexByte("\\\"$`", s[i+1]) >= 0 {
-				i++
-				b.WriteByte(s[i])
-			} else {
-				b.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, word = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			b.WriteByte(s[i])
-			word = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if word {
-				out = append(out, b.String())
-				b.Reset()
-				word = false
-			}
-		default:
-			b.WriteByte(c)
-			word = true
-		}
-	}
-	if word {
-		out = append(out, b.String())
-	}
-	return out
-}
 
 // readPrompt reads a prompt file: a regular file of text, at most
 // maxPrompt bytes.

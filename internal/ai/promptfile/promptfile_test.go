@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,21 +310,6 @@ func mkdirFile(full, c string) error {
 		return err
 	}
 	return os.WriteFile(full, []byte(c), 0o644)
-}
-
-func TestSplitArgs(t *testing.T) {
-	for in, want := range map[string][]string{
-		`a b`:                 {"a", "b"},
-		`  "hello world"  x `: {"hello world", "x"},
-		`'it''s' "a\"b" c\ d`: {"its", `a"b`, "c d"},
-		`"$HOME" '$x'`:        {"$HOME", "$x"},
-		``:                    nil,
-		`""`:                  {""},
-	} {
-		if got := SplitArgs(in); !slices.Equal(got, want) {
-			t.Errorf("SplitArgs(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestNamedArguments: a prompt file's own arguments: list names them.

@@ -314,3 +314,68 @@ func TestLocalOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestFindThroughWrappers: a command run through a wrapper whose option
+// takes a value (sudo -u, nice -n, env -u, timeout -s) finds its earlier
+// runs with another value, and not the runs of another subcommand: the
+// key is the program's (issue 31).
+func TestFindThroughWrappers(t *testing.T) {
+	ctx := t.Context()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dir := t.TempDir()
+	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
+	pairs := []struct{ then, now string }{
+		{"sudo -u alice make test", "sudo -u bob make test"},
+		{"nice -n 5 make test", "nice -n 10 make test"},
+		{"env -u HOME make test", "env -u PATH make test"},
+		{"timeout -s KILL 30s make test", "timeout -s TERM 30s make test"},
+	}
+	others := []string{"sudo -u alice make check", "nice -n 5 make check", "env -u HOME make check", "timeout -s KILL 30s make check"}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := int64(0)
+	add := func(cmd string, exit int) {
+		seq++
+		if _, err := tx.AddCommand(ctx, history.Entry{Session: "s", Seq: seq, Command: cmd, ExitCode: exit, Cwd: dir,
+			StartedAt: base + seq*60e6}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.AddContext(ctx, "s", seq, exit == 0, base+seq*60e6, history.Context{Key: runctxKey(cmd), Dirty: -1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range pairs {
+		add(p.then, 0)
+	}
+	for _, p := range pairs {
+		add(p.now, 2)
+	}
+	for _, o := range others {
+		add(o, 2)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := s.List(ctx, history.Query{})
+	byCmd := map[string]history.Entry{}
+	for _, e := range es {
+		byCmd[e.Command] = e
+	}
+	for _, p := range pairs {
+		c, err := Find(ctx, s, byCmd[p.now], Options{})
+		if err != nil || c == nil || c.Then.ID != byCmd[p.then].ID {
+			t.Errorf("Find(%q) = %+v, %v; want its earlier run %q", p.now, c, err, p.then)
+		}
+	}
+	for _, o := range others {
+		if c, err := Find(ctx, s, byCmd[o], Options{}); c != nil || err != nil {
+			t.Errorf("Find(%q) = %+v, %v; want nothing (only make test worked)", o, c, err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,50 @@ func BenchmarkLearned(b *testing.B) {
 		if r := Learned(ctx, s, in, analyze.Result{}); len(r.Fixes) != 1 {
 			b.Fatalf("fixes = %+v", r.Fixes)
 		}
+	}
+}
+
+// TestSuggestPipeline: Engine.Suggest, the one failure pipeline, runs the
+// analysis, puts the learned fixes first, and gives the model (Failure.AI)
+// the result last; without a history, the rules' and the model's only.
+func TestSuggestPipeline(t *testing.T) {
+	ctx := t.Context()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tx, _ := s.Begin(ctx)
+	tx.AddSession(ctx, history.Session{ID: "s", Shell: "bash"})
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 1, Command: "deploy --prod x", ExitCode: 2, StartedAt: 1})
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 2, Command: "deploy --production x", ExitCode: 0, StartedAt: 2})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := s.CommandsAfter(ctx, 0, 10)
+	p := history.LearnedPair{Edit: history.Learned{Program: "deploy", Kind: "replace", From: "--prod", To: "--production"},
+		FailedID: es[0].ID, FixedID: es[1].ID, FailedStarted: 1, FixedStarted: 2, FailedCommand: es[0].Command, FixedCommand: es[1].Command}
+	if _, err := s.AddLearned(ctx, []history.LearnedPair{p}, nil, es[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewAnalyzer("")
+	e := &Engine{Analyzer: a}
+	in := analyze.Input{Command: "deploy --prod y", ExitCode: 2, Cwd: t.TempDir()}
+	var seen []analyze.Fix
+	ai := func(_ context.Context, got analyze.Input, res analyze.Result) analyze.Result {
+		seen = res.Fixes
+		res.Fixes = append(res.Fixes, analyze.Fix{Command: "model-fix"})
+		return res
+	}
+	res, _ := e.Suggest(ctx, Failure{Input: in, Store: s, Timeout: 2 * time.Second, AI: ai})
+	if len(seen) == 0 || seen[0].Command != "deploy --production y" || seen[0].Learned != 1 {
+		t.Errorf("the model was given %+v; want the learned fix first", seen)
+	}
+	if len(res.Fixes) == 0 || res.Fixes[len(res.Fixes)-1].Command != "model-fix" {
+		t.Errorf("Suggest = %+v; want the model's result", res.Fixes)
+	}
+	res, cmp := e.Suggest(ctx, Failure{Input: in, Timeout: 2 * time.Second, AI: ai})
+	if cmp != nil || len(seen) != 0 || len(res.Fixes) != 1 || res.Fixes[0].Command != "model-fix" {
+		t.Errorf("without a history: %+v %+v (model given %+v); want nothing learned or compared", res.Fixes, cmp, seen)
 	}
 }

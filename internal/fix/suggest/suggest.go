@@ -82,6 +82,48 @@ func (e *Engine) Analyze(ctx context.Context, in analyze.Input, timeout time.Dur
 	return e.Analyzer.Analyze(ctx, in)
 }
 
+// A Failure is what the failure pipeline (Engine.Suggest) reads.
+type Failure struct {
+	Input analyze.Input
+	// Entry is the failure as recorded; nil for one described by hand,
+	// whose command, status and directory (Input's) are compared with
+	// the history as of now.
+	Entry *history.Entry
+	// Store is the history, for the fixes learned from it and the last
+	// success of the same command; nil: neither.
+	Store *history.Store
+	// Timeout bounds the analysis.
+	Timeout time.Duration
+	// AI, when set, is given the result last and returns it with a
+	// model's fixes merged (the caller decides when to ask one).
+	AI func(ctx context.Context, in analyze.Input, res analyze.Result) analyze.Result
+}
+
+// Suggest is the failure pipeline every command runs (hookd suggest, the
+// prompt's inline fixes, hookd run): the analysis (rules and the user's
+// patterns), the fixes learned from the history put first (Learned), the
+// fixes that restore what changed since the command last worked merged
+// (WorkedBefore), then the model's (Failure.AI). It returns the result
+// and the comparison with the last success, if any; printing and offering
+// the fixes are the caller's.
+func (e *Engine) Suggest(ctx context.Context, f Failure) (analyze.Result, *before.Comparison) {
+	res := e.Analyze(ctx, f.Input, f.Timeout)
+	res = Learned(ctx, f.Store, f.Input, res)
+	var cmp *before.Comparison
+	if f.Store != nil {
+		en := f.Entry
+		if en == nil {
+			en = &history.Entry{Command: f.Input.Command, ExitCode: f.Input.ExitCode, Cwd: f.Input.Cwd,
+				StartedAt: time.Now().UnixMicro()}
+		}
+		res, cmp = WorkedBefore(ctx, f.Store, *en, f.Input.Output, res, e.Home)
+	}
+	if f.AI != nil {
+		res = f.AI(ctx, f.Input, res)
+	}
+	return res, cmp
+}
+
 // Input is the analysis input for a recorded command: its text, status,
 // directory and shell, its output, and the history. When nothing was
 // captured and last is true (the command is the last one of the caller's
@@ -161,12 +203,10 @@ func (e *Engine) RunCompared(ctx context.Context, rd *recall.Reader, o Inline) (
 			in.Output = text
 		}
 	}
-	res = e.Analyze(ctx, in, 500*time.Millisecond)
-	res = Learned(ctx, rd.Store, in, res)
+	res, cmp = e.Suggest(ctx, Failure{Input: in, Entry: &en, Store: rd.Store, Timeout: 500 * time.Millisecond})
 	if res.Quiet {
 		return res, nil, false, nil
 	}
-	res, cmp = WorkedBefore(ctx, rd.Store, en, in.Output, res, e.Home)
 	return res, cmp, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
 }
 

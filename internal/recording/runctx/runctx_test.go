@@ -30,8 +30,14 @@ func TestWordsAndKey(t *testing.T) {
 		{`echo a\ b "c \"d\""`, []string{"echo", "a b", `c "d"`}, true, `echo a b`},
 		{"make && ./run.sh", []string{"make"}, false, "\x00make && ./run.sh"},
 		{"ls | wc -l", []string{"ls"}, false, "\x00ls | wc -l"},
-		{"echo $(date)", []string{"echo"}, false, "\x00echo $(date)"},
-		{"echo 'open", []string{"echo"}, false, "\x00echo 'open"},
+		{"echo $(date)", []string{"echo", "$(…)"}, false, "\x00echo $(date)"},
+		{"echo 'open", nil, false, "\x00echo 'open"},
+		// A wrapper's option takes its value (issue 31): the key is the
+		// program's, as for the same command without the wrapper.
+		{"sudo -u root make test", []string{"sudo", "-u", "root", "make", "test"}, true, "make test"},
+		{"nice -n 10 make", []string{"nice", "-n", "10", "make"}, true, "make"},
+		{"env -u HOME make test", []string{"env", "-u", "HOME", "make", "test"}, true, "make test"},
+		{"timeout -s KILL 30s make test", []string{"timeout", "-s", "KILL", "30s", "make", "test"}, true, "make test"},
 		{"FOO=1", []string{"FOO=1"}, true, ""},
 		{"", nil, true, ""},
 	}
@@ -196,5 +202,14 @@ func TestHeadAt(t *testing.T) {
 	}
 	if h, _ := r.HeadAt(time.Now().Add(2*time.Second).UnixMicro(), false); h.Branch != "main" {
 		t.Errorf("after the switch: %q", h)
+	}
+}
+
+// BenchmarkKeyHash is the key's cost per recorded command (the agent
+// computes it at ingest).
+func BenchmarkKeyHash(b *testing.B) {
+	lines := []string{"make test", "sudo -u root make test", `git commit -m "fix: a b"`, "python3 -m pytest tests/a.py -k 'one two'", "ls | wc -l"}
+	for i := 0; b.Loop(); i++ {
+		KeyHash(lines[i%len(lines)])
 	}
 }
