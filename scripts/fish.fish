@@ -108,39 +108,44 @@ function _hookd_init_capture
     test "$_hookd_capture" = pty; or return 0
     if set -q HOOKD_PTY HOOKD_CAPTURE_NONCE; and _hookd_on_tty $HOOKD_PTY
         set _hookd_nonce $HOOKD_CAPTURE_NONCE
-    else if not set -q _hookd_early; and isatty stdin; and isatty stdout; and test -x "$_hookd_bin"
-        and command $_hookd_bin shell --check --shell (status fish-path) </dev/null >/dev/null 2>&1
+        return 0
+    end
+    set -q _hookd_early; and return 0
+    if isatty stdout; and isatty stderr; and test -x "$_hookd_bin"; and command $_hookd_bin shell --check --shell (status fish-path) </dev/null >/dev/null 2>&1
         _hookd_proxy $_hookd_bin --rc-again
     end
     return 0
 end
 
 # _hookd_on_tty TTY: whether this shell's terminal is TTY, asked without a
-# process (`path resolve`, fish 3.5); an older fish trusts HOOKD_PTY.
+# process (`path resolve`, fish 3.5; an older fish trusts HOOKD_PTY). The
+# shell's own stdin, not the code's: `hookd init fish | source` runs this
+# code with its stdin on the pipe.
 function _hookd_on_tty
     builtin -q path; or return 0
-    test (path resolve /dev/stdin) = (path resolve $argv[1])
+    test (path resolve /proc/$fish_pid/fd/0) = (path resolve $argv[1])
 end
 
 # _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
 # with the same command line (a login shell's "-fish", options), read
 # without a process; without /proc, as an interactive shell. It is all that
 # the early line runs in a terminal that is not captured yet (hookd init
-# --early prints this function and a call), so it stands alone.
+# --early prints this function and a call), so it stands alone. The proxy
+# gets the terminal as its stdin (this code's is `| source`'s pipe).
 function _hookd_proxy
-    status is-interactive; and isatty stdin; and isatty stdout; and test -x "$argv[1]"; or return 0
+    status is-interactive; and isatty stdout; and isatty stderr; and test -x "$argv[1]"; or return 0
     set -l fish_path (status fish-path)
     set -l fish_argv
-    while read -lz a
+    test -r /proc/$fish_pid/cmdline; and while read -lz a
         set -a fish_argv $a
-    end </proc/$fish_pid/cmdline 2>/dev/null
+    end </proc/$fish_pid/cmdline
     set -l flag $argv[2..]
     if set -q fish_argv[1]
-        exec $argv[1] shell $flag --shell $fish_path -- $fish_argv
+        exec $argv[1] shell $flag --shell $fish_path -- $fish_argv </dev/tty
     else if status is-login
-        exec $argv[1] shell $flag --login --shell $fish_path
+        exec $argv[1] shell $flag --login --shell $fish_path </dev/tty
     else
-        exec $argv[1] shell $flag --shell $fish_path
+        exec $argv[1] shell $flag --shell $fish_path </dev/tty
     end
 end
 
@@ -152,8 +157,10 @@ function _hookd_init_session
     # Times are microseconds since the epoch: the boot time hookd init
     # filled in plus /proc/uptime (read by a builtin, to the hundredth of
     # a second); a command's end is its start plus $CMD_DURATION.
+    set -g _hookd_upf /proc/uptime
+    test -r $_hookd_upf; or set _hookd_upf /dev/null
     set -g _hookd_t0 $_hookd_clock
-    if read -l up _ </proc/uptime 2>/dev/null
+    if read -l up _ <$_hookd_upf
         set _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
     end
     set -gx HOOKD_SESSION $_hookd_t0-$fish_pid-(random 0 32767)
@@ -169,18 +176,18 @@ function _hookd_init_session
     set -g _hookd_asked ''
     # The uid, from /proc (fish has no $UID), read by a builtin.
     set -l uid ''
-    while read -l k v _
+    test -r /proc/$fish_pid/status; and while read -l k v _
         if test "$k" = Uid:
             set uid $v
             break
         end
-    end </proc/$fish_pid/status 2>/dev/null
+    end </proc/$fish_pid/status
 
     test -d $_hookd_spooldir; or command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
     # The session header, in a file made 0600.
     set -l mask $umask
     umask 077
-    printf '\nS2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' fish $version $fish_pid "$hostname" "$USER" "$uid" $_hookd_t0 \
+    test -w $_hookd_spooldir; and printf '\nS2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' fish $version $fish_pid "$hostname" "$USER" "$uid" $_hookd_t0 \
         (test -n "$_hookd_nonce"; and echo pty; or echo off) >>$_hookd_spool 2>/dev/null
     umask $mask
     return 0
@@ -326,7 +333,7 @@ function _hookd_preexec
         set -g _hookd_cmd $argv[1]
         set -g _hookd_run 1
         set -g _hookd_cwd $PWD
-        if read -l up _ </proc/uptime 2>/dev/null
+        if read -l up _ <$_hookd_upf
             set -g _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
         end
     end
@@ -354,11 +361,12 @@ function _hookd_postexec
         set -l end (math --scale=0 "$_hookd_t0 + $CMD_DURATION * 1000")
         # A fix run by the fix command ends now: the wait for its answer
         # is in $CMD_DURATION.
-        if set -q _hookd_endnow; and read -l up _ </proc/uptime 2>/dev/null
+        if set -q _hookd_endnow; and read -l up _ <$_hookd_upf
             set end (math --scale=0 "$_hookd_clock + $up * 1000000")
         end
         set -e _hookd_endnow
-        printf '\nC1\0%s\0%s\0r\0%s\0' "$_hookd_seq $_hookd_t0 $end $argv" $_hookd_cwd $_hookd_cmd >>$_hookd_spool 2>/dev/null
+        # (A spool directory removed meanwhile: nothing written, quietly.)
+        test -w $_hookd_spooldir; and printf '\nC1\0%s\0%s\0r\0%s\0' "$_hookd_seq $_hookd_t0 $end $argv" $_hookd_cwd $_hookd_cmd >>$_hookd_spool
         _hookd_envrec $_hookd_seq
         # The record is written: now the mark that ends the output (the
         # proxy then stores it under this row), and fixes for a failure.
@@ -413,6 +421,7 @@ function _hookd_envrec
     set -l x (string join \x1f -- $v)
     test "$x" != "$_hookd_env"; or return 0
     set -g _hookd_env $x
+    test -w $_hookd_spooldir; or return 0
     printf '\nE1\0%s\0%s\0' $argv[1] "$_hookd_envn" >>$_hookd_spool 2>/dev/null
     printf '%s\x1f' $v >>$_hookd_spool 2>/dev/null
     printf '\0' >>$_hookd_spool 2>/dev/null
@@ -453,9 +462,11 @@ function _hookd_fix
         return 2
     end
     set -l all
+    set -l f $_hookd_fixes
+    test -r $f; or set f /dev/null
     while read -lz c
         set -a all $c
-    end <$_hookd_fixes 2>/dev/null
+    end <$f
     set -l c $all[$n]
     if test -z "$c"
         printf 'hookd: no fix %s for the last command\n' $n >&2
@@ -478,7 +489,7 @@ function _hookd_fix
     # The fix is recorded as itself, timed from here: the wait for the
     # answer is not part of its duration.
     set -g _hookd_cmd $c
-    if read -l up _ </proc/uptime 2>/dev/null
+    if read -l up _ <$_hookd_upf
         set -g _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
     end
     set -g _hookd_endnow 1
@@ -489,9 +500,11 @@ end
 # to edit or run with Enter; pressed again, the next one.
 function _hookd_fix_key
     set -l all
+    set -l f $_hookd_fixes
+    test -r $f; or set f /dev/null
     while read -lz c
         test -n "$c"; and set -a all $c
-    end <$_hookd_fixes 2>/dev/null
+    end <$f
     set -q all[1]; or return 0
     set -l line (commandline | string collect)
     set -l i (contains -i -- $line $all; or echo 0)
@@ -557,7 +570,7 @@ end
 function _hookd_agent
     set -g _hookd_alive ''
     set -l pid ''
-    read -l pid _ <$_hookd_pidfile 2>/dev/null
+    test -r $_hookd_pidfile; and read -l pid _ <$_hookd_pidfile
     if test -z "$pid"
     else if test -e /proc/$fish_pid/exe
         test -e /proc/$pid/exe; and set -g _hookd_alive /proc/$pid/exe
@@ -565,7 +578,7 @@ function _hookd_agent
         set -g _hookd_alive /
     end
     set -l now 0
-    if read -l up _ </proc/uptime 2>/dev/null
+    if read -l up _ <$_hookd_upf
         set now (string split -f1 . -- $up)
     end
     if test -z "$_hookd_alive" -a "$now" != "$_hookd_tried"; and test -x "$_hookd_bin"

@@ -2,16 +2,18 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // fishLine is config.fish's line that loads hookd.
-const fishLine = "hookd init fish | source\n"
+var fishLine = initLine("fish")
 
 // startFish starts fish with hookd loaded from config.fish (rc before the
 // line, if any).
@@ -108,5 +110,169 @@ func TestFishStatusKept(t *testing.T) {
 	s.WaitPlainSince(m, regexp.MustCompile(`got=0/1 0`), 20*time.Second)
 	if got := commandsOf(entries(t, h)); len(got) != 3 || !strings.HasPrefix(got[1], "sh -c") {
 		t.Errorf("recorded %q", got)
+	}
+}
+
+// TestFishNoProcess: fish starts with hookd and runs a builtin without
+// starting a process (threads are fish's own), and records it.
+func TestFishNoProcess(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("strace"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("strace is required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("strace not installed")
+	}
+	shelltest.Need(t, "fish")
+	h := newHome(t)
+	if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
+		t.Fatalf("start the agent: %v\n%s", err, errOut)
+	}
+	agentPID(t, h)
+	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+	os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL]\n"), 0o600)
+	script := hookd(t, h, "init", "--capture=off", "fish")
+	file := h.Path("hookd.fish")
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trace := h.Path("strace.out")
+	s := shelltest.Start(t, h, "fish", shelltest.Options{RC: "function fish_prompt; printf '$ '; end\nsource " + file + "\n",
+		Wrap: []string{"strace", "-f", "-qq", "-o", trace, "-e", "trace=clone,clone3,fork,vfork"}})
+	s.Run("echo started")
+	s.Run("set -gx API_URL http://x; false | true")
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var forks []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) != "" && !strings.Contains(l, "CLONE_THREAD") {
+			forks = append(forks, l)
+		}
+	}
+	if len(forks) > 0 {
+		t.Errorf("%d processes started while fish started and ran builtins:\n%s", len(forks), strings.Join(forks, "\n"))
+	}
+	if got := commandsOf(entries(t, h)); len(got) != 2 || got[0] != "echo started" {
+		t.Errorf("recorded %q", got)
+	}
+}
+
+// TestFishCapture: under the capturing proxy, fish's commands keep their
+// output exactly, and hookd out prints it (the last command of this
+// session, hookd out itself not counted).
+func TestFishCapture(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	h := newHome(t)
+	s := startCaptured(t, h, "fish", "")
+	runPrompt(t, s, "echo hello; echo to-stderr >&2")
+	runPrompt(t, s, "printf 'line1\\nline2\\n\\nline4\\n'")
+	runPrompt(t, s, "true")
+	runPrompt(t, s, " echo hidden-output")
+	runPrompt(t, s, "sh -c 'printf partial; exit 3'")
+	want := []struct{ cmd, out string }{
+		{"echo hello; echo to-stderr >&2", "hello\nto-stderr\n"},
+		{"printf 'line1\\nline2\\n\\nline4\\n'", "line1\nline2\n\nline4\n"},
+		{"true", ""},
+		{"sh -c 'printf partial; exit 3'", "partial"},
+	}
+	got := outputs(t, h)
+	if len(got) != len(want) {
+		t.Fatalf("%d commands recorded; want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Command != w.cmd || got[i].Output != w.out || got[i].Missing != "" {
+			t.Errorf("command %d: %q → %q (missing %q); want %q → %q", i, got[i].Command, got[i].Output, got[i].Missing, w.cmd, w.out)
+		}
+	}
+	if got[3].ExitCode != 3 {
+		t.Errorf("exit %d; want 3", got[3].ExitCode)
+	}
+	s.Run("hookd out | tr a-z A-Z")
+	s.WaitForPlain(regexp.MustCompile(`\nPARTIAL`), 10*time.Second)
+	if regexp.MustCompile(`6973;hookd;[0-9a-f]{32}`).MatchString(s.Output()) {
+		t.Errorf("a private mark reached the terminal")
+	}
+}
+
+// TestFishFix: a failure prints its fix before the next prompt; `fix`
+// runs it only with consent and it is recorded as itself; Ctrl-X f puts
+// it on the command line.
+func TestFishFix(t *testing.T) {
+	t.Parallel()
+	h := newHome(t)
+	s := startFish(t, h, "function fish_prompt; printf '[st=%s] $ ' $status; end\n")
+	s.Type("ech fixed-it\r")
+	s.WaitForPlain(regexp.MustCompile(`(?s)↳ echo fixed-it\s+fix\n.*\[st=127\] \$ `), 20*time.Second)
+	s.Sync()
+	s.Type("fix\r")
+	s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	s.Type("n\r")
+	s.Sync()
+	if strings.Contains(s.Plain(), "\nfixed-it\n") {
+		t.Fatalf("fix ran without consent")
+	}
+	m := s.Mark()
+	s.Type("fix\r")
+	s.WaitPlainSince(m, regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	s.Type("y\r")
+	s.WaitPlainSince(m, regexp.MustCompile(`[\n⏎] ?fixed-it\n`), 10*time.Second)
+	s.Sync()
+	got := commandsOf(entries(t, h))
+	if got[len(got)-1] != "echo fixed-it" {
+		t.Errorf("history ends with %q; want the fix itself", got[len(got)-1])
+	}
+	// The fix key.
+	s.Run("ech key-works")
+	s.Editing()
+	s.TypeWait("\x18f", regexp.MustCompile(`echo key-works`), 10*time.Second)
+	s.Type("\r")
+	s.WaitForPlain(regexp.MustCompile(`\nkey-works\n`), 10*time.Second)
+	s.Sync()
+	got = commandsOf(entries(t, h))
+	if got[len(got)-1] != "echo key-works" {
+		t.Errorf("history ends with %q; want the fix put there by the key", got[len(got)-1])
+	}
+}
+
+// TestFishAsk: `?? QUESTION` at fish's prompt goes to the LLM (the fake)
+// with !!ctx's command; the line is rewritten to hookd ask, so that `??`
+// never goes into fish's history as a command; nothing in it is run.
+func TestFishAsk(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: []string{"It ", "failed."}})
+	h := newHome(t)
+	s := startFish(t, h, "", llmEnv(fake)...)
+	s.Run("echo oops-broken; false")
+	s.Run("?? why does this fail !!ctx")
+	s.WaitForPlain(regexp.MustCompile(`It failed\.`), 20*time.Second)
+	if user := userMessage(t, fake); !strings.Contains(user, "why does this fail (command #") || !strings.Contains(user, "echo oops-broken; false") {
+		t.Errorf("the question did not bring the last command:\n%s", user)
+	}
+	s.Run("?? what does (touch canary) it's \\ do")
+	s.WaitForPlain(regexp.MustCompile(`(?s)canary.*It failed\..*It failed\.`), 20*time.Second)
+	if _, err := os.Stat(h.Path("canary")); err == nil {
+		t.Errorf("a question ran a command substitution")
+	}
+	if user := userMessage(t, fake); !strings.HasPrefix(user, `what does (touch canary) it's \ do`) {
+		t.Errorf("the question did not arrive verbatim: %q", user)
+	}
+	es := entries(t, h)
+	if last := es[len(es)-1].Command; last != `hookd ask -- 'what does (touch canary) it\'s \\ do'` {
+		t.Errorf("history holds %q; want the hookd ask line", last)
+	}
+	s.Run("echo to-pin")
+	s.Run("!!ctx")
+	s.WaitForPlain(regexp.MustCompile("next question gets `echo to-pin`"), 20*time.Second)
+	s.Type("exit\r")
+	s.Wait(20 * time.Second)
+	hist, _ := os.ReadFile(h.Path(".local", "share", "fish", "fish_history"))
+	if strings.Contains(string(hist), "cmd: ??") || !strings.Contains(string(hist), "cmd: hookd ask") {
+		t.Errorf("fish's history:\n%s", hist)
 	}
 }

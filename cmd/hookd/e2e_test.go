@@ -48,7 +48,12 @@ func newHome(t *testing.T) *shelltest.Home {
 }
 
 // initLine is the rc line that loads hookd.
-func initLine(shell string) string { return fmt.Sprintf("eval \"$(hookd init %s)\"\n", shell) }
+func initLine(shell string) string {
+	if shell == "fish" {
+		return "hookd init fish | source\n"
+	}
+	return fmt.Sprintf("eval \"$(hookd init %s)\"\n", shell)
+}
 
 // hookd runs the CLI in home and returns stdout; it fails the test on error.
 func hookd(t *testing.T, h *shelltest.Home, args ...string) string {
@@ -111,7 +116,16 @@ func commandsOf(es []rec) []string {
 }
 
 func forEachShell(t *testing.T, f func(t *testing.T, shell string)) {
-	for _, sh := range shelltest.Shells {
+	forShells(t, shelltest.Shells, f)
+}
+
+// forAllShells is forEachShell with fish too, for what fish has as well.
+func forAllShells(t *testing.T, f func(t *testing.T, shell string)) {
+	forShells(t, shelltest.AllShells, f)
+}
+
+func forShells(t *testing.T, shells []string, f func(t *testing.T, shell string)) {
+	for _, sh := range shells {
 		t.Run(sh, func(t *testing.T) {
 			t.Parallel()
 			shelltest.Need(t, sh)

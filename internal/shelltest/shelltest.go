@@ -243,6 +243,15 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 		if err := os.WriteFile(filepath.Join(fd, "config.fish"), []byte(o.RC), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		// fish generates completions from the man pages in the background
+		// at its first start in a home (python, for seconds): as a user's
+		// fish has them already.
+		os.MkdirAll(filepath.Join(home.Dir, ".local", "share", "fish", "generated_completions"), 0o700)
+		// Nor is it fish's first start, which makes fish's directories
+		// with mkdir.
+		if _, err := os.Stat(filepath.Join(fd, "fish_variables")); err != nil {
+			os.WriteFile(filepath.Join(fd, "fish_variables"), []byte("# VERSION: 3.0\nSETUVAR __fish_initialized:3400\n"), 0o600)
+		}
 		args = []string{"-i"}
 	default:
 		t.Fatalf("unknown shell %q", shell)
