@@ -15,27 +15,38 @@ import (
 // earlyLine is the rc file's first line that enters the capturing proxy
 // there (issue 22).
 func earlyLine(shell string) string {
+	if shell == "fish" {
+		return "hookd init fish --early | source\n"
+	}
 	return fmt.Sprintf("eval \"$(hookd init %s --early)\"\n", shell)
+}
+
+// plainPrompt is rc code that sets a plain prompt.
+func plainPrompt(shell string) string {
+	if shell == "fish" {
+		return "function fish_prompt; printf '$ '; end\n"
+	}
+	return "PS1='$ '\nPROMPT='%# '\n"
 }
 
 // countingRC is an rc file that counts its runs in the home's rc-runs file
 // between hookd's lines.
 func countingRC(h *shelltest.Home, shell string, early bool) string {
-	rc := "echo run >>" + h.Path("rc-runs") + "\nPS1='$ '\nPROMPT='%# '\n" + initLine(shell)
+	rc := "echo run >>" + h.Path("rc-runs") + "\n" + plainPrompt(shell) + initLine(shell)
 	if early {
 		rc = earlyLine(shell) + rc
 	}
 	return rc
 }
 
-// kindOf is a command line that prints what NAME is: bash says "file",
-// "function" or "NAME: none"; zsh "NAME: command", "NAME: function" or
-// "NAME: none".
+// kindOf is a command line that prints what NAME is: bash and fish say
+// "file", "function" or "NAME: none"; zsh "NAME: command", "NAME:
+// function" or "NAME: none".
 func kindOf(shell, name string) string {
 	if shell == "zsh" {
 		return "whence -w " + name
 	}
-	return "type -t " + name + " || echo " + name + ": none"
+	return "type -t " + name + " 2>/dev/null || echo " + name + ": none"
 }
 
 func rcRuns(h *shelltest.Home) int {
@@ -50,7 +61,7 @@ func rcRuns(h *shelltest.Home) int {
 // nothing. With the usual line alone, today's behaviour stays (the rc runs
 // twice) and `hookd status` suggests the early line.
 func TestEarlyLineRunsRCOnce(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		for term := 1; term <= 2; term++ {
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: captureOn})
@@ -92,7 +103,7 @@ func TestEarlyLineRunsRCOnce(t *testing.T) {
 			t.Errorf("with the usual line alone the rc file ran %d times; want 2 (as before)", n)
 		}
 		st, _ := os.ReadFile(h2.Path("status.txt"))
-		if want := fmt.Sprintf(`eval "$(hookd init %s --early)"`, shell); !strings.Contains(string(st), want) {
+		if want := strings.TrimSpace(earlyLine(shell)); !strings.Contains(string(st), want) {
 			t.Errorf("hookd status does not suggest %s:\n%s", want, st)
 		}
 	})
@@ -103,7 +114,7 @@ func TestEarlyLineRunsRCOnce(t *testing.T) {
 // rc runs once and commands are recorded. A `hookd` function of the
 // user's own is left alone.
 func TestEarlyLineWithoutCapture(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: []string{"HOOKD_CAPTURE=off"}})
 		s.Run("echo plain")
@@ -119,7 +130,11 @@ func TestEarlyLineWithoutCapture(t *testing.T) {
 
 		// A hookd function of the user's own, defined before the early line.
 		h2 := newHome(t)
-		rc := "hookd() { command hookd \"$@\"; }\n" + earlyLine(shell) + initLine(shell)
+		own := "hookd() { command hookd \"$@\"; }\n"
+		if shell == "fish" {
+			own = "function hookd; command hookd $argv; end\n"
+		}
+		rc := own + earlyLine(shell) + initLine(shell)
 		s = shelltest.Start(t, h2, shell, shelltest.Options{RC: rc, Env: []string{"HOOKD_CAPTURE=off"}})
 		s.Run("echo with-my-function")
 		s.RunAlone(kindOf(shell, "hookd"))
@@ -138,7 +153,7 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 	if out, err := exec.Command(wrap[0], append(wrap[1:len(wrap):len(wrap)], "true")...).CombinedOutput(); err != nil {
 		t.Skipf("cannot hide /dev/ptmx here (unshare: %v: %s)", err, out)
 	}
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: captureOn, Wrap: wrap})
 		s.Run("echo still-works")
