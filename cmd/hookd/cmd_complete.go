@@ -78,10 +78,8 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 		}
 	case name == "expand" && sp.Arg == 0:
 		cands = promptNames(e)
-	case name == "init" && sp.Arg == 0:
+	case (name == "init" || name == "import") && sp.Arg == 0:
 		add("bash", "zsh", "fish")
-	case name == "import" && sp.Arg == 0:
-		add("bash", "zsh")
 	case name == "chain" || name == "allow" || name == "deny":
 		files = sp.Arg == 0
 	case name == "run" || name == "shell":

@@ -276,3 +276,46 @@ func TestFishAsk(t *testing.T) {
 		t.Errorf("fish's history:\n%s", hist)
 	}
 }
+
+// TestFishImport: hookd import fish reads the history file a real fish
+// wrote (without hookd loaded): each command as typed, a multi-line one
+// and one with backslashes and file paths too, with fish's times.
+func TestFishImport(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	h := newHome(t)
+	os.WriteFile(h.Path("a file.txt"), []byte("x\n"), 0o600)
+	s := shelltest.Start(t, h, "fish", shelltest.Options{RC: "function fish_prompt; printf '$ '; end\n"})
+	before := time.Now().Add(-time.Second)
+	lines := []string{"echo hello", `echo 'back\slash' "it's"`, "cat 'a file.txt'"}
+	for _, l := range lines {
+		s.Run(l)
+	}
+	s.Type("begin\recho two\rend\r")
+	s.Sync()
+	s.Type("exit\r")
+	s.Wait(20 * time.Second)
+	file, _ := os.ReadFile(h.Path(".local", "share", "fish", "fish_history"))
+	if !strings.Contains(string(file), "  paths:\n") || !strings.Contains(string(file), `\n`) {
+		t.Fatalf("fish's history file has no paths or no multi-line entry:\n%s", file)
+	}
+	out := hookd(t, h, "import", "fish")
+	if !strings.Contains(out, "imported 5 commands from "+h.Path(".local", "share", "fish", "fish_history")) {
+		t.Errorf("hookd import fish: %q", out)
+	}
+	es := entries(t, h)
+	want := append(append([]string{}, lines...), "begin\necho two\nend", "exit")
+	if got := commandsOf(es); !equal(got, want) {
+		t.Fatalf("imported %q; want %q", got, want)
+	}
+	for _, e := range es {
+		st, err := time.Parse(time.RFC3339Nano, e.StartedAt)
+		if err != nil || st.Before(before.Truncate(time.Second)) || time.Since(st) > time.Minute {
+			t.Errorf("%q: started at %q; want fish's time of it", e.Command, e.StartedAt)
+		}
+	}
+	// Again: nothing twice.
+	if out := hookd(t, h, "import", "fish"); !strings.Contains(out, "imported 0 commands") {
+		t.Errorf("second import: %q", out)
+	}
+}
