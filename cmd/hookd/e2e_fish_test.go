@@ -319,3 +319,73 @@ func TestFishImport(t *testing.T) {
 		t.Errorf("second import: %q", out)
 	}
 }
+
+// fishSearchRC is config.fish for the search tests: a prompt "P> ", and
+// no autosuggestion drawn after the line (the tests read the screen).
+const fishSearchRC = "function fish_prompt; printf 'P> '; end\nset -g fish_autosuggestion_enabled 0\n"
+
+// TestFishSearch: Ctrl-R in fish is hookd's search: a word that only an
+// earlier command's output holds finds it, Enter puts it on the line
+// exactly and Enter runs it, recorded as typed; Esc leaves the line as it
+// was.
+func TestFishSearch(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	h := newHome(t)
+	s := shelltest.Start(t, h, "fish", shelltest.Options{RC: fishSearchRC + fishLine, Cols: 200, Rows: 50})
+	const plughFish = `set A zork; echo "plugh$A"`
+	if capturing() {
+		s.RunAlone(plughFish)
+	} else {
+		s.RunAlone(`hookd run -c 'set A zork; echo "plugh$A"'`) // (in $SHELL, fish)
+	}
+	first := waitSearchable(t, h, plughWord)
+	s.Editing()
+	openSearch(s)
+	typeQuery(s, plughWord, regexp.QuoteMeta(first.Command))
+	s.Type("\r")
+	waitLine(t, s, first.Command)
+	s.RunAlone("")
+	if last := lastEntry(t, h); last.Command != first.Command || last.Shell != "fish" {
+		t.Fatalf("recorded %q (%s); want %q, as typed, from fish", last.Command, last.Shell, first.Command)
+	}
+	// Esc: the line as it was.
+	s.Editing()
+	s.Type("echo keptline")
+	openSearch(s)
+	s.WaitForScreen(regexp.MustCompile(`(?m)^› echo keptline`), 20*time.Second)
+	s.Type(esc)
+	waitLine(t, s, "echo keptline")
+	s.RunAlone("")
+	if got := lastEntry(t, h).Command; got != "echo keptline" {
+		t.Errorf("after Esc, recorded %q; want the line as it was", got)
+	}
+}
+
+// TestFishSearchKeepsFzf: where fzf's fish bindings hold Ctrl-R, hookd
+// leaves them (its search is then on no key), unless search.replace.
+func TestFishSearchKeepsFzf(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	if _, err := os.Stat("/usr/share/fish/vendor_functions.d/fzf_key_bindings.fish"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("fzf's fish bindings are required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("fzf's fish bindings are not installed")
+	}
+	for _, replace := range []bool{false, true} {
+		h := newHome(t)
+		if replace {
+			os.MkdirAll(h.Path(".config", "hookd"), 0o700)
+			os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("search:\n  replace: true\n"), 0o600)
+		}
+		s := shelltest.Start(t, h, "fish", shelltest.Options{RC: fishSearchRC + "fzf_key_bindings\n" + fishLine})
+		m := s.Mark()
+		s.Run("bind \\cr")
+		want := "fzf-history-widget"
+		if replace {
+			want = "_hookd_search"
+		}
+		s.WaitPlainSince(m, regexp.MustCompile(`bind \\cr `+want), 20*time.Second)
+	}
+}
