@@ -37,7 +37,7 @@
 #     _hookd_envrec          the environment's record, when it changed
 #     _hookd_prompt_mark     the prompt's mark under capture
 #   the `??` lines
-#     _hookd_enter, _hookd_offer_line
+#     _hookd_arm, _hookd_arm_enter, _hookd_enter
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
 #   the search
@@ -173,7 +173,6 @@ function _hookd_init_session
     set -g _hookd_cwd $PWD
     set -g _hookd_alive ''
     set -g _hookd_tried -1
-    set -g _hookd_asked ''
     # The uid, from /proc (fish has no $UID), read by a builtin.
     set -l uid ''
     test -r /proc/$fish_pid/status; and while read -l k v _
@@ -232,10 +231,16 @@ end
 
 # _hookd_init_ask: `?? QUESTION` and `!!ctx` at the prompt (ask.prefix; ''
 # turns them off) are rewritten by Enter before fish reads the line, so that
-# neither fish's history nor its parser sees them: Enter runs _hookd_enter,
-# where it is fish's own `execute` (another binding is left alone).
+# neither fish's history nor its parser sees them. Enter keeps its binding
+# until the first character of the prefix or a `!` is typed, or text is
+# pasted (_hookd_arm, _hookd_arm_enter): only then does it run _hookd_enter,
+# so that an ordinary command line costs nothing more. Only where Enter is
+# fish's own `execute` (another binding is left alone), and the keys are
+# free.
 function _hookd_init_ask
     set -g _hookd_ask_cmd hookd
+    set -g _hookd_armed ''
+    set -g _hookd_enter_modes
     test -n "$_hookd_prefix"; or return 0
     # The rewritten line says `hookd` when PATH finds this binary under
     # that name, else the binary's path.
@@ -248,12 +253,22 @@ function _hookd_init_ask
     end
     test -n "$found"; or set _hookd_ask_cmd (_hookd_quote $_hookd_bin)
     set -g _hookd_prefix_re '^\s*'(string escape --style=regex -- $_hookd_prefix)'(\s|$)'
-    for mode in default insert
-        for key in \r \n
-            set -l b (bind -M $mode $key 2>/dev/null)
-            if string match -qr -- ' execute$' $b
-                bind -M $mode $key _hookd_enter
+    # fish sets its key bindings up when its line editor first starts,
+    # after config.fish: the keys are bound then, once.
+    function _hookd_bind_ask --on-event fish_prompt
+        functions -e _hookd_bind_ask
+        set -l first (string sub -l 1 -- $_hookd_prefix)
+        for mode in default insert
+            string match -qr -- ' execute$' (bind -M $mode \r 2>/dev/null); or continue
+            set -a _hookd_enter_modes $mode
+            for key in $first '!'
+                bind -M $mode -- $key >/dev/null 2>&1; or bind -M $mode -- $key "_hookd_arm "(string escape -- $key)
             end
+        end
+        # Pasted text does not go through the keys: the end of a paste
+        # arms Enter too.
+        if set -q _hookd_enter_modes[1]; and string match -qr -- ' __fish_stop_bracketed_paste$' (bind -M paste \e\[201~ 2>/dev/null)
+            bind -M paste \e\[201~ '__fish_stop_bracketed_paste; _hookd_arm_enter'
         end
     end
     return 0
@@ -427,20 +442,43 @@ function _hookd_envrec
     printf '\0' >>$_hookd_spool 2>/dev/null
 end
 
-# _hookd_enter runs on Enter: it rewrites a `?? QUESTION` line into
-# `hookd ask -- 'QUESTION'` (quoted: nothing in it is expanded or run, and
-# the line re-asks the same question when recalled), and a line that is a
-# mention alone (!!ctx, !-2ctx, !42ctx) into `hookd ask --pin REF`, then
-# runs the line as Enter would.
+# _hookd_arm KEY inserts the key typed (the first character of the prefix,
+# `!`) and makes Enter run _hookd_enter, until the line is run.
+function _hookd_arm
+    commandline -i -- $argv[1]
+    _hookd_arm_enter
+end
+
+# _hookd_arm_enter binds Enter (Ctrl-M and Ctrl-J) to _hookd_enter.
+function _hookd_arm_enter
+    test -z "$_hookd_armed"; or return 0
+    set -g _hookd_armed 1
+    for mode in $_hookd_enter_modes
+        bind -M $mode \r _hookd_enter
+        bind -M $mode \n _hookd_enter
+    end
+end
+
+# _hookd_enter runs on Enter, once armed: it gives Enter back its own
+# binding, rewrites a `?? QUESTION` line into `hookd ask -- 'QUESTION'`
+# (quoted: nothing in it is expanded or run, and the line re-asks the same
+# question when recalled), and a line that is a mention alone (!!ctx,
+# !-2ctx, !42ctx) into `hookd ask --pin REF`, then runs the line as Enter
+# would.
 function _hookd_enter
-    set -l line (commandline | string collect)
-    if string match -qr -- $_hookd_prefix_re $line
-        set -l q (string trim -- (string replace -r -- $_hookd_prefix_re '' $line | string collect) | string collect)
-        commandline -r -- "$_hookd_ask_cmd ask -- "(_hookd_quote $q)
-        set -g _hookd_asked 1
+    set -g _hookd_armed ''
+    for mode in $_hookd_enter_modes
+        bind -M $mode \r execute
+        bind -M $mode \n execute
+    end
+    set -l lines (commandline)
+    if string match -qr -- $_hookd_prefix_re "$lines[1]"
+        set -l q (string replace -r -- $_hookd_prefix_re'\s*' '' $lines[1]) $lines[2..]
+        set q (string join \n -- $q | string replace -r '\s+$' '' | string collect)
+        commandline -r -- "$_hookd_ask_cmd ask -- "(_hookd_quote "$q")
         # An offer belongs to the question that made it.
         test -e $_hookd_fixdir/$HOOKD_SESSION.next; and true >$_hookd_fixdir/$HOOKD_SESSION.next
-    else if set -l m (string match -r -- '^\s*!(!|-[0-9]+|[0-9]+)ctx\s*$' $line)
+    else if test (count $lines) = 1; and set -l m (string match -r -- '^\s*!(!|-[0-9]+|[0-9]+)ctx\s*$' $lines[1])
         set -l ref $m[2]
         test "$ref" != '!'; or set ref -1
         commandline -r -- "$_hookd_ask_cmd ask --pin $ref"
@@ -564,7 +602,8 @@ end
 # _hookd_agent starts the hookd agent when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs:
 # /proc/PID/exe, which a process has while it runs and loses when it dies.
-# Where there is no /proc, "/", which always exists. The agent starts in the
+# Where there is no /proc, "/", which always exists, once the pid file names
+# an agent. The agent starts in the
 # background, disowned (no job notice); quiet when the binary is missing,
 # tried at most once a second: the records wait in the spool meanwhile.
 function _hookd_agent
@@ -574,7 +613,9 @@ function _hookd_agent
     if test -z "$pid"
     else if test -e /proc/$fish_pid/exe
         test -e /proc/$pid/exe; and set -g _hookd_alive /proc/$pid/exe
-    else if kill -0 $pid 2>/dev/null
+    else
+        # (fish's kill is a function that starts a process: without /proc
+        # the pid file is trusted.)
         set -g _hookd_alive /
     end
     set -l now 0
@@ -598,6 +639,8 @@ function _hookd_start
         _hookd_init_agent _hookd_start
     set -q _hookd_early_fn; and functions -e hookd
     set -e _hookd_early _hookd_early_fn _hookd_early_capture
+    # (config.fish's line leaves $status as it found it: 0.)
+    return 0
 end
 
 # The early line (`hookd init fish --early | source`, config.fish's first

@@ -266,6 +266,20 @@ func TestFishAsk(t *testing.T) {
 	if last := es[len(es)-1].Command; last != `hookd ask -- 'what does (touch canary) it\'s \\ do'` {
 		t.Errorf("history holds %q; want the hookd ask line", last)
 	}
+	// A pasted question is rewritten too (the paste arms Enter).
+	s.Editing()
+	s.Type("\x1b[200~?? pasted question\x1b[201~")
+	s.Type("\r")
+	s.WaitForPlain(regexp.MustCompile(`(?s)ask -- 'pasted question'.*It failed\.`), 20*time.Second)
+	s.Sync()
+	if user := userMessage(t, fake); !strings.HasPrefix(user, "pasted question") {
+		t.Errorf("the pasted question did not arrive: %q", user)
+	}
+	// An ordinary line leaves Enter as fish's own: hookd's Enter runs
+	// only once a line starts to look like a question.
+	m := s.Mark()
+	s.Run("bind \\r")
+	s.WaitPlainSince(m, regexp.MustCompile(`bind (--preset )?\\r execute`), 20*time.Second)
 	s.Run("echo to-pin")
 	s.Run("!!ctx")
 	s.WaitForPlain(regexp.MustCompile("next question gets `echo to-pin`"), 20*time.Second)
