@@ -403,3 +403,40 @@ func TestFishSearchKeepsFzf(t *testing.T) {
 		s.WaitPlainSince(m, regexp.MustCompile(`bind \\cr `+want), 20*time.Second)
 	}
 }
+
+// TestFishPlugins: fzf's fish bindings, zoxide and direnv loaded before
+// hookd's line (as docs/shell-plugins.md says) keep working, and hookd
+// records every command with its own status.
+func TestFishPlugins(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	need(t, "zoxide", "direnv")
+	needFile(t, "/usr/share/fish/vendor_functions.d/fzf_key_bindings.fish", "fzf")
+	h := newHome(t)
+	proj := h.Path("proj")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(h.Path("proj", ".envrc"), []byte("export FROM_DIRENV=yes\n"), 0o600)
+	rc := "function fish_prompt; printf '$ '; end\nfzf_key_bindings\nzoxide init fish | source\ndirenv hook fish | source\n"
+	s := startFish(t, h, rc)
+	s.Run("direnv allow proj")
+	s.Run("cd proj")
+	m := s.Mark()
+	s.Run("echo from=$FROM_DIRENV")
+	s.WaitPlainSince(m, regexp.MustCompile(`\nfrom=yes\n`), 20*time.Second)
+	s.Run("cd ..")
+	m = s.Mark()
+	s.Run("z proj; and pwd")
+	s.WaitPlainSince(m, regexp.MustCompile(`\n`+regexp.QuoteMeta(proj)+`\n`), 20*time.Second)
+	s.Run("false")
+	m = s.Mark()
+	s.Run("bind \\cr")
+	s.WaitPlainSince(m, regexp.MustCompile(`fzf-history-widget`), 20*time.Second)
+	got := commandsOf(entries(t, h))
+	want := []string{"direnv allow proj", "cd proj", "echo from=$FROM_DIRENV", "cd ..", "z proj; and pwd", "false", "bind \\cr"}
+	if !equal(got, want) {
+		t.Fatalf("recorded %q; want %q", got, want)
+	}
+	if e := entries(t, h)[5]; e.ExitCode != 1 {
+		t.Errorf("false: exit %d", e.ExitCode)
+	}
+}
