@@ -306,7 +306,8 @@ end
 # unless set), to hookd search, which searches every command and what it
 # printed: in the default and vi insert modes, where the key is free or
 # holds fish's own history search (history-pager, history-search-backward,
-# up-or-search), and not where another tool holds it (fzf's
+# up-or-search; up-line, the preset fish has before its line editor sets its
+# bindings up), and not where another tool holds it (fzf's
 # fzf-history-widget, atuin's) unless search.replace says so.
 function _hookd_init_search
     for key in $_hookd_searchkey $_hookd_searchup
@@ -314,7 +315,7 @@ function _hookd_init_search
         for mode in default insert
             if test -z "$_hookd_searchreplace"
                 set -l b (bind -M $mode $key 2>/dev/null)
-                if test -n "$b"; and not string match -qr -- ' (history-pager|history-search-backward|up-or-search|_hookd_search)$' $b
+                if test -n "$b"; and not string match -qr -- ' (history-pager|history-search-backward|history-prefix-search-backward|up-or-search|up-line|_hookd_search)$' $b
                     continue
                 end
             end
