@@ -66,7 +66,7 @@ func layerOf(pkg string) int {
 var allowed = map[string][]string{
 	// base
 	"scripts":             {},
-	"shellinit":           {"scripts"},
+	"shellinit":           {"scripts", "internal/shellwords"},
 	"capture":             {},
 	"history":             {},
 	"analyze":             {"capture"},
