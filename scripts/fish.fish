@@ -15,7 +15,10 @@
 # The file reads as a list of named steps, in the same order as bash.sh and
 # zsh.sh, so that the three can be read side by side. fish runs builtins and
 # functions in its own process, command substitutions of them too: `(math …)`
-# starts no process, and neither does anything on the prompt's path here.
+# starts no process, and neither does anything on the prompt's path here. A
+# command substitution still costs fish ~0.1 ms, more than the rest of a
+# prompt's work: the prompt's path has none (times are written as sums the
+# agent adds up, sequence numbers taken from a list made 100 at a time).
 #
 #   start-up (run once by _hookd_start, then erased: none of it is left for
 #   the prompt's path)
@@ -31,11 +34,12 @@
 #     _hookd_init_complete     completion of hookd's command line
 #     _hookd_init_agent        the agent, started if it is not running
 #   the prompt's path
-#     _hookd_preexec         notes a command's line, start and cwd (and its output's mark)
 #     _hookd_postexec        records the command that just finished
+#     _hookd_preexec         the marks that start its output (capture)
 #     _hookd_after           failures, capture marks, a dead agent
 #     _hookd_envrec          the environment's record, when it changed
-#     _hookd_prompt_mark     the prompt's mark under capture
+#     _hookd_grow            the next hundred sequence numbers
+#     _hookd_prompt_mark     the prompt's mark under capture (fish_prompt)
 #   the `??` lines
 #     _hookd_arm, _hookd_arm_enter, _hookd_enter
 #   the fixes
@@ -154,23 +158,29 @@ end
 # spool file and the header record. No process is started (the spool
 # directory is made by hookd init).
 function _hookd_init_session
-    # Times are microseconds since the epoch: the boot time hookd init
-    # filled in plus /proc/uptime (read by a builtin, to the hundredth of
-    # a second); a command's end is its start plus $CMD_DURATION.
+    # Times are the boot time hookd init filled in (microseconds since the
+    # epoch) plus /proc/uptime (seconds, read by a builtin, to the
+    # hundredth): written as the sum "BOOT+UPTIME", which the agent adds up
+    # (package spool); a command's end is its start plus $CMD_DURATION
+    # ("BOOT+UPTIME+Nms").
     set -g _hookd_upf /proc/uptime
     test -r $_hookd_upf; or set _hookd_upf /dev/null
     set -g _hookd_t0 $_hookd_clock
+    set -l us $_hookd_clock
     if read -l up _ <$_hookd_upf
-        set _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
+        set _hookd_t0 $_hookd_clock+$up
+        set us (math --scale=0 "$_hookd_clock + $up * 1000000")
     end
-    set -gx HOOKD_SESSION $_hookd_t0-$fish_pid-(random 0 32767)
+    set -gx HOOKD_SESSION $us-$fish_pid-(random 0 32767)
     set -g _hookd_spool $_hookd_spooldir/$HOOKD_SESSION.spool
     set -g _hookd_fixes $_hookd_fixdir/$HOOKD_SESSION
-    set -g _hookd_seq 0
-    set -g _hookd_run ''
-    set -g _hookd_ran ''
-    set -g _hookd_cmd ''
+    # Sequence numbers: _hookd_nums the next ones (its first is the next
+    # command's), _hookd_blk the hundreds.
+    set -g _hookd_blk 0
+    set -g _hookd_nums
+    _hookd_grow
     set -g _hookd_cwd $PWD
+    set -g _hookd_ran ''
     set -g _hookd_alive ''
     set -g _hookd_tried -1
     # The uid, from /proc (fish has no $UID), read by a builtin.
@@ -194,36 +204,44 @@ end
 
 # _hookd_init_env: the environment a command runs in, noted as a record
 # in the spool at start-up and then whenever it changes (_hookd_envrec,
-# checked at each prompt): PATH (fish's list, joined with ":" as it is
-# exported) and the variables of the environment managers (activate.fish
-# sets VIRTUAL_ENV, conda's hook CONDA_PREFIX), and fix.watch_env's
-# (_hookd_watch: hookd init lets only variable names through).
+# checked by one comparison in _hookd_postexec): PATH (fish's list, joined
+# with ":" as it is exported) and the variables of the environment managers
+# (activate.fish sets VIRTUAL_ENV, conda's hook CONDA_PREFIX), and
+# fix.watch_env's (_hookd_watch: hookd init lets only variable names
+# through). The watched names are spliced into _hookd_postexec's check,
+# and all of them spelled out in _hookd_envwrite (eval, here, once).
 function _hookd_init_env
     set -g _hookd_envn PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS \
         (string split -n ' ' -- $_hookd_watch)
-    set -g _hookd_env ''
-    _hookd_envrec 1
+    set -l vals
+    for n in $_hookd_envn
+        set -a vals '"$'$n'"'
+    end
+    if test -n "$_hookd_watch"
+        set -l w (string join '\x1f' -- $vals[9..])
+        functions _hookd_postexec | string replace -- '\x1f"$GOFLAGS"' '\x1f"$GOFLAGS"\x1f'$w | source
+    end
+    # _hookd_envwrite appends the values, each ended by \x1f.
+    eval "function _hookd_envwrite; printf '%s\x1f' $vals; end"
+    # The first record, with the values as _hookd_postexec joins them.
+    eval "set -l x "(string join '\x1f' -- $vals)
+    _hookd_envrec 1 $x
     return 0
 end
 
-# _hookd_init_hooks puts the event handlers in place: they run in the order
-# they were defined, and read $status first. fish gives every handler and
-# the prompt the command's $status and $pipestatus, whatever a handler did.
+# _hookd_init_hooks: the event handler that records is _hookd_postexec
+# itself (defined below, with --on-event fish_postexec); fish gives every
+# handler and the prompt the command's $status and $pipestatus, whatever a
+# handler did. A line that did not parse ran nothing: fish runs no
+# fish_postexec for it. Under capture, fish_preexec prints the marks that
+# start the output, and a fish_prompt handler the prompt's.
 function _hookd_init_hooks
-    function _hookd_preexec_ev --on-event fish_preexec
-        _hookd_preexec $argv
-    end
-    function _hookd_postexec_ev --on-event fish_postexec
-        _hookd_postexec $status $pipestatus
-    end
-    # A line that did not parse ran nothing: it is not recorded, but under
-    # capture its output (the error) ends as a command's would.
-    function _hookd_posterror_ev --on-event fish_posterror
-        set -g _hookd_run ''
-    end
     if test -n "$_hookd_nonce"
-        function _hookd_prompt_ev --on-event fish_prompt
-            _hookd_prompt_mark
+        function _hookd_preexec_ev --on-event fish_preexec
+            _hookd_preexec $argv
+        end
+        function _hookd_prompt_mark --on-event fish_prompt
+            printf '\e]133;A\a'
         end
     end
     return 0
@@ -339,76 +357,69 @@ function _hookd_init_agent
     _hookd_agent
 end
 
-# _hookd_preexec notes the command line as typed (several lines too), its
-# start and its directory. A line with a leading space is kept out, as fish
-# keeps it out of its history, and so is all of fish_private_mode.
-function _hookd_preexec
-    set -g _hookd_run ''
-    set -g _hookd_ran 1
-    if not set -q fish_private_mode; and string match -qr '^\S' -- $argv[1]
-        set -g _hookd_cmd $argv[1]
-        set -g _hookd_run 1
-        set -g _hookd_cwd $PWD
-        if read -l up _ <$_hookd_upf
-            set -g _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
-        end
-    end
-    # Under capture, the marks that start the output: OSC 133;C for the
-    # terminal, then hookd's private mark naming the history row the output
-    # belongs to (none for a command that is not recorded).
-    if test -n "$_hookd_nonce"
-        if test -n "$_hookd_run"
-            printf '\e]133;C\a\e]6973;hookd;%s;C;%s;%s\a' $_hookd_nonce $HOOKD_SESSION (math $_hookd_seq + 1)
+# _hookd_postexec (fish_postexec) writes the record of the command that
+# just finished: the line as typed (several lines too; fish passes it), the
+# numbers (sequence; start and end as sums: the boot time, plus
+# /proc/uptime read now, the end, less $CMD_DURATION, the start; status;
+# pipestatus), the directory it started in (where the last prompt was);
+# then, when the environment changed, its record. $status and $pipestatus
+# are read first. A line with a leading space is kept out, as fish keeps it
+# out of its history, and so is all of fish_private_mode. Only a failure,
+# capture, or a dead agent go further (_hookd_after). fish charges each
+# statement and function call (~5 and ~15 µs), and ~0.1 ms a command
+# substitution: this is the prompt's whole path, with none.
+function _hookd_postexec --on-event fish_postexec
+    # The status, the pipestatus, and last the environment's values.
+    set -l s $status $pipestatus "$PATH"\x1f"$VIRTUAL_ENV"\x1f"$CONDA_PREFIX"\x1f"$NODE_ENV"\x1f"$KUBECONFIG"\x1f"$AWS_PROFILE"\x1f"$DOCKER_CONTEXT"\x1f"$GOFLAGS"
+    if string match -qr '^\S' -- $argv[1]; and not set -q fish_private_mode; and test -w $_hookd_spooldir
+        read -l up _ <$_hookd_upf
+        if set -q _hookd_fixed[1]
+            # The fix command ran a fix: recorded as itself, timed from
+            # the answer.
+            printf '\nC1\0%s\0%s\0r\0%s\0' "$_hookd_nums[1] $_hookd_fixed[1] $_hookd_clock+$up $s[..-2]" $_hookd_cwd $_hookd_fixed[2] >>$_hookd_spool
+            set -e _hookd_fixed
         else
-            printf '\e]133;C\a'
+            printf '\nC1\0%s\0%s\0r\0%s\0' "$_hookd_nums[1] $_hookd_clock+$up-$CMD_DURATION"ms" $_hookd_clock+$up $s[..-2]" $_hookd_cwd $argv[1] >>$_hookd_spool
         end
-    end
-end
-
-# _hookd_postexec STATUS PIPESTATUS… writes the record of the command that
-# just finished: its line, the numbers (sequence, start, end from fish's
-# $CMD_DURATION, status, pipestatus), its directory. The handler passes
-# $status and $pipestatus as its first words.
-function _hookd_postexec
-    set -l s $argv[1]
-    if test -n "$_hookd_run"
-        set -g _hookd_run ''
-        set -g _hookd_seq (math $_hookd_seq + 1)
-        set -l end (math --scale=0 "$_hookd_t0 + $CMD_DURATION * 1000")
-        # A fix run by the fix command ends now: the wait for its answer
-        # is in $CMD_DURATION.
-        if set -q _hookd_endnow; and read -l up _ <$_hookd_upf
-            set end (math --scale=0 "$_hookd_clock + $up * 1000000")
-        end
-        set -e _hookd_endnow
-        # (A spool directory removed meanwhile: nothing written, quietly.)
-        test -w $_hookd_spooldir; and printf '\nC1\0%s\0%s\0r\0%s\0' "$_hookd_seq $_hookd_t0 $end $argv" $_hookd_cwd $_hookd_cmd >>$_hookd_spool
-        _hookd_envrec $_hookd_seq
-        # The record is written: now the mark that ends the output (the
-        # proxy then stores it under this row), and fixes for a failure.
-        _hookd_after $s $_hookd_seq
+        test "$s[-1]" = "$_hookd_env"; or _hookd_envrec $_hookd_nums[1] $s[-1]
+        test $s[1] = 0 -a -z "$_hookd_nonce" -a -e "$_hookd_alive"; or _hookd_after $s[1] $_hookd_nums[1]
+        set -e _hookd_nums[1]
+        set -q _hookd_nums[1]; or _hookd_grow
     else
-        _hookd_envrec (math $_hookd_seq + 1)
-        _hookd_after $s 0
+        test "$s[-1]" = "$_hookd_env"; or _hookd_envrec $_hookd_nums[1] $s[-1]
+        test $s[1] = 0 -a -z "$_hookd_nonce" -a -e "$_hookd_alive"; or _hookd_after $s[1] 0
     end
-    set -g _hookd_ran ''
+    set -g _hookd_cwd $PWD
 end
 
-# _hookd_after STATUS SEQ: the mark that ends the output under capture,
-# the fixes after a failure (the only process on the prompt's path), and a
-# dead agent started again.
+# _hookd_preexec (fish_preexec, under capture only) prints the marks that
+# start a command's output: OSC 133;C for the terminal, then hookd's private
+# mark naming the history row the output belongs to (none for a command
+# that is not recorded), by the same test as _hookd_postexec's.
+function _hookd_preexec
+    set -g _hookd_ran 1
+    if string match -qr '^\S' -- $argv[1]; and not set -q fish_private_mode; and test -w $_hookd_spooldir
+        printf '\e]133;C\a\e]6973;hookd;%s;C;%s;%s\a' $_hookd_nonce $HOOKD_SESSION $_hookd_nums[1]
+    else
+        printf '\e]133;C\a'
+    end
+end
+
+# _hookd_after STATUS SEQ: the mark that ends the output under capture
+# (SEQ 0: the command was not recorded), the fixes after a failure (the only
+# process on the prompt's path), and a dead agent started again.
 function _hookd_after
     if test -n "$_hookd_nonce"
         if test $argv[2] != 0
             printf '\e]6973;hookd;%s;D;%s;%s;%s\a\e]133;D;%s\a' $_hookd_nonce $HOOKD_SESSION $argv[2] $argv[1] $argv[1]
         else if test -n "$_hookd_ran"
-            printf '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' $_hookd_nonce $HOOKD_SESSION (math $_hookd_seq + 1) $argv[1]
+            printf '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' $_hookd_nonce $HOOKD_SESSION $_hookd_nums[1] $argv[1]
         end
     end
     # Only a failure starts a process: up to three fixes, before the
     # prompt. (Interrupted commands get none.) Function names go along,
-    # for the typo rules (fish's abbreviations and aliases are functions
-    # or abbreviations).
+    # for the typo rules (fish's aliases are functions; its abbreviations
+    # too).
     if test $argv[2] != 0 -a $argv[1] != 0 -a $argv[1] != 130; and test -x "$_hookd_bin"
         set -l captured
         test -z "$_hookd_nonce"; or set captured --captured
@@ -418,29 +429,36 @@ function _hookd_after
     # A dead agent is started again by the next prompt (its /proc/PID/exe is
     # gone): raw command lines and outputs do not wait for a new shell.
     test -e "$_hookd_alive"; or _hookd_agent
+    set -g _hookd_ran ''
     return 0
 end
 
-# _hookd_prompt_mark prints the mark where a prompt starts, under capture.
-function _hookd_prompt_mark
-    printf '\e]133;A\a'
+# _hookd_envrec SEQ VALUES writes the environment's record: the commands
+# from sequence number SEQ on ran in it. Its names, then their values, each
+# ended by \x1f (PATH joined with ":"); VALUES, as _hookd_postexec compares
+# them, is kept for the next comparison.
+function _hookd_envrec
+    set -g _hookd_env $argv[2]
+    test -w $_hookd_spooldir; or return 0
+    begin
+        printf '\nE1\0%s\0%s\0' $argv[1] "$_hookd_envn"
+        _hookd_envwrite
+        printf '\0'
+    end >>$_hookd_spool
 end
 
-# _hookd_envrec SEQ writes the environment's record when it changed since
-# the last one: the commands from sequence number SEQ on ran in it. Its
-# names, then their values, each ended by \x1f (PATH joined with ":").
-function _hookd_envrec
-    set -l v
-    for n in $_hookd_envn
-        set -a v "$$n"
+# _hookd_grow appends the next hundred sequence numbers to _hookd_nums, as
+# words (1 to 99, then 100 to 199, …): fish adds only with math in a
+# command substitution, which this takes once per hundred commands.
+function _hookd_grow
+    set -l d 0 1 2 3 4 5 6 7 8 9
+    if test $_hookd_blk = 0
+        set -l n 1 2 3 4 5 6 7 8 9
+        set -ga _hookd_nums $n $n$d
+    else
+        set -ga _hookd_nums $_hookd_blk$d$d
     end
-    set -l x (string join \x1f -- $v)
-    test "$x" != "$_hookd_env"; or return 0
-    set -g _hookd_env $x
-    test -w $_hookd_spooldir; or return 0
-    printf '\nE1\0%s\0%s\0' $argv[1] "$_hookd_envn" >>$_hookd_spool 2>/dev/null
-    printf '%s\x1f' $v >>$_hookd_spool 2>/dev/null
-    printf '\0' >>$_hookd_spool 2>/dev/null
+    set -g _hookd_blk (math $_hookd_blk + 1)
 end
 
 # _hookd_arm KEY inserts the key typed (the first character of the prefix,
@@ -527,11 +545,9 @@ function _hookd_fix
     string match -qr '^[yY]' -- $a; or return 1
     # The fix is recorded as itself, timed from here: the wait for the
     # answer is not part of its duration.
-    set -g _hookd_cmd $c
-    if read -l up _ <$_hookd_upf
-        set -g _hookd_t0 (math --scale=0 "$_hookd_clock + $up * 1000000")
-    end
-    set -g _hookd_endnow 1
+    set -l up 0
+    read up _ <$_hookd_upf
+    set -g _hookd_fixed $_hookd_clock+$up $c
     eval $c
 end
 

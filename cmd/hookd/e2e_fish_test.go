@@ -157,6 +157,11 @@ func TestFishNoProcess(t *testing.T) {
 	if got := commandsOf(entries(t, h)); len(got) != 2 || got[0] != "echo started" {
 		t.Errorf("recorded %q", got)
 	}
+	// The watched name is in the prompt's check, and in the record of the
+	// environment the second command ran in.
+	m := s.Mark()
+	s.Run("functions _hookd_postexec | string match -q '*\\x1f\"$API_URL\"*'; and echo spliced")
+	s.WaitPlainSince(m, regexp.MustCompile(`\nspliced\n`), 20*time.Second)
 }
 
 // TestFishCapture: under the capturing proxy, fish's commands keep their
