@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -111,57 +110,6 @@ func TestFishStatusKept(t *testing.T) {
 	if got := commandsOf(entries(t, h)); len(got) != 3 || !strings.HasPrefix(got[1], "sh -c") {
 		t.Errorf("recorded %q", got)
 	}
-}
-
-// TestFishNoProcess: fish starts with hookd and runs a builtin without
-// starting a process (threads are fish's own), and records it.
-func TestFishNoProcess(t *testing.T) {
-	t.Parallel()
-	if _, err := exec.LookPath("strace"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("strace is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("strace not installed")
-	}
-	shelltest.Need(t, "fish")
-	h := newHome(t)
-	if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
-		t.Fatalf("start the agent: %v\n%s", err, errOut)
-	}
-	agentPID(t, h)
-	os.MkdirAll(h.Path(".config", "hookd"), 0o700)
-	os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte("fix:\n  watch_env: [API_URL]\n"), 0o600)
-	script := hookd(t, h, "init", "--capture=off", "fish")
-	file := h.Path("hookd.fish")
-	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	trace := h.Path("strace.out")
-	s := shelltest.Start(t, h, "fish", shelltest.Options{RC: "function fish_prompt; printf '$ '; end\nsource " + file + "\n",
-		Wrap: []string{"strace", "-f", "-qq", "-o", trace, "-e", "trace=clone,clone3,fork,vfork"}})
-	s.Run("echo started")
-	s.Run("set -gx API_URL http://x; false | true")
-	b, err := os.ReadFile(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var forks []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) != "" && !strings.Contains(l, "CLONE_THREAD") {
-			forks = append(forks, l)
-		}
-	}
-	if len(forks) > 0 {
-		t.Errorf("%d processes started while fish started and ran builtins:\n%s", len(forks), strings.Join(forks, "\n"))
-	}
-	if got := commandsOf(entries(t, h)); len(got) != 2 || got[0] != "echo started" {
-		t.Errorf("recorded %q", got)
-	}
-	// The watched name is in the prompt's check, and in the record of the
-	// environment the second command ran in.
-	m := s.Mark()
-	s.Run("functions _hookd_postexec | string match -q '*\\x1f\"$API_URL\"*'; and echo spliced")
-	s.WaitPlainSince(m, regexp.MustCompile(`\nspliced\n`), 20*time.Second)
 }
 
 // TestFishCapture: under the capturing proxy, fish's commands keep their
