@@ -194,7 +194,7 @@ func TestRecordsCommands(t *testing.T) {
 }
 
 func TestPrivacy(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
 		os.MkdirAll(h.Path("private"), 0o700)
