@@ -200,7 +200,8 @@ func TestPrivacy(t *testing.T) {
 		os.MkdirAll(h.Path("private"), 0o700)
 		cfg := "history:\n  ignore: ['^echo ignored']\n  ignore_dirs: ['~/private']\n"
 		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(cfg), 0o600)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		// A umask that lets others read new files: hookd's are 0600 all the same.
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "umask 022\n" + initLine(shell)})
 		token := "ghp_" + strings.Repeat("a1B2", 9)
 		s.Run(" echo leading space is private")
 		s.Run("echo ignored by pattern")
