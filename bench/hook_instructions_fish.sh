@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # the single-quoted $ are fish code, expanded by fish
 # bench/hook_instructions.sh for fish: instructions per command that fish's
 # hooks cost, counted by valgrind's callgrind. fish reads no command from a
 # pipe interactively (its event handlers then never run), so the handlers
