@@ -125,21 +125,12 @@ func TestFishCapture(t *testing.T) {
 	runPrompt(t, s, "true")
 	runPrompt(t, s, " echo hidden-output")
 	runPrompt(t, s, "sh -c 'printf partial; exit 3'")
-	want := []struct{ cmd, out string }{
+	got := checkOutputs(t, h, []storedOut{
 		{"echo hello; echo to-stderr >&2", "hello\nto-stderr\n"},
 		{"printf 'line1\\nline2\\n\\nline4\\n'", "line1\nline2\n\nline4\n"},
 		{"true", ""},
 		{"sh -c 'printf partial; exit 3'", "partial"},
-	}
-	got := outputs(t, h)
-	if len(got) != len(want) {
-		t.Fatalf("%d commands recorded; want %d: %+v", len(got), len(want), got)
-	}
-	for i, w := range want {
-		if got[i].Command != w.cmd || got[i].Output != w.out || got[i].Missing != "" {
-			t.Errorf("command %d: %q → %q (missing %q); want %q → %q", i, got[i].Command, got[i].Output, got[i].Missing, w.cmd, w.out)
-		}
-	}
+	})
 	if got[3].ExitCode != 3 {
 		t.Errorf("exit %d; want 3", got[3].ExitCode)
 	}
