@@ -10,6 +10,8 @@ import (
 
 var notFoundRes = []lazyRegexp{
 	lazyRegexp(`(?m)zsh: command not found: (\S+)`),
+	// fish 3: "fish: Unknown command: gti"; fish 4 quotes the name.
+	lazyRegexp(`(?m)^fish: Unknown command: '?([^\s']+)'?`),
 	lazyRegexp(`(?m)^(?:[^\s:]*: )?(?:line \d+: )?([^\s:]+): command not found`),
 	lazyRegexp(`(?m)^(?:/bin/)?(?:sh|dash): \d+: ([^\s:]+): not found`),
 	lazyRegexp(`(?m)^Command '([^']+)' not found`),

@@ -15,6 +15,8 @@ func TestRulesCommand(t *testing.T) {
 		// Mistyped commands, matched against the PATH.
 		{name: "swap", cmd: "gti status", exit: 127, out: "bash: gti: command not found\n", want: "git status", typ: analyze.CommandNotFound},
 		{name: "swap-zsh", cmd: "gti status", exit: 127, out: "zsh: command not found: gti\n", shell: "zsh", want: "git status"},
+		{name: "swap-fish", cmd: "gti status", exit: 127, out: "fish: Unknown command: gti\nfish: \ngti status\n^~^\n", shell: "fish", want: "git status"},
+		{name: "swap-fish4", cmd: "gti status", exit: 127, out: "fish: Unknown command: 'gti'\n", shell: "fish", want: "git status"},
 		{name: "two-letters", cmd: "sl", exit: 127, out: "bash: sl: command not found\n", want: "ls"},
 		{name: "in-pipeline", cmd: "ls -l | grpe txt", exit: 127, out: "bash: grpe: command not found\n", want: "ls -l | grep txt"},
 		{name: "keeps-quoting", cmd: `gerp -rn "a b" .`, exit: 127, out: "bash: gerp: command not found\n", want: `grep -rn "a b" .`},

@@ -32,7 +32,7 @@ func ruleInactiveVenv(ctx context.Context, f *Failure) *Finding {
 	if venv == "" {
 		return nil
 	}
-	activate := "source " + quoteRest(filepath.Join(venv, "bin", "activate"))
+	activate := "source " + quoteRest(filepath.Join(venv, "bin", ActivateScript(f.Input.Shell)))
 	switch {
 	case mod != "" && f.venvHasModule(ctx, venv, mod):
 		return found(MissingDependency, 0.92, fmt.Sprintf("The module %s is installed in the virtualenv %s, which is not active.", mod, venv),
@@ -80,4 +80,13 @@ func (f *Failure) venvHasModule(ctx context.Context, venv, mod string) bool {
 		}
 	}
 	return false
+}
+
+// ActivateScript is the name of the script in a virtualenv's bin that
+// activates it in shell: activate.fish for fish, activate for the others.
+func ActivateScript(shell string) string {
+	if shell == "fish" {
+		return "activate.fish"
+	}
+	return "activate"
 }

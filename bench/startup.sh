@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What hookd adds to starting a new shell, as a person feels it: a real bash
-# or zsh is spawned on a pseudo-terminal, and the time is taken to its first
+# What hookd adds to starting a new shell, as a person feels it: a real bash,
+# zsh or fish is spawned on a pseudo-terminal, and the time is taken to its first
 # prompt on the screen and to the output of the first command typed the
 # moment that prompt appears. Each variant runs -n times (default 20),
 # alternating with the others in the same run, in a scratch HOME with the
@@ -14,15 +14,16 @@
 # for (a) an empty rc, (b) a realistic rc of Debian's packaged plugins
 # (zsh: powerlevel9k, zsh-autosuggestions, fzf's key bindings, zoxide,
 # direnv, compinit, zsh-syntax-highlighting; bash: bash-completion, fzf,
-# zoxide, direnv) and (c) any rc file you name with -r (its hookd lines are
+# zoxide, direnv; fish: fzf's fish bindings, zoxide, direnv; config.fish takes
+# `hookd init fish | source`) and (c) any rc file you name with -r (its hookd lines are
 # dropped and put back per variant): check your own config that way.
 # It also times `hookd version`, `hookd init` and `hookd suggest` against a
 # hello-world Go binary built in the same run.
 #
-#   bench/startup.sh [-n 20] [-s "bash zsh"] [-r "empty plugins ~/.zshrc"] [-v "none off on early"]
+#   bench/startup.sh [-n 20] [-s "bash zsh fish"] [-r "empty plugins ~/.zshrc"] [-v "none off on early"]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-N=20 SHELLS="bash zsh" RCS="empty plugins" VARIANTS="none off on early"
+N=20 SHELLS="bash zsh fish" RCS="empty plugins" VARIANTS="none off on early"
 while getopts "n:s:r:v:" o; do
   case $o in
     n) N=$OPTARG ;; s) SHELLS=$OPTARG ;; r) RCS=$OPTARG ;; v) VARIANTS=$OPTARG ;; *) exit 2 ;;
@@ -38,5 +39,6 @@ printf 'module hello\n\ngo 1.21\n' >"$tmp/hello/go.mod"
 (cd "$tmp/hello" && go build -o "$tmp/hello-world" .)
 echo "$(uname -srm), $(nproc) cores; $(bash --version | head -1)"
 command -v zsh >/dev/null && zsh --version
+command -v fish >/dev/null && fish --version
 "$tmp/startup" -hookd "$tmp/bin/hookd" -hello "$tmp/hello-world" -n "$N" \
   -shells "${SHELLS// /,}" -rc "${RCS// /,}" -variants "${VARIANTS// /,}"

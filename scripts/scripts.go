@@ -13,3 +13,8 @@ var Bash string
 //
 //go:embed zsh.sh
 var Zsh string
+
+// Fish is the integration for fish 3.1 or newer.
+//
+//go:embed fish.fish
+var Fish string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -35,6 +36,9 @@ const (
 	searchUpMarker      = " # @searchup@"
 	searchReplaceMarker = " # @searchreplace@"
 	watchMarker         = " # @watch@"
+	// fish's script alone: the wall clock's time at boot (see
+	// Options.BootTime).
+	clockMarker = " # @clock@"
 )
 
 // Options are the values Script fills in.
@@ -73,6 +77,11 @@ type Options struct {
 	// (fix.watch_env), besides PATH and the environment managers' that
 	// they always note. Only names a shell can export are kept.
 	Watch []string
+	// BootTime is the wall clock's time at the machine's boot, in
+	// microseconds since the epoch (the time now less CLOCK_BOOTTIME's):
+	// fish, which has no clock variable, adds /proc/uptime to it (read by
+	// a builtin) to tell the time without a process. fish's script only.
+	BootTime int64
 }
 
 // watchList is Watch as the scripts take it: names, space-separated,
@@ -97,8 +106,12 @@ func watchList(names []string) string {
 var BuiltinEnv = []string{"PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "NODE_ENV", "KUBECONFIG", "AWS_PROFILE", "DOCKER_CONTEXT", "GOFLAGS"}
 
 // bindSeq writes key in the notation of the shell's key binding command:
-// readline's ("\C-xf", for bind) or zle's ("^Xf", for bindkey).
+// readline's ("\C-xf", for bind), zle's ("^Xf", for bindkey) or fish's
+// ("\cxf", for bind).
 func bindSeq(shell string, key []byte) string {
+	if shell == "fish" {
+		return fishBindSeq(key)
+	}
 	var b strings.Builder
 	for _, c := range key {
 		switch {
@@ -126,7 +139,11 @@ func bindSeq(shell string, key []byte) string {
 var sources = map[string]string{
 	"bash": scripts.Bash,
 	"zsh":  scripts.Zsh,
+	"fish": scripts.Fish,
 }
+
+// files are the scripts' names in scripts/.
+var files = map[string]string{"bash": "bash.sh", "zsh": "zsh.sh", "fish": "fish.fish"}
 
 // Shells returns the names of the supported shells, sorted.
 func Shells() []string {
@@ -172,12 +189,29 @@ func fill(shell string, o Options) ([]string, error) {
 	if o.SearchReplace {
 		vals[searchReplaceMarker] = "1"
 	}
+	if shell == "fish" {
+		vals[clockMarker] = strconv.FormatInt(o.BootTime, 10)
+	}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {
 		trimmed := strings.TrimRight(line, "\n")
 		for marker, val := range vals {
 			if !strings.HasSuffix(trimmed, marker) {
+				continue
+			}
+			if shell == "fish" {
+				// set -g NAME VALUE # @marker@
+				pre := fishAssign().FindString(trimmed)
+				if pre == "" {
+					return nil, fmt.Errorf("script for %s: marked line has no assignment", shell)
+				}
+				w := shellwords.QuoteFish(val)
+				if isKeyMarker(marker) && val != "" {
+					w = val // escapes, read outside quotes (fishBindSeq)
+				}
+				lines[i] = pre + w + "\n"
+				found[marker] = true
 				continue
 			}
 			eq := strings.IndexByte(trimmed, '=')
@@ -204,7 +238,7 @@ func fill(shell string, o Options) ([]string, error) {
 // run marker stays, for Early; a first line says where the comments are.
 func withoutComments(shell string, lines []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s.sh in hookd's source, without its comments.\n", shell, shell)
+	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s in hookd's source, without its comments.\n", shell, files[shell])
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		switch {
@@ -241,6 +275,9 @@ func early(shell, src string) (string, error) {
 	if i < 0 {
 		return "", fmt.Errorf("script for %s: no %q line", shell, runMarker)
 	}
+	if shell == "fish" {
+		return "set -g _hookd_early 1\n" + src[:i+1], nil
+	}
 	return "_hookd_early=1\n" + src[:i+1], nil
 }
 
@@ -252,6 +289,9 @@ func Enter(shell, bin string) (string, error) {
 	src, ok := sources[shell]
 	if !ok {
 		return "", fmt.Errorf("unsupported shell %q (supported: %s)", shell, strings.Join(Shells(), ", "))
+	}
+	if shell == "fish" {
+		return enterFish(src, bin)
 	}
 	start := strings.Index(src, "\n_hookd_proxy() {\n")
 	if start < 0 {

@@ -32,10 +32,14 @@ func TestScriptGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("Script(%q) differs from %s (run with -update if intended)", sh, golden)
 			}
-			if !strings.Contains(got, `_hookd_bin='/opt/hook d/it'\''s/hookd'`) {
+			bin, state := `_hookd_bin='/opt/hook d/it'\''s/hookd'`, `_hookd_state='/home/me/.local/state/hook d/it'\''s'`
+			if sh == "fish" {
+				bin, state = `_hookd_bin '/opt/hook d/it\'s/hookd'`, `_hookd_state '/home/me/.local/state/hook d/it\'s'`
+			}
+			if !strings.Contains(got, bin) {
 				t.Errorf("Script(%q) does not quote the binary path", sh)
 			}
-			if !strings.Contains(got, `_hookd_state='/home/me/.local/state/hook d/it'\''s'`) {
+			if !strings.Contains(got, state) {
 				t.Errorf("Script(%q) does not quote the state directory", sh)
 			}
 		})
@@ -43,9 +47,9 @@ func TestScriptGolden(t *testing.T) {
 }
 
 func TestScriptUnknownShell(t *testing.T) {
-	_, err := Script("fish", Options{Bin: "/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid", Capture: "pty"})
-	if err == nil || !strings.Contains(err.Error(), "bash, zsh") {
-		t.Errorf("Script(fish) error = %v; want one listing the supported shells", err)
+	_, err := Script("nu", Options{Bin: "/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid", Capture: "pty"})
+	if err == nil || !strings.Contains(err.Error(), "bash, fish, zsh") {
+		t.Errorf("Script(nu) error = %v; want one listing the supported shells", err)
 	}
 }
 
@@ -73,7 +77,8 @@ func TestScriptsParse(t *testing.T) {
 func TestWithoutComments(t *testing.T) {
 	o := Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid",
 		Capture: "pty", AskPrefix: "??", FixCommand: "fix", FixKey: []byte{0x18, 'f'}, AIKey: []byte{0x18, 'l'}}
-	list := map[string]string{"bash": "declare -f", "zsh": "functions"}
+	list := map[string]string{"bash": "declare -f", "zsh": "functions",
+		"fish": "for f in (functions -a); string match -q '_hookd*' $f; and functions --no-details $f; end; true"}
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
 			shelltest.Need(t, sh)
@@ -97,10 +102,20 @@ func TestWithoutComments(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", sh, err, out)
 				}
-				return string(out)
+				if sh != "fish" {
+					return string(out)
+				}
+				// fish lists a function with the comments and blank lines in its body.
+				var code []string
+				for _, l := range strings.Split(string(out), "\n") {
+					if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+						code = append(code, l)
+					}
+				}
+				return strings.Join(code, "\n")
 			}
 			a, b := funcs(full), funcs(bare)
-			if a != b || !strings.Contains(a, "_hookd_precmd") {
+			if a != b || !strings.Contains(a, "_hookd_precmd") && !strings.Contains(a, "_hookd_postexec") {
 				t.Errorf("the functions differ without the comments:\n%s\n----\n%s", a, b)
 			}
 		})
@@ -128,7 +143,7 @@ func FuzzQuote(f *testing.F) {
 	}
 	var shells []string
 	for _, sh := range Shells() {
-		if _, err := exec.LookPath(sh); err == nil {
+		if _, err := exec.LookPath(sh); err == nil && sh != "fish" { // (fish: QuoteFish)
 			shells = append(shells, sh)
 		}
 	}
@@ -147,20 +162,23 @@ func FuzzQuote(f *testing.F) {
 
 func TestBindSeq(t *testing.T) {
 	for _, tt := range []struct {
-		key       []byte
-		bash, zsh string
+		key             []byte
+		bash, zsh, fish string
 	}{
-		{[]byte{0x18, 'f'}, `\C-xf`, `^Xf`},
-		{[]byte{0x1b, 'f'}, `\ef`, `\ef`},
-		{[]byte{0x7f}, `\C-?`, `^?`},
-		{[]byte(`"\^`), `\"\\^`, `"\\\^`},
-		{nil, ``, ``},
+		{[]byte{0x18, 'f'}, `\C-xf`, `^Xf`, `\cxf`},
+		{[]byte{0x1b, 'f'}, `\ef`, `\ef`, `\ef`},
+		{[]byte{0x7f}, `\C-?`, `^?`, `\x7f`},
+		{[]byte(`"\^`), `\"\\^`, `"\\\^`, `\x22\x5c\x5e`},
+		{nil, ``, ``, ``},
 	} {
 		if got := bindSeq("bash", tt.key); got != tt.bash {
 			t.Errorf("bindSeq(bash, %q) = %q; want %q", tt.key, got, tt.bash)
 		}
 		if got := bindSeq("zsh", tt.key); got != tt.zsh {
 			t.Errorf("bindSeq(zsh, %q) = %q; want %q", tt.key, got, tt.zsh)
+		}
+		if got := bindSeq("fish", tt.key); got != tt.fish {
+			t.Errorf("bindSeq(fish, %q) = %q; want %q", tt.key, got, tt.fish)
 		}
 	}
 }
@@ -175,7 +193,7 @@ func TestScriptWatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") {
+		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") && !strings.Contains(got, "_hookd_watch 'API_URL DEPLOY_ENV'\n") {
 			t.Errorf("%s: the watched names are not filled in as expected", sh)
 		}
 	}

@@ -44,7 +44,7 @@ var variants = map[string]struct {
 
 func main() {
 	hookd := flag.String("hookd", "", "the hookd binary (required)")
-	shells := flag.String("shells", "bash,zsh", "shells to measure")
+	shells := flag.String("shells", "bash,zsh,fish", "shells to measure")
 	rcs := flag.String("rc", "empty,plugins", "rc files: empty, plugins (Debian's packaged plugins), or a path to your own rc (its hookd lines are dropped)")
 	vars := flag.String("variants", "none,off,on,early", "variants: none, off, on (end line only), early (early line + end line)")
 	runs := flag.Int("n", 20, "runs of each variant")
@@ -194,13 +194,13 @@ func once(sh, variant, user, home string, env []string) (sample, int, error) {
 	os.Remove(counter)
 	var rc strings.Builder
 	if v.early {
-		fmt.Fprintf(&rc, "eval \"$(hookd init %s --early)\"\n", sh)
+		fmt.Fprint(&rc, initLine(sh, " --early"))
 	}
 	// The rc counts its runs (a builtin append, in every variant alike).
 	fmt.Fprintf(&rc, "echo >>%s\n", counter)
 	rc.WriteString(user)
 	if v.end {
-		fmt.Fprintf(&rc, "eval \"$(hookd init %s)\"\n", sh)
+		fmt.Fprint(&rc, initLine(sh, ""))
 	}
 	env = append(slices.Clone(env), "HOOKD_CAPTURE="+cmp.Or(v.capture, "off"))
 	var args []string
@@ -218,6 +218,18 @@ func once(sh, variant, user, home string, env []string) (sample, int, error) {
 			return sample{}, 0, err
 		}
 		env = append(env, "ZDOTDIR="+zd)
+		args = []string{"-i"}
+	case "fish":
+		// config.fish in the scratch XDG_CONFIG_HOME, past fish's
+		// first-start work (completions from man pages, its directories),
+		// as a user's fish is.
+		fd := filepath.Join(home, ".config", "fish")
+		os.MkdirAll(fd, 0o700)
+		os.MkdirAll(filepath.Join(home, ".local", "share", "fish", "generated_completions"), 0o700)
+		os.WriteFile(filepath.Join(fd, "fish_variables"), []byte("# VERSION: 3.0\nSETUVAR __fish_initialized:3400\n"), 0o600)
+		if err := os.WriteFile(filepath.Join(fd, "config.fish"), []byte(rc.String()), 0o600); err != nil {
+			return sample{}, 0, err
+		}
 		args = []string{"-i"}
 	}
 	bin, _ := exec.LookPath(sh)
@@ -387,10 +399,21 @@ func rcName(rc string) string {
 }
 
 func prompt(sh string) string {
-	if sh == "bash" {
+	switch sh {
+	case "bash":
 		return "PS1='\\w \\$ '\n"
+	case "fish":
+		return "function fish_prompt; printf '%s $ ' (prompt_pwd); end\n"
 	}
 	return "PROMPT='%~ %# '\n"
+}
+
+// initLine is the rc line that loads hookd (flags: "" or " --early").
+func initLine(sh, flags string) string {
+	if sh == "fish" {
+		return "hookd init fish" + flags + " | source\n"
+	}
+	return fmt.Sprintf("eval \"$(hookd init %s%s)\"\n", sh, flags)
 }
 
 // plugins is a realistic rc of Debian's packaged plugins, in the order
@@ -412,7 +435,13 @@ func plugins(sh string) (string, string) {
 		}
 		b.WriteString(line + "\n")
 	}
-	if sh == "bash" {
+	if sh == "fish" {
+		// fish's own prompt, fzf's fish bindings (Debian's vendor
+		// function), zoxide, direnv.
+		add("/usr/share/fish/vendor_functions.d/fzf_key_bindings.fish", "fzf_key_bindings")
+		have("zoxide", "zoxide init fish | source")
+		have("direnv", "direnv hook fish | source")
+	} else if sh == "bash" {
 		b.WriteString("HISTSIZE=10000 HISTFILESIZE=20000\nshopt -s histappend checkwinsize\n")
 		b.WriteString("PS1='\\[\\e[32m\\]\\u@\\h\\[\\e[0m\\]:\\[\\e[34m\\]\\w\\[\\e[0m\\]\\$ '\n")
 		add("/usr/share/bash-completion/bash_completion", ". /usr/share/bash-completion/bash_completion")
@@ -443,6 +472,7 @@ func processes(hello, hookd string, env []string, runs int) {
 		{hookd, "version"},
 		{hookd, "init", "zsh"},
 		{hookd, "init", "bash"},
+		{hookd, "init", "fish"},
 		{hookd, "init", "zsh", "--early"},
 		{hookd, "suggest", "--command", "gti status", "--exit", "127"},
 	}

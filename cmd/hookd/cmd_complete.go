@@ -61,7 +61,7 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 		case f == "capture":
 			add("pty", "off")
 		case f == "shell" && name != "shell":
-			add("bash", "zsh")
+			add("bash", "zsh", "fish")
 		case f == "file" || f == "output-file" || f == "cwd" || f == "shell":
 			files = sp.Prefix == ""
 		}
@@ -79,7 +79,7 @@ func cmdComplete(ctx context.Context, e *env, args []string) error {
 	case name == "expand" && sp.Arg == 0:
 		cands = promptNames(e)
 	case (name == "init" || name == "import") && sp.Arg == 0:
-		add("bash", "zsh")
+		add("bash", "zsh", "fish")
 	case name == "chain" || name == "allow" || name == "deny":
 		files = sp.Arg == 0
 	case name == "run" || name == "shell":

@@ -62,7 +62,7 @@ func (e *env) askSources(s *history.Store) ask.Sources {
 // workedBefore says, for the failure en, when the same command last worked
 // and what changed since, for a model ("" when it never did).
 func (e *env) workedBefore(ctx context.Context, s *history.Store, en history.Entry) string {
-	c, err := before.Find(ctx, s, en, before.Options{Home: e.home, Now: time.Now()})
+	c, err := before.Find(ctx, s, en, before.Options{Home: e.home, Now: time.Now(), Shell: en.Shell})
 	if err != nil || c == nil {
 		return ""
 	}

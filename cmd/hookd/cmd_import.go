@@ -16,7 +16,7 @@ import (
 )
 
 func cmdImport(fs *pflag.FlagSet) runFunc {
-	file := fs.String("file", "", "the history file `F` (default: ~/.bash_history, or ~/.zsh_history, $ZDOTDIR's if set)")
+	file := fs.String("file", "", "the history file `F` (default: ~/.bash_history, or ~/.zsh_history, $ZDOTDIR's if set,\nor fish's fish_history in $XDG_DATA_HOME/fish)")
 	return func(ctx context.Context, e *env, args []string) error {
 		shell := filepath.Base(os.Getenv("SHELL"))
 		switch len(args) {
@@ -29,7 +29,11 @@ func cmdImport(fs *pflag.FlagSet) runFunc {
 		if !slices.Contains(histfile.Shells, shell) {
 			return usagef("unsupported shell %q (supported: %s)", shell, strings.Join(histfile.Shells, ", "))
 		}
-		if *file == "" {
+		switch {
+		case *file != "":
+		case shell == "fish":
+			*file = histfile.FishFile(e.home, os.Getenv("XDG_DATA_HOME"))
+		default:
 			*file = histfile.DefaultFile(shell, e.home, os.Getenv("ZDOTDIR"))
 		}
 		f, err := os.Open(*file)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -80,7 +81,7 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
 			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
 			SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
-			Watch: watchNames(cfg.Fix.WatchEnv)})
+			Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime()})
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -127,4 +128,15 @@ func watchNames(ns []config.EnvName) []string {
 		out[i] = string(n)
 	}
 	return out
+}
+
+// bootTime is the wall clock's time at boot, in microseconds since the
+// epoch: the time now less CLOCK_BOOTTIME's, which /proc/uptime shows.
+// fish's hooks add /proc/uptime to it to tell the time without a process.
+func bootTime() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts) != nil {
+		return 0
+	}
+	return time.Now().UnixMicro() - ts.Nano()/1000
 }

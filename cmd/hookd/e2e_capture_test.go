@@ -50,6 +50,25 @@ func runPrompt(t *testing.T, s *shelltest.Shell, line string) {
 	s.Sync()
 }
 
+// storedOut is a command line and the output it should be stored with.
+type storedOut struct{ cmd, out string }
+
+// checkOutputs checks that the history holds exactly want's commands, in
+// order, each with its whole output, and returns them.
+func checkOutputs(t *testing.T, h *shelltest.Home, want []storedOut) []showJSON {
+	t.Helper()
+	got := outputs(t, h)
+	if len(got) != len(want) {
+		t.Fatalf("%d commands recorded; want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Command != w.cmd || got[i].Output != w.out || got[i].Missing != "" {
+			t.Errorf("command %d: %q → %q (missing %q); want %q → %q", i, got[i].Command, got[i].Output, got[i].Missing, w.cmd, w.out)
+		}
+	}
+	return got
+}
+
 // showJSON is `hookd show ID --json`.
 type showJSON struct {
 	rec
@@ -99,7 +118,7 @@ func TestCaptureOutputs(t *testing.T) {
 		runPrompt(t, s, "sh -c 'printf \"partial\"; exit 3'")
 		s.WaitForPlain(regexp.MustCompile(`\npartial`), 10*time.Second)
 
-		want := []struct{ cmd, out string }{
+		want := []storedOut{
 			{"echo hello; echo to-stderr >&2", "hello\nto-stderr\n"},
 			{"printf 'line1\\nline2\\n\\nline4\\n'", "line1\nline2\n\nline4\n"},
 			{"printf 'working 10%%\\rworking 50%%\\rdone       \\n'", "done\n"},
@@ -114,15 +133,7 @@ func TestCaptureOutputs(t *testing.T) {
 			{"echo r5", "r5\n"},
 			{"sh -c 'printf \"partial\"; exit 3'", "partial"},
 		}
-		got := outputs(t, h)
-		if len(got) != len(want) {
-			t.Fatalf("%d commands recorded; want %d: %+v", len(got), len(want), got)
-		}
-		for i, w := range want {
-			if got[i].Command != w.cmd || got[i].Output != w.out || got[i].Missing != "" {
-				t.Errorf("command %d: %q → %q (missing %q); want %q → %q", i, got[i].Command, got[i].Output, got[i].Missing, w.cmd, w.out)
-			}
-		}
+		got := checkOutputs(t, h, want)
 		if got[0].OutputBytes != int64(len(want[0].out)) {
 			t.Errorf("output_bytes = %d; want %d", got[0].OutputBytes, len(want[0].out))
 		}

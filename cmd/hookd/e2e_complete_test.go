@@ -31,7 +31,8 @@ func TestCompleteCLI(t *testing.T) {
 		{[]string{"ask", "--profile", ""}, "strict|work"},
 		{[]string{"ask", "--profile", "=", "w"}, "work"},
 		{[]string{"ask", "--profile=s"}, "--profile=strict"},
-		{[]string{"init", ""}, "bash|zsh"},
+		{[]string{"init", ""}, "bash|zsh|fish"},
+		{[]string{"import", ""}, "bash|zsh|fish"},
 		{[]string{"init", "--capture=o"}, "--capture=off"},
 		{[]string{"out", "--stream", ""}, "stdout|stderr"},
 		{[]string{"chain", ""}, ":files"},
@@ -53,10 +54,10 @@ func TestCompleteCLI(t *testing.T) {
 // hookd expand and the ask prefix, and subcommands, in real bash and zsh
 // (zsh's compinit run after hookd's init line, as rc files often do).
 func TestCompletion(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		dir := promptProject(t, h)
-		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellinit.Quote(dir) + "\n" + initLine(shell)
+		rc := plainPrompt(shell) + "cd " + shellinit.Quote(dir) + "\n" + initLine(shell)
 		if shell == "zsh" {
 			rc += "autoload -Uz compinit && compinit -u -D\n"
 		}
@@ -68,6 +69,9 @@ func TestCompletion(t *testing.T) {
 			{"hookd sugg", "hookd suggest "},
 			{"hookd suggest --fail", "hookd suggest --failed "},
 		} {
+			if shell == "fish" && strings.HasPrefix(c.typed, "??") {
+				continue // (in fish, ?? is rewritten by Enter, not completed)
+			}
 			s.Editing()
 			s.Type(c.typed + "\t")
 			s.WaitForPlain(regexp.MustCompile(regexp.QuoteMeta(c.want)+`$`), 5*time.Second)

@@ -88,7 +88,7 @@ func TestSearchLeavesFzfKey(t *testing.T) {
 			s.Run(showCtrlR[shell])
 			got := s.OutputSince(from)
 			fzf := strings.Contains(got, "fzf")
-			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search")
 			if replace && (fzf || !hookd) {
 				t.Errorf("search.replace: true: Ctrl-R is not hookd's: %q", got)
 			}
@@ -201,8 +201,9 @@ func TestSearchUpArrow(t *testing.T) {
 	show := map[string]string{
 		"bash": ` { bind -p; bind -s; } | grep -F '"\e[A"'`,
 		"zsh":  ` bindkey -M emacs '^[[A'`,
+		"fish": ` bind \e\[A`,
 	}
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		for _, asked := range []bool{false, true} {
 			h := newHome(t)
 			if asked {
@@ -212,7 +213,7 @@ func TestSearchUpArrow(t *testing.T) {
 			from := s.Mark()
 			s.Run(show[shell])
 			got := s.OutputSince(from)
-			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search")
 			if hookd != asked {
 				t.Errorf("search.up_key set: %v; the Up arrow is hookd's: %v (%q)", asked, hookd, got)
 			}
@@ -276,7 +277,7 @@ func TestSearchKeyHeldByAnotherFunction(t *testing.T) {
 			from := s.Mark()
 			s.Run(showCtrlR[shell] + map[string]string{"bash": `; bind -p | grep -F '"\C-r"'`, "zsh": ""}[shell])
 			got := s.OutputSince(from)
-			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search_widget")
+			hookd := strings.Contains(got, `\C-x\C-h6`) || strings.Contains(got, "_hookd_search")
 			if hookd != taken {
 				t.Errorf("Ctrl-R bound with %q: hookd's %v, want %v (%q)", bindings[shell][i], hookd, taken, got)
 			}

@@ -29,7 +29,7 @@ const (
 
 func capturing() bool { return os.Getenv("HOOKD_TEST_CAPTURE") == "pty" }
 
-var searchPrompt = map[string]string{"bash": "PS1='P> '\n", "zsh": "PROMPT='P> '\n"}
+var searchPrompt = map[string]string{"bash": "PS1='P> '\n", "zsh": "PROMPT='P> '\n", "fish": fishSearchRC}
 
 // searchShell starts shell with hookd loaded and a prompt "P> ".
 func searchShell(t *testing.T, shell string, cols, rows int, rc string) (*shelltest.Home, *shelltest.Shell) {

@@ -204,9 +204,9 @@ func TestBinaryRemovedMidSession(t *testing.T) {
 
 func TestInitErrors(t *testing.T) {
 	h := newHome(t)
-	_, errOut, err := hookdRun(h, nil, "init", "fish")
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(errOut, "bash, zsh") {
-		t.Errorf("init fish: %v, %q; want exit 2 naming the supported shells", err, errOut)
+	_, errOut, err := hookdRun(h, nil, "init", "nu")
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(errOut, "bash, fish, zsh") {
+		t.Errorf("init nu: %v, %q; want exit 2 naming the supported shells", err, errOut)
 	}
 	_, errOut, err = hookdRun(h, nil, "history", "--bogus")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(errOut, "usage: hookd history") {

@@ -15,27 +15,38 @@ import (
 // earlyLine is the rc file's first line that enters the capturing proxy
 // there (issue 22).
 func earlyLine(shell string) string {
+	if shell == "fish" {
+		return "hookd init fish --early | source\n"
+	}
 	return fmt.Sprintf("eval \"$(hookd init %s --early)\"\n", shell)
+}
+
+// plainPrompt is rc code that sets a plain prompt.
+func plainPrompt(shell string) string {
+	if shell == "fish" {
+		return "function fish_prompt; printf '$ '; end\n"
+	}
+	return "PS1='$ '\nPROMPT='%# '\n"
 }
 
 // countingRC is an rc file that counts its runs in the home's rc-runs file
 // between hookd's lines.
 func countingRC(h *shelltest.Home, shell string, early bool) string {
-	rc := "echo run >>" + h.Path("rc-runs") + "\nPS1='$ '\nPROMPT='%# '\n" + initLine(shell)
+	rc := "echo run >>" + h.Path("rc-runs") + "\n" + plainPrompt(shell) + initLine(shell)
 	if early {
 		rc = earlyLine(shell) + rc
 	}
 	return rc
 }
 
-// kindOf is a command line that prints what NAME is: bash says "file",
-// "function" or "NAME: none"; zsh "NAME: command", "NAME: function" or
-// "NAME: none".
+// kindOf is a command line that prints what NAME is: bash and fish say
+// "file", "function" or "NAME: none"; zsh "NAME: command", "NAME:
+// function" or "NAME: none".
 func kindOf(shell, name string) string {
 	if shell == "zsh" {
 		return "whence -w " + name
 	}
-	return "type -t " + name + " || echo " + name + ": none"
+	return "type -t " + name + " 2>/dev/null || echo " + name + ": none"
 }
 
 func rcRuns(h *shelltest.Home) int {
@@ -50,7 +61,7 @@ func rcRuns(h *shelltest.Home) int {
 // nothing. With the usual line alone, today's behaviour stays (the rc runs
 // twice) and `hookd status` suggests the early line.
 func TestEarlyLineRunsRCOnce(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		for term := 1; term <= 2; term++ {
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: captureOn})
@@ -92,7 +103,7 @@ func TestEarlyLineRunsRCOnce(t *testing.T) {
 			t.Errorf("with the usual line alone the rc file ran %d times; want 2 (as before)", n)
 		}
 		st, _ := os.ReadFile(h2.Path("status.txt"))
-		if want := fmt.Sprintf(`eval "$(hookd init %s --early)"`, shell); !strings.Contains(string(st), want) {
+		if want := strings.TrimSpace(earlyLine(shell)); !strings.Contains(string(st), want) {
 			t.Errorf("hookd status does not suggest %s:\n%s", want, st)
 		}
 	})
@@ -103,7 +114,7 @@ func TestEarlyLineRunsRCOnce(t *testing.T) {
 // rc runs once and commands are recorded. A `hookd` function of the
 // user's own is left alone.
 func TestEarlyLineWithoutCapture(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: []string{"HOOKD_CAPTURE=off"}})
 		s.Run("echo plain")
@@ -119,7 +130,11 @@ func TestEarlyLineWithoutCapture(t *testing.T) {
 
 		// A hookd function of the user's own, defined before the early line.
 		h2 := newHome(t)
-		rc := "hookd() { command hookd \"$@\"; }\n" + earlyLine(shell) + initLine(shell)
+		own := "hookd() { command hookd \"$@\"; }\n"
+		if shell == "fish" {
+			own = "function hookd; command hookd $argv; end\n"
+		}
+		rc := own + earlyLine(shell) + initLine(shell)
 		s = shelltest.Start(t, h2, shell, shelltest.Options{RC: rc, Env: []string{"HOOKD_CAPTURE=off"}})
 		s.Run("echo with-my-function")
 		s.RunAlone(kindOf(shell, "hookd"))
@@ -138,7 +153,7 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 	if out, err := exec.Command(wrap[0], append(wrap[1:len(wrap):len(wrap)], "true")...).CombinedOutput(); err != nil {
 		t.Skipf("cannot hide /dev/ptmx here (unshare: %v: %s)", err, out)
 	}
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: captureOn, Wrap: wrap})
 		s.Run("echo still-works")
@@ -161,7 +176,8 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 // session header; the agent, running, is not waited for). The script
 // `hookd init` printed is sourced from a file, so that the only process
 // the usual line starts, hookd init itself, is not counted; strace counts
-// every fork of the shell (threads aside) up to its second prompt.
+// every fork of the shell (threads aside) up to its second prompt (in
+// fish, past a command that changes the environment and a pipeline too).
 func TestNoProcessAtStartUp(t *testing.T) {
 	if _, err := exec.LookPath("strace"); err != nil {
 		if os.Getenv("REQUIRE_SHELLS") != "" {
@@ -169,7 +185,7 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		}
 		t.Skip("strace not installed")
 	}
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
 			t.Fatalf("start the agent: %v\n%s", err, errOut)
@@ -183,7 +199,7 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		}
 		// Without capture: entering the proxy is starting a process.
 		script := hookd(t, h, "init", "--capture=off", shell)
-		if !strings.Contains(script, "_hookd_watch='API_URL'") {
+		if !strings.Contains(script, "_hookd_watch='API_URL'") && !strings.Contains(script, "_hookd_watch 'API_URL'") {
 			t.Fatalf("fix.watch_env is not in the script")
 		}
 		file := h.Path("hookd." + shell)
@@ -191,9 +207,14 @@ func TestNoProcessAtStartUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		trace := h.Path("strace.out")
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\nsource " + file + "\n",
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: plainPrompt(shell) + "source " + file + "\n",
 			Wrap: []string{"strace", "-f", "-qq", "-o", trace, "-e", "trace=clone,clone3,fork,vfork"}})
+		want := []string{"echo started"}
 		s.Run("echo started")
+		if shell == "fish" {
+			want = append(want, "set -gx API_URL http://x; false | true")
+			s.Run(want[1])
+		}
 		b, err := os.ReadFile(trace)
 		if err != nil {
 			t.Fatal(err)
@@ -207,12 +228,16 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		if len(forks) > 0 {
 			t.Errorf("%d processes started while the shell started and ran a builtin:\n%s", len(forks), strings.Join(forks, "\n"))
 		}
-		if got := commandsOf(entries(t, h)); len(got) != 1 || got[0] != "echo started" {
-			t.Errorf("recorded %q", got)
+		if got := commandsOf(entries(t, h)); !equal(got, want) {
+			t.Errorf("recorded %q; want %q", got, want)
 		}
 		// The watched name is in the prompt's check (and the record's).
 		m := s.Mark()
-		s.Run("typeset -f _hookd_precmd _hookd_envrec | grep -c 'API_URL-'")
+		if shell == "fish" {
+			s.Run("functions _hookd_postexec _hookd_envwrite | string match '*\"$API_URL\"*' | count")
+		} else {
+			s.Run("typeset -f _hookd_precmd _hookd_envrec | grep -c 'API_URL-'")
+		}
 		s.WaitPlainSince(m, regexp.MustCompile(`(?m)^2\r?$`), 30*time.Second)
 	})
 }

@@ -48,7 +48,12 @@ func newHome(t *testing.T) *shelltest.Home {
 }
 
 // initLine is the rc line that loads hookd.
-func initLine(shell string) string { return fmt.Sprintf("eval \"$(hookd init %s)\"\n", shell) }
+func initLine(shell string) string {
+	if shell == "fish" {
+		return "hookd init fish | source\n"
+	}
+	return fmt.Sprintf("eval \"$(hookd init %s)\"\n", shell)
+}
 
 // hookd runs the CLI in home and returns stdout; it fails the test on error.
 func hookd(t *testing.T, h *shelltest.Home, args ...string) string {
@@ -111,7 +116,16 @@ func commandsOf(es []rec) []string {
 }
 
 func forEachShell(t *testing.T, f func(t *testing.T, shell string)) {
-	for _, sh := range shelltest.Shells {
+	forShells(t, shelltest.Shells, f)
+}
+
+// forAllShells is forEachShell with fish too, for what fish has as well.
+func forAllShells(t *testing.T, f func(t *testing.T, shell string)) {
+	forShells(t, shelltest.AllShells, f)
+}
+
+func forShells(t *testing.T, shells []string, f func(t *testing.T, shell string)) {
+	for _, sh := range shells {
 		t.Run(sh, func(t *testing.T) {
 			t.Parallel()
 			shelltest.Need(t, sh)
@@ -180,13 +194,14 @@ func TestRecordsCommands(t *testing.T) {
 }
 
 func TestPrivacy(t *testing.T) {
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		os.MkdirAll(h.Path(".config", "hookd"), 0o700)
 		os.MkdirAll(h.Path("private"), 0o700)
 		cfg := "history:\n  ignore: ['^echo ignored']\n  ignore_dirs: ['~/private']\n"
 		os.WriteFile(h.Path(".config", "hookd", "config.yaml"), []byte(cfg), 0o600)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
+		// A umask that lets others read new files: hookd's are 0600 all the same.
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "umask 022\n" + initLine(shell)})
 		token := "ghp_" + strings.Repeat("a1B2", 9)
 		s.Run(" echo leading space is private")
 		s.Run("echo ignored by pattern")

@@ -144,7 +144,7 @@ func TestWorkedBeforeBranch(t *testing.T) {
 // activate script is offered.
 func TestWorkedBeforeVenv(t *testing.T) {
 	need(t, "python3")
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		app := h.Path("app")
 		os.MkdirAll(app, 0o755)
@@ -160,14 +160,19 @@ func TestWorkedBeforeVenv(t *testing.T) {
 			t.Fatalf("site-packages: %v", site)
 		}
 		os.WriteFile(filepath.Join(site[0], "hookdtestmod.py"), []byte("print('imported it')\n"), 0o644)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: workedRC + initLine(shell), Dir: app})
-		s.Run("source .venv/bin/activate")
+		// fish's virtualenv is activate.fish's (VIRTUAL_ENV, PATH as a list).
+		activate := "activate"
+		if shell == "fish" {
+			activate = "activate.fish"
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: plainPrompt(shell) + initLine(shell), Dir: app})
+		s.Run("source .venv/bin/" + activate)
 		s.Run("python3 -c 'import hookdtestmod'")
 		s.WaitForPlain(regexp.MustCompile(`imported it`), 10*time.Second)
 		s.Run("deactivate")
 		out := failAndWait(t, s, "python3 -c 'import hookdtestmod'",
 			`worked \d+ s ago in ~/app with the virtualenv ~/app/\.venv active; now without it\n`)
-		if !regexp.MustCompile(`↳ source ~/app/\.venv/bin/activate\s+fix`).MatchString(out) {
+		if !regexp.MustCompile(`↳ source ~/app/\.venv/bin/` + regexp.QuoteMeta(activate) + `\s+fix`).MatchString(out) {
 			t.Errorf("the activate script is not offered first:\n%s", out)
 		}
 		w := suggestLast(t, h, s)

@@ -39,7 +39,7 @@ type command struct {
 type runFunc func(ctx context.Context, e *env, args []string) error
 
 var commands = []command{
-	{name: "init", args: "bash|zsh [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
+	{name: "init", args: "bash|zsh|fish [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc (fish: source in config.fish)", flags: cmdInit},
 	{name: "history", args: "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
 	{name: "search", args: "[QUERY…] [--json] [-n N] [--cwd DIR] [--session] [--failed] [--since WHEN] [--command-only|--output-only] [--scope S] [--mode M] [--agents] [--list]", summary: "search commands and what they printed; on a terminal (and on Ctrl-R at the prompt) interactive, with a preview of the output", flags: cmdSearch},
 	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
@@ -56,7 +56,7 @@ var commands = []command{
 	{name: "chain", args: "FILE [--dry-run]", summary: "run a chain: a YAML file of steps (run, ask, expand) that pass outputs on as ${id.name}; the whole file is checked first, each run step recorded; exits with the status of the step that failed", flags: cmdChain},
 	{name: "commands", args: "[--names | --json]", summary: "list the prompt files here (the project's .hookd/commands and .claude/commands, your own), with descriptions, and which shadows which", flags: cmdCommands},
 	{name: "expand", args: "NAME|PATH [--json] [ARGS…]", summary: "expand a prompt file: arguments, @file (the project's files) and !`cmd` (allowlisted commands, 5 s each)", flags: cmdExpand},
-	{name: "import", args: "[bash|zsh] [--file F]", summary: "import an existing history file (again: adds nothing twice)", flags: cmdImport},
+	{name: "import", args: "[bash|zsh|fish] [--file F]", summary: "import an existing history file (again: adds nothing twice)", flags: cmdImport},
 	{name: "forget", args: "ID… | --match REGEX", summary: "delete entries for good, and what was learned from them", flags: cmdForget},
 	{name: "learned", args: "[--json] | --delete ID… | --clear", summary: "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", flags: cmdLearned},
 	{name: "mcp", args: "[--print-config claude-code|codex|gemini|cursor]", summary: "serve coding agents (Claude Code, Codex, Gemini CLI, Cursor) your history and outputs over MCP on stdin/stdout, read-only and redacted; --print-config prints the setup for an agent", flags: cmdMCP},
@@ -166,10 +166,10 @@ type exitCode struct {
 func (e exitCode) Error() string { return e.msg }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, `hookd %s: every command you type in bash and zsh, remembered.
+	fmt.Fprintf(w, `hookd %s: every command you type in bash, zsh and fish, remembered.
 
-Setup: add this line to the end of ~/.bashrc or ~/.zshrc
-    eval "$(hookd init bash)"      # or: eval "$(hookd init zsh)"
+Setup: add this line to the end of ~/.bashrc or ~/.zshrc (fish: ~/.config/fish/config.fish)
+    eval "$(hookd init bash)"      # or: eval "$(hookd init zsh)"; fish: hookd init fish | source
 
 Usage: hookd COMMAND [ARGS]
 

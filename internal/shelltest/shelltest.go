@@ -22,6 +22,9 @@ import (
 // Shells lists the shells the end-to-end tests run under.
 var Shells = []string{"bash", "zsh"}
 
+// AllShells is Shells and fish, for the tests of what fish has too.
+var AllShells = []string{"bash", "zsh", "fish"}
+
 // Need skips the test when shell is missing, or fails it when the
 // environment says shells are required (REQUIRE_SHELLS=1, as CI sets).
 func Need(t testing.TB, shell string) string {
@@ -211,7 +214,7 @@ type Options struct {
 	FirstPrompt string
 }
 
-// Start starts shell ("bash" or "zsh") interactively under a PTY in home.
+// Start starts shell ("bash", "zsh" or "fish") interactively under a PTY in home.
 func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 	t.Helper()
 	bin := Need(t, shell)
@@ -232,6 +235,24 @@ func Start(t testing.TB, home *Home, shell string, o Options) *Shell {
 		}
 		env = append(env, "ZDOTDIR="+zd)
 		args = []string{"-d", "-i"}
+	case "fish":
+		// config.fish in the home's XDG_CONFIG_HOME, as a user has it;
+		// fish's history goes to its XDG_DATA_HOME.
+		fd := filepath.Join(home.Dir, ".config", "fish")
+		os.MkdirAll(fd, 0o700)
+		if err := os.WriteFile(filepath.Join(fd, "config.fish"), []byte(o.RC), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// fish generates completions from the man pages in the background
+		// at its first start in a home (python, for seconds): as a user's
+		// fish has them already.
+		os.MkdirAll(filepath.Join(home.Dir, ".local", "share", "fish", "generated_completions"), 0o700)
+		// Nor is it fish's first start, which makes fish's directories
+		// with mkdir.
+		if _, err := os.Stat(filepath.Join(fd, "fish_variables")); err != nil {
+			os.WriteFile(filepath.Join(fd, "fish_variables"), []byte("# VERSION: 3.0\nSETUVAR __fish_initialized:3400\n"), 0o600)
+		}
+		args = []string{"-i"}
 	default:
 		t.Fatalf("unknown shell %q", shell)
 	}

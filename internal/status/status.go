@@ -107,8 +107,12 @@ func (r *Report) capture(in Inputs) {
 		if shell == "" {
 			shell = "bash|zsh"
 		}
+		line := fmt.Sprintf(`eval "$(hookd init %s --early)"`, shell)
+		if shell == "fish" {
+			line = "hookd init fish --early | source"
+		}
 		r.problem(fmt.Sprintf("the rc file ran twice to start output capture in a new terminal (%s, %s): put "+
-			"eval \"$(hookd init %s --early)\" as its first line, keep the usual line at its end, and it runs once", shell, when, shell))
+			"%s as its first line, keep the usual line at its end, and it runs once", shell, when, line))
 	}
 	switch {
 	case in.CapturedTTY != "":

@@ -103,6 +103,9 @@ type Options struct {
 	Output    string
 	// Now is the time of the comparison (for "20 min ago").
 	Now time.Time
+	// Shell is the shell the failure ran in: fish activates a virtualenv
+	// with bin/activate.fish.
+	Shell string
 }
 
 // plausible is the weight from which a difference is said in the line.

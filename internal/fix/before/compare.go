@@ -329,8 +329,8 @@ func (k *comparer) venv(name, kind, tv, nv string) {
 	}
 	k.add(d)
 	switch {
-	case kind == KindVenv && tv != "" && exists(filepath.Join(tv, "bin", "activate")):
-		k.fix("source "+shellPath(filepath.Join(tv, "bin", "activate"), k.o.Home), d.Weight, analyze.RiskLow,
+	case kind == KindVenv && tv != "" && exists(filepath.Join(tv, "bin", analyze.ActivateScript(k.o.Shell))):
+		k.fix("source "+shellPath(filepath.Join(tv, "bin", analyze.ActivateScript(k.o.Shell)), k.o.Home), d.Weight, analyze.RiskLow,
 			fmt.Sprintf("Activate the virtualenv %s again, as when it worked.", Tilde(tv, k.o.Home)))
 	case kind == KindVenv && tv == "":
 		k.fix("deactivate", d.Weight*0.8, analyze.RiskLow, "Leave the virtualenv: it worked without one.")

@@ -22,7 +22,7 @@ func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, outpu
 	if s == nil || res.Quiet || en.ExitCode == 0 {
 		return res, nil
 	}
-	c, err := before.Find(ctx, s, en, before.Options{Home: home, ErrorType: res.ErrorType, Output: output, Now: time.Now()})
+	c, err := before.Find(ctx, s, en, before.Options{Home: home, ErrorType: res.ErrorType, Output: output, Now: time.Now(), Shell: en.Shell})
 	if err != nil || c == nil {
 		return res, nil
 	}

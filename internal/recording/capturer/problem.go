@@ -59,15 +59,15 @@ func NoteRCTwice(file string, argv []string) {
 func ClearRCTwice(file string) { os.Remove(file) }
 
 // RCTwice returns when a shell last ran its rc file twice, and which
-// ("bash" or "zsh"; "" when the note does not say); ok is false when
-// there is no note.
+// ("bash", "zsh" or "fish"; "" when the note does not say); ok is false
+// when there is no note.
 func RCTwice(file string) (when, shell string, ok bool) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return "", "", false
 	}
 	when, shell, _ = strings.Cut(strings.TrimSpace(string(b)), " ")
-	if shell != "bash" && shell != "zsh" {
+	if shell != "bash" && shell != "zsh" && shell != "fish" {
 		shell = ""
 	}
 	return when, shell, true

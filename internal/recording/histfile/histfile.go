@@ -1,4 +1,4 @@
-// Package histfile reads the history files that bash and zsh write.
+// Package histfile reads the history files that bash, zsh and fish write.
 //
 // ParseBash and ParseZsh turn a history file into a list of entries, one
 // per command, keeping each command's bytes exactly as the shell would read

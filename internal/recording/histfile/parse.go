@@ -8,9 +8,9 @@ import (
 )
 
 // Shells are the shells whose history files Parse reads.
-var Shells = []string{"bash", "zsh"}
+var Shells = []string{"bash", "zsh", "fish"}
 
-// Parse reads the history file of shell ("bash" or "zsh") from r. It stops
+// Parse reads the history file of shell ("bash", "zsh" or "fish") from r. It stops
 // with ctx's error as soon as ctx ends, however long or endless r is.
 func Parse(ctx context.Context, shell string, r io.Reader) (Result, error) {
 	r = ctxReader{ctx, r}
@@ -21,8 +21,10 @@ func Parse(ctx context.Context, shell string, r io.Reader) (Result, error) {
 		res, err = ParseBash(r)
 	case "zsh":
 		res, err = ParseZsh(r)
+	case "fish":
+		res, err = ParseFish(r)
 	default:
-		return Result{}, fmt.Errorf("unsupported shell %q (supported: bash, zsh)", shell)
+		return Result{}, fmt.Errorf("unsupported shell %q (supported: bash, zsh, fish)", shell)
 	}
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()

@@ -367,8 +367,60 @@ func historyLine(out string) (string, error) {
 
 // parseTime reads a time as microseconds since the epoch, or as the shells'
 // EPOCHREALTIME prints it: seconds, a decimal point (a comma in some
-// locales) and a fraction (bash prints 6 digits, zsh 9 or more).
+// locales) and a fraction (bash prints 6 digits, zsh 9 or more); or as a
+// sum of such terms joined by '+', where a term may also be milliseconds
+// ("250ms"), and milliseconds may be taken off ("-250ms"). fish, which has
+// no clock variable and no arithmetic without a command substitution,
+// writes its times that way: the boot time in microseconds, plus
+// /proc/uptime's seconds (an end), less $CMD_DURATION's milliseconds (a
+// start).
 func parseTime(s string) (int64, error) {
+	if !strings.ContainsAny(s, "+-") {
+		return parseTerm(s)
+	}
+	var sum int64
+	for n := 0; s != ""; n++ {
+		neg := false
+		if n > 0 {
+			neg = s[0] == '-'
+			s = s[1:]
+		}
+		end := strings.IndexAny(s, "+-")
+		if end < 0 {
+			end = len(s)
+		}
+		t := s[:end]
+		s = s[end:]
+		var v int64
+		var err error
+		if ms, ok := strings.CutSuffix(t, "ms"); ok {
+			v, err = strconv.ParseInt(ms, 10, 64)
+			if err == nil && (ms == "" || ms[0] < '0' || ms[0] > '9' || v > 1<<40) {
+				err = errors.New("bad milliseconds")
+			}
+			v *= 1000
+		} else if neg {
+			err = errors.New("only milliseconds are taken off")
+		} else {
+			v, err = parseTerm(t)
+		}
+		if err != nil || n > 3 || v < 0 || sum > 1<<62-v {
+			return 0, errors.New("bad time")
+		}
+		if neg {
+			v = -v
+		}
+		sum += v
+	}
+	if sum < 0 {
+		return 0, errors.New("bad time")
+	}
+	return sum, nil
+}
+
+// parseTerm reads one term of a time: microseconds, or seconds with a
+// fraction.
+func parseTerm(s string) (int64, error) {
 	i := strings.IndexAny(s, ".,")
 	if i < 0 {
 		return strconv.ParseInt(s, 10, 64)

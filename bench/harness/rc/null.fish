@@ -1,0 +1,2 @@
+# A/A control (fish): a snippet that does nothing.
+true
