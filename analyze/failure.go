@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/capture"
+	"github.com/hookd/hookd/internal/shellwords"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -326,9 +327,18 @@ func (f *Failure) replaceWords(c *Call, i, j int, text string) string {
 	return cmd[:s] + text + cmd[e:]
 }
 
-// replaceWord returns the command line with word i of c replaced by text.
+// replaceWord returns the command line with word i of c replaced by text,
+// shell text as it is (a flag, a word as the user typed it). A word from
+// anywhere else (a file, a branch, a tool's output) goes in through
+// putWord.
 func (f *Failure) replaceWord(c *Call, i int, text string) string {
 	return f.replaceWords(c, i, i+1, text)
+}
+
+// putWord returns the command line with word i of c replaced by word,
+// quoted for the shell: it stays one word whatever it holds.
+func (f *Failure) putWord(c *Call, i int, word string) string {
+	return f.replaceWords(c, i, i+1, shellwords.QuoteWord(word))
 }
 
 // prefixed returns the command line with text put before c, wrappers
@@ -357,18 +367,6 @@ func (f *Failure) argsText(c *Call, i int) string {
 		return ""
 	}
 	return f.Input.Command[c.start[i]:c.end[len(c.end)-1]]
-}
-
-// quote quotes s for the shell when needed.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	q, err := syntax.Quote(s, syntax.LangBash)
-	if err != nil {
-		return s
-	}
-	return q
 }
 
 // path resolves p against the failure's directory.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // TestCompleteCLI: what hookd __complete says for each kind of word.
@@ -56,7 +56,7 @@ func TestCompletion(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		dir := promptProject(t, h)
-		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellinit.Quote(dir) + "\n" + initLine(shell)
+		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellwords.Quote(dir) + "\n" + initLine(shell)
 		if shell == "zsh" {
 			rc += "autoload -Uz compinit && compinit -u -D\n"
 		}

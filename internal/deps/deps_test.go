@@ -66,10 +66,10 @@ func layerOf(pkg string) int {
 var allowed = map[string][]string{
 	// base
 	"scripts":             {},
-	"shellinit":           {"scripts"},
+	"shellinit":           {"scripts", "internal/shellwords"},
 	"capture":             {},
 	"history":             {},
-	"analyze":             {"capture"},
+	"analyze":             {"capture", "internal/shellwords"},
 	"analyze/learn":       {},
 	"analyze/probe":       {"analyze"},
 	"analyze/analyzetest": {"analyze"},
@@ -100,7 +100,7 @@ var allowed = map[string][]string{
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
+	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "internal/shellwords"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
@@ -108,7 +108,7 @@ var allowed = map[string][]string{
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
 	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
-	"internal/recording/agenthook": {"shellinit"},
+	"internal/recording/agenthook": {"internal/shellwords"},
 
 	// ai
 	"internal/ai/llm":         {},
@@ -122,7 +122,7 @@ var allowed = map[string][]string{
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
 	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project"},
-	"internal/ai/chain":       {"internal/recording/recorder", "shellinit"},
+	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
@@ -132,7 +132,7 @@ var allowed = map[string][]string{
 		"internal/fix/before"},
 	// "It worked before": a failure compared with the last success of
 	// the same command, and two runs' outputs.
-	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff", "shellinit"},
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff", "internal/shellwords"},
 	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
 	// search: the engine over the history (outputs through their
@@ -156,7 +156,7 @@ var allowed = map[string][]string{
 
 	// cli
 	"cmd/hookd/complete": {"internal/sanitize"},
-	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit",
+	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit", "internal/shellwords",
 		"internal/config", "internal/paths", "internal/redact", "internal/sanitize",
 		"internal/recording/agent", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
 		"internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/recording/scrollback",
