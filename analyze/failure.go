@@ -336,8 +336,14 @@ func (f *Failure) replaceWord(c *Call, i int, text string) string {
 }
 
 // putWord returns the command line with word i of c replaced by word,
-// quoted for the shell: it stays one word whatever it holds.
+// quoted for the shell: it stays one word whatever it holds. A word that
+// starts with "-" never takes the place of one that does not (a branch
+// named -fCmain, a target named --orphan=x): the program would read it as
+// options, so there is no such fix ("").
 func (f *Failure) putWord(c *Call, i int, word string) string {
+	if c == nil || i < 0 || i >= len(c.Args) || strings.HasPrefix(word, "-") && !strings.HasPrefix(c.Args[i], "-") {
+		return ""
+	}
 	return f.replaceWords(c, i, i+1, shellwords.QuoteWord(word))
 }
 
