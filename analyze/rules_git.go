@@ -226,11 +226,18 @@ func operands(names []string) []string {
 	return out
 }
 
+// GitSwitch is the command that switches to the existing branch b, whatever
+// its name holds: quoted, and after --end-of-options when it starts with
+// "-".
+func GitSwitch(b string) string {
+	return "git switch " + endOfOptions(b) + shellwords.QuoteWord(b)
+}
+
 // gitSwitchFixes goes to the existing branch b: git switch, and git
 // checkout unless b would be read as an option (checkout takes no
 // --end-of-options, and after -- it takes b for a path).
 func gitSwitchFixes(b string) []Fix {
-	fixes := []Fix{fix("git switch "+endOfOptions(b)+shellwords.QuoteWord(b), 0.85, "Switch to the existing branch.")}
+	fixes := []Fix{fix(GitSwitch(b), 0.85, "Switch to the existing branch.")}
 	if endOfOptions(b) == "" {
 		fixes = append(fixes, fix("git checkout "+shellwords.QuoteWord(b), 0.84, "Check out the existing branch."))
 	}

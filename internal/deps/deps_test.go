@@ -84,6 +84,8 @@ var allowed = map[string][]string{
 	// Two texts compared line by line, as diff -u does (hookd diff).
 	"internal/textdiff":   {},
 	"internal/shellwords": {},
+	// Tests' check that an offered command is only words.
+	"internal/shellwords/shellwordstest": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.

@@ -237,7 +237,7 @@ func (k *comparer) git() {
 			why := fmt.Sprintf("Switch back to %s, where it worked (this changes the files of the work tree).", th.String())
 			switch {
 			case th.Branch != "" && r.HasBranch(th.Branch):
-				k.fix("git switch "+shellwords.QuoteWord(th.Branch), w, analyze.RiskMedium, why)
+				k.fix(analyze.GitSwitch(th.Branch), w, analyze.RiskMedium, why)
 			case th.Branch == "" && th.Commit != "":
 				k.fix("git switch --detach "+th.Commit[:min(12, len(th.Commit))], w*0.9, analyze.RiskMedium, why)
 			}

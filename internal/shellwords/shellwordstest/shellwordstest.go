@@ -68,6 +68,34 @@ func stmt(st *syntax.Stmt, calls *[][]string) error {
 		}
 		*calls = append(*calls, ws)
 		return nil
+	case *syntax.DeclClause:
+		// export NAME=value: the words as export sees them.
+		ws := []string{c.Variant.Value}
+		for _, a := range c.Args {
+			switch {
+			case a.Array != nil || a.Index != nil || a.Append:
+				return fmt.Errorf("an array or an append in %s", c.Variant.Value)
+			case a.Naked && a.Name == nil:
+				v, err := literal(a.Value, false)
+				if err != nil {
+					return err
+				}
+				ws = append(ws, v)
+			case a.Naked:
+				ws = append(ws, a.Name.Value)
+			default:
+				v := ""
+				if a.Value != nil {
+					var err error
+					if v, err = literal(a.Value, false); err != nil {
+						return err
+					}
+				}
+				ws = append(ws, a.Name.Value+"="+v)
+			}
+		}
+		*calls = append(*calls, ws)
+		return nil
 	case *syntax.BinaryCmd:
 		if err := stmt(c.X, calls); err != nil {
 			return err
