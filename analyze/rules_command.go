@@ -441,6 +441,12 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		if len(name) <= 2 && !isTransposition(name, m.word) && popular.get()[m.word] == 0 && hist[m.word] == 0 {
 			continue
 		}
+		// A system administrator's tool the user never ran (blkdeactivate
+		// for deactivate) is no guess at a mistyped command, and a
+		// dangerous one.
+		if hist[m.word] == 0 && systemTool(ctx, f, m.word) {
+			continue
+		}
 		conf := min(m.score, 0.95)
 		fixes = append(fixes, fix(f.putWord(c, 0, m.word), conf, "Did you mean %s?", m.word))
 		// python is python3 on most systems: offer that spelling too.
@@ -452,6 +458,21 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		}
 	}
 	return fixes
+}
+
+// systemTool reports a program that is only in a system administrator's
+// directory (/usr/sbin, /sbin, /usr/local/sbin: where the tools of manual
+// section 8 go, blkdeactivate, wipefs, mkfs.*), not in a user's.
+func systemTool(ctx context.Context, f *Failure, name string) bool {
+	is := func(dirs ...string) bool {
+		for _, d := range dirs {
+			if e, err := f.Env.Stat(ctx, d+"/"+name); err == nil && !e.Dir {
+				return true
+			}
+		}
+		return false
+	}
+	return is("/usr/sbin", "/sbin", "/usr/local/sbin") && !is("/usr/bin", "/bin", "/usr/local/bin")
 }
 
 // historyNames returns the command names the user ran successfully, with a
