@@ -129,7 +129,7 @@ var allowed = map[string][]string{
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
 	// fix
-	"internal/fix/offer": {"analyze"},
+	"internal/fix/offer": {"analyze", "internal/sanitize"},
 	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style",
 		"internal/fix/before"},
 	// "It worked before": a failure compared with the last success of
