@@ -661,13 +661,29 @@ _hookd_risk_of() {
   return 0
 }
 
+# _hookd_first_safe sets _hookd_k (the caller's) to the index in _hookd_all
+# (the caller's fixes) of the first fix that is not high risk, -1 when
+# every one is.
+_hookd_first_safe() {
+  local _hookd_i _hookd_rl _hookd_rw
+  _hookd_k=-1
+  for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
+    _hookd_risk_of "${_hookd_all[_hookd_i]}"
+    if [[ $_hookd_rl != high ]]; then
+      _hookd_k=$_hookd_i
+      return 0
+    fi
+  done
+  return 0
+}
+
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
 # exactly and asking, with its risk: y for a low or medium one, the word
 # yes for a high one; it then goes into the history as itself. fix with no
 # number is the first fix that is not high risk (none: it says so, and
 # runs nothing). fix --ai asks the LLM too.
 _hookd_fix() {
-  local _hookd_n=${1-} _hookd_c='' _hookd_i=0 _hookd_a='' _hookd_rl='' _hookd_rw=''
+  local _hookd_n=${1-} _hookd_c='' _hookd_k=-1 _hookd_a='' _hookd_rl='' _hookd_rw=''
   local -a _hookd_all=()
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N runs.
@@ -683,13 +699,8 @@ _hookd_fix() {
     _hookd_all+=("$_hookd_c")
   done 2>/dev/null <"$_hookd_fixes"
   if [[ -z $_hookd_n ]]; then
-    for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
-      _hookd_risk_of "${_hookd_all[_hookd_i]}"
-      if [[ $_hookd_rl != high ]]; then
-        _hookd_n=$((_hookd_i + 1))
-        break
-      fi
-    done
+    _hookd_first_safe
+    ((_hookd_k < 0)) || _hookd_n=$((_hookd_k + 1))
     if [[ -z $_hookd_n && ${#_hookd_all[@]} -gt 0 ]]; then
       builtin printf 'hookd: every fix of the last command is high risk: %s N runs fix N (1 to %s) once you type yes\n' \
         "$_hookd_fixcmd" "${#_hookd_all[@]}" >&2
@@ -737,7 +748,7 @@ _hookd_fix() {
 # next one (a high-risk one is named so). When every fix is high risk, it
 # puts none there by itself: fix N shows one.
 _hookd_fix_key() {
-  local _hookd_c='' _hookd_i=0 _hookd_n=-1 _hookd_rl='' _hookd_rw=''
+  local _hookd_c='' _hookd_i=0 _hookd_n=-1 _hookd_k=-1 _hookd_rl='' _hookd_rw=''
   local -a _hookd_all=()
   while IFS= builtin read -r -d '' _hookd_c; do
     _hookd_all+=("$_hookd_c")
@@ -750,13 +761,8 @@ _hookd_fix_key() {
     fi
   done
   if ((_hookd_n < 0)); then
-    for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
-      _hookd_risk_of "${_hookd_all[_hookd_i]}"
-      if [[ $_hookd_rl != high ]]; then
-        _hookd_n=$_hookd_i
-        break
-      fi
-    done
+    _hookd_first_safe
+    _hookd_n=$_hookd_k
     if ((_hookd_n < 0)); then
       builtin printf 'hookd: every fix of the last command is high risk: %s N shows fix N\n' "$_hookd_fixcmd" >&2
       return 0

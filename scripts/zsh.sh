@@ -659,6 +659,23 @@ _hookd_risk_of() {
   return 0
 }
 
+# _hookd_first_safe FIX… sets REPLY to the place (from 1) of the first of
+# the fixes that is not high risk, 0 when every one is.
+_hookd_first_safe() {
+  emulate -L zsh
+  local -a reply
+  local -i i
+  REPLY=0
+  for (( i = 1; i <= $#; i++ )); do
+    _hookd_risk_of "${@[i]}"
+    if [[ ${reply[1]} != high ]]; then
+      REPLY=$i
+      return 0
+    fi
+  done
+  return 0
+}
+
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
 # line, to edit or run with Enter: nothing runs without it. Its risk is
 # named when it is high. fix with no number is the first fix that is not
@@ -667,7 +684,7 @@ _hookd_fix() {
   emulate -L zsh
   local n=${1-} f=$_hookd_fixes
   local -a fixes reply
-  local -i i
+  local REPLY
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N offers.
   if [[ $n == --ai ]]; then
@@ -681,13 +698,8 @@ _hookd_fix() {
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
   fixes=(${fixes:#})
   if [[ -z $n ]]; then
-    for (( i = 1; i <= $#fixes; i++ )); do
-      _hookd_risk_of "${fixes[i]}"
-      if [[ ${reply[1]} != high ]]; then
-        n=$i
-        break
-      fi
-    done
+    _hookd_first_safe "${fixes[@]}"
+    (( ! REPLY )) || n=$REPLY
     if [[ -z $n ]] && (( $#fixes )); then
       print -ru2 -- "hookd: every fix of the last command is high risk: $_hookd_fixcmd N puts fix N (1 to $#fixes) on the command line"
       return 1
@@ -716,6 +728,7 @@ _hookd_fix_widget() {
   local f=$_hookd_fixes
   local -a fixes reply
   local -i i n
+  local REPLY
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
   fixes=(${fixes:#})
   (( $#fixes )) || return 0
@@ -723,13 +736,8 @@ _hookd_fix_widget() {
   if (( i )); then
     n=$(( i % $#fixes + 1 ))
   else
-    for (( i = 1; i <= $#fixes; i++ )); do
-      _hookd_risk_of "${fixes[i]}"
-      if [[ ${reply[1]} != high ]]; then
-        n=$i
-        break
-      fi
-    done
+    _hookd_first_safe "${fixes[@]}"
+    n=$REPLY
     if (( ! n )); then
       zle -M "hookd: every fix of the last command is high risk: $_hookd_fixcmd N puts fix N on the line"
       return 0
