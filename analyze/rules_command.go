@@ -441,14 +441,20 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		if len(name) <= 2 && !isTransposition(name, m.word) && popular.get()[m.word] == 0 && hist[m.word] == 0 {
 			continue
 		}
-		// A system administrator's tool the user never ran (blkdeactivate
-		// for deactivate) is no guess at a mistyped command, and a
-		// dangerous one.
-		if hist[m.word] == 0 && systemTool(ctx, f, m.word) {
+		// A system administrator's tool the user never ran is no guess at
+		// a command that is more than one letter off (blkdeactivate for
+		// deactivate), and a dangerous one; one letter off (ifconfig for
+		// ipconfig) it is offered, rated medium.
+		admin := hist[m.word] == 0 && systemTool(ctx, f, m.word)
+		if admin && distance(name, m.word) > 1 {
 			continue
 		}
 		conf := min(m.score, 0.95)
-		fixes = append(fixes, fix(f.putWord(c, 0, m.word), conf, "Did you mean %s?", m.word))
+		fx := fix(f.putWord(c, 0, m.word), conf, "Did you mean %s?", m.word)
+		if admin {
+			fx.Risk = RiskMedium
+		}
+		fixes = append(fixes, fx)
 		// python is python3 on most systems: offer that spelling too.
 		if alts := alternatives.get()[m.word]; len(alts) > 0 && (m.word == "python" || m.word == "pip") && f.Env.LookPath(ctx, alts[0].cmd) {
 			fixes = append(fixes, fix(f.replaceWord(c, 0, alts[0].cmd), conf-0.01, "Did you mean %s?", alts[0].cmd))

@@ -24,6 +24,10 @@ func TestRulesCommand(t *testing.T) {
 			f.Exes = append(f.Exes, "blkdeactivate")
 			f.Files["/usr/sbin/blkdeactivate"] = ""
 		}, want: ""},
+		{name: "system-tool-one-letter", cmd: "ipconfig /all", exit: 127, out: "bash: ipconfig: command not found\n", env: func(f *analyzetest.Facts) {
+			f.Exes = append(f.Exes, "ifconfig")
+			f.Files["/usr/sbin/ifconfig"] = ""
+		}, want: "ip addr", also: "ifconfig /all"},
 		{name: "user-tool", cmd: "deactivate", exit: 127, out: "bash: deactivate: command not found\n", env: func(f *analyzetest.Facts) {
 			f.Exes = append(f.Exes, "blkdeactivate")
 			f.Files["/usr/bin/blkdeactivate"] = ""
