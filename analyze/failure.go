@@ -320,9 +320,24 @@ func (f *Failure) replaceWords(c *Call, i, j int, text string) string {
 	return cmd[:s] + text + cmd[e:]
 }
 
-// replaceWord returns the command line with word i of c replaced by text.
+// replaceWord returns the command line with word i of c replaced by text,
+// shell text as it is (a flag, a word as the user typed it). A word from
+// anywhere else (a file, a branch, a tool's output) goes in through
+// putWord.
 func (f *Failure) replaceWord(c *Call, i int, text string) string {
 	return f.replaceWords(c, i, i+1, text)
+}
+
+// putWord returns the command line with word i of c replaced by word,
+// quoted for the shell: it stays one word whatever it holds. A word that
+// starts with "-" never takes the place of one that does not (a branch
+// named -fCmain, a target named --orphan=x): the program would read it as
+// options, so there is no such fix ("").
+func (f *Failure) putWord(c *Call, i int, word string) string {
+	if c == nil || i < 0 || i >= len(c.Args) || strings.HasPrefix(word, "-") && !strings.HasPrefix(c.Args[i], "-") {
+		return ""
+	}
+	return f.replaceWords(c, i, i+1, shellwords.QuoteWord(word))
 }
 
 // prefixed returns the command line with text put before c, wrappers
@@ -351,18 +366,6 @@ func (f *Failure) argsText(c *Call, i int) string {
 		return ""
 	}
 	return f.Input.Command[c.start[i]:c.end[len(c.end)-1]]
-}
-
-// quote quotes s for the shell when needed.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	q, err := syntax.Quote(s, syntax.LangBash)
-	if err != nil {
-		return s
-	}
-	return q
 }
 
 // path resolves p against the failure's directory.

@@ -19,7 +19,9 @@ import (
 // for privilege (sudo), deletion and overwriting (rm -r/-f, dd, mkfs,
 // recursive chmod/chown, git push --force, git reset --hard, git clean,
 // overwriting redirections, killing processes, …), for code run from a
-// string (sh -c, eval, exec; rated by that code when it is worse), for
+// string (sh -c, eval, exec, trap, python3 -c, perl -e, …; rated by that
+// code when it is worse) or from a substitution ($(…), `…`, <(…): what
+// runs is not what the line shows), for
 // changing where packages come from (npm config set registry, pip
 // --index-url, gem sources --add) and for publishing (npm publish, cargo
 // publish, twine upload, gem push, docker push); and "low" otherwise. A
@@ -63,6 +65,10 @@ func riskDepth(cmd string, depth int) string {
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				raise(pipeRisk(n, cmd))
 			}
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			// $(…), `…`, <(…): code that runs to make a word of the
+			// command, not a word one reads on the line.
+			raise(RiskMedium)
 		}
 		return true
 	})
@@ -176,6 +182,9 @@ func programRisk(name string, args []string, depth int) string {
 		return callRisk(args[1:], depth)
 	case strings.HasPrefix(name, "mkfs"):
 		return RiskHigh
+	case isInterpreter(name) && inlineCode(args):
+		// python3 -c …, perl -e …, node -e …: code from a string.
+		return RiskMedium
 	}
 	return RiskLow
 }
@@ -225,6 +234,8 @@ func makeRiskRules() map[string]riskRule {
 	add(withFlag("r", RiskMedium), "crontab")
 	// Code run from a string.
 	add(shellRisk, "eval", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox")
+	add(trapRisk, "trap")
+	add(sourceRisk, "source", ".")
 	return m
 }
 

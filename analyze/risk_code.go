@@ -76,6 +76,42 @@ func shellRisk(name string, rest []string, depth int) string {
 	return RiskLow
 }
 
+// inlineCode reports an interpreter's option that takes its program from
+// the next word (python3 -c, perl -e, ruby -e, node -e/-p, php -r).
+func inlineCode(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-c", "-e", "-E", "--eval", "-p", "--print", "-r":
+			return true
+		case "--":
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false // the script, then its own arguments
+		}
+	}
+	return false
+}
+
+// trapRisk rates trap: its first word is code the shell runs later, rated
+// as sh -c's (trap - SIG and trap ” SIG run nothing).
+func trapRisk(_ string, args []string, depth int) string {
+	if len(args) < 2 || args[0] == "" || strings.HasPrefix(args[0], "-") {
+		return RiskLow
+	}
+	return payloadRisk(args[0], depth)
+}
+
+// sourceRisk rates source and .: a file is read as the user's own script
+// (low, as ./script), but standard input or a descriptor is code from
+// elsewhere.
+func sourceRisk(_ string, args []string, _ int) string {
+	if len(args) > 0 && (strings.HasPrefix(args[0], "/dev/") || strings.HasPrefix(args[0], "/proc/")) {
+		return RiskMedium
+	}
+	return RiskLow
+}
+
 // readsProgram reports whether an interpreter called with args takes its
 // program from standard input: no script, no inline code, or "-".
 func readsProgram(name string, args []string) bool {

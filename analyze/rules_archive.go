@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -93,7 +95,7 @@ func formatByName(name string) string {
 
 // extractCommand returns the command that unpacks a file of a format.
 func extractCommand(format, file string) string {
-	file = quote(file)
+	file = shellwords.QuotePath(file)
 	switch format {
 	case "tar":
 		return "tar -xf " + file
@@ -184,7 +186,7 @@ func ruleArchive(ctx context.Context, f *Failure) *Finding {
 	if cmd == "" || strings.Fields(cmd)[0] == c.Name() {
 		if f.has("unknown suffix") && fm == "gz" {
 			return found(FileNotFound, 0.8, fmt.Sprintf("%s is gzip-compressed but its name does not end in .gz.", file),
-				fix("gunzip -c "+quote(file)+" > "+quote(strings.TrimSuffix(file, ".gz")+".out"), 0.6, "Decompress it to a new file."))
+				fix("gunzip -c "+shellwords.QuotePath(file)+" > "+shellwords.QuotePath(strings.TrimSuffix(file, ".gz")+".out"), 0.6, "Decompress it to a new file."))
 		}
 		return explain(FileNotFound, 0.75, "%s is not in the format %s expects (or is damaged).", file, c.Name())
 	}
@@ -211,7 +213,7 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 			a := c.Args[j]
 			if (j == 1 || strings.HasPrefix(a, "-")) && isLetters(strings.TrimPrefix(a, "-")) && !strings.Contains(a, "f") {
 				return found(SyntaxError, 0.9, "tar needs -f to name the archive file; without it, it uses the terminal.",
-					fix(f.replaceWord(c, j, a+"f"), 0.9, "Add f so that the next word names the archive."))
+					fix(f.putWord(c, j, a+"f"), 0.9, "Add f so that the next word names the archive."))
 			}
 		}
 	}
@@ -278,7 +280,7 @@ func tarFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 				continue
 			}
 			return found(FileNotFound, 0.92, fmt.Sprintf("%s is %s; the compression flag in %s does not match.", file, formatNames.get()[fm], a),
-				fix(f.replaceWord(c, k, fixed), 0.92, "Use the flags for %s.", formatNames.get()[fm]))
+				fix(f.putWord(c, k, fixed), 0.92, "Use the flags for %s.", formatNames.get()[fm]))
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -68,7 +70,7 @@ func ruleMake(ctx context.Context, f *Failure) *Finding {
 				if k == 0 {
 					fd.RootCause = fmt.Sprintf("The makefile has no target %q; did you mean %q?", target, mm.word)
 				}
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, mm.word), min(mm.score, 0.93)-0.01*float64(k), "Build the target %s.", mm.word))
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, mm.word), min(mm.score, 0.93)-0.01*float64(k), "Build the target %s.", mm.word))
 			}
 		}
 		return fd
@@ -113,7 +115,7 @@ func noMakefile(ctx context.Context, f *Failure, c *Call) *Finding {
 		for _, e := range es {
 			if e.Dir && (f.exists(ctx, e.Name+"/Makefile") || f.exists(ctx, e.Name+"/makefile")) {
 				return found(ConfigurationError, 0.8, fmt.Sprintf("There is no makefile here, but %s/ has one.", e.Name),
-					fix(f.replaceWords(c, 1, 1, "-C "+quote(e.Name)), 0.8, "Run make in %s.", e.Name))
+					fix(f.replaceWords(c, 1, 1, "-C "+shellwords.QuotePath(e.Name)), 0.8, "Run make in %s.", e.Name))
 			}
 		}
 	}
@@ -139,7 +141,7 @@ func ruleJava(ctx context.Context, f *Failure) *Finding {
 						break
 					}
 					fd.RootCause = fmt.Sprintf("Maven has no lifecycle phase %q; did you mean %q?", m[1], mm.word)
-					fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, mm.word), min(mm.score, 0.93)-0.01*float64(k), "Run the %s phase.", mm.word))
+					fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, mm.word), min(mm.score, 0.93)-0.01*float64(k), "Run the %s phase.", mm.word))
 					break
 				}
 			}
@@ -167,7 +169,7 @@ func ruleJava(ctx context.Context, f *Failure) *Finding {
 			for j := 1; j < len(c.Args); j++ {
 				if c.Args[j] == m[1] {
 					return found(SyntaxError, 0.92, "javac compiles source files: name the file with its .java extension.",
-						fix(f.replaceWord(c, j, m[1]+".java"), 0.92, "Compile %s.java.", m[1]))
+						fix(f.putWord(c, j, m[1]+".java"), 0.92, "Compile %s.java.", m[1]))
 				}
 			}
 		}
@@ -186,12 +188,12 @@ func ruleJava(ctx context.Context, f *Failure) *Finding {
 					continue
 				}
 				if base, ok := strings.CutSuffix(cls, ".class"); ok {
-					return found(FileNotFound, 0.9, "java takes a class name, not a .class file.", fix(f.replaceWord(c, j, base), 0.9, "Run the class %s.", base))
+					return found(FileNotFound, 0.9, "java takes a class name, not a .class file.", fix(f.putWord(c, j, base), 0.9, "Run the class %s.", base))
 				}
 				if f.isFile(ctx, cls+".java") && !f.isFile(ctx, cls+".class") {
 					return found(FileNotFound, 0.88, fmt.Sprintf("%s is not compiled yet.", cls),
 						fix("javac "+cls+".java && "+strings.TrimSpace(f.Command), 0.85, "Compile it, then run it."),
-						fix(f.replaceWord(c, j, cls+".java"), 0.8, "Run the source file directly (Java 11 and later)."))
+						fix(f.putWord(c, j, cls+".java"), 0.8, "Run the source file directly (Java 11 and later)."))
 				}
 			}
 			return explain(FileNotFound, 0.8, "java cannot find the class %s on the class path: check the name (with its package) and -cp.", cls)
@@ -260,7 +262,7 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 		}
 		fd := explain(MissingDependency, 0.8, "The header %s is missing: a library's development package (usually lib…-dev) is not installed.", header)
 		if f.Env.LookPath(ctx, "apt-file") {
-			fd.Fixes = []Fix{fix("apt-file search "+quote(header), 0.5, "Find the package that provides the header.")}
+			fd.Fixes = []Fix{fix("apt-file search "+shellwords.QuoteWord(header), 0.5, "Find the package that provides the header.")}
 		}
 		return fd
 	}
@@ -281,7 +283,7 @@ func ruleC(ctx context.Context, f *Failure) *Finding {
 				alt = "clang++"
 			}
 			return found(MissingDependency, 0.9, "This is C++ code linked as C: the C++ standard library is missing.",
-				fix(f.replaceWord(c, 0, alt), 0.9, "Compile and link it with %s.", alt))
+				fix(f.putWord(c, 0, alt), 0.9, "Compile and link it with %s.", alt))
 		}
 		if sym == "main" {
 			return explain(SyntaxError, 0.85, "There is no main function to link: compile with -c for an object file, or add main.")

@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var notFoundRes = []lazyRegexp{
@@ -98,14 +100,14 @@ func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {
 		return nil // a path: rules_files.go looks for a near name
 	case f.isDir(ctx, name):
 		fd.RootCause = fmt.Sprintf("%s is a directory, not a command.", name)
-		add(fix(f.replaceWords(c, 0, len(c.Args), "cd "+quote(name)), 0.85, "Change into the directory."))
+		add(fix(f.replaceWords(c, 0, len(c.Args), "cd "+shellwords.QuotePath(name)), 0.85, "Change into the directory."))
 		return fd
 	case f.isFile(ctx, name):
 		fd.RootCause = fmt.Sprintf("%s is a file in this directory, but the shell only runs commands from the PATH unless given a path.", name)
 		if e, err := f.Env.Stat(ctx, f.path(name)); err == nil && e.Exec {
 			add(fix(f.replaceWord(c, 0, "./"+c.Raw[0]), 0.9, "Run the file in the current directory by its path."))
 		} else {
-			add(fix("chmod +x "+quote(name)+" && "+f.replaceWord(c, 0, "./"+c.Raw[0]), 0.75, "Make the file executable, then run it by its path."))
+			add(fix("chmod +x "+shellwords.QuotePath(name)+" && "+f.replaceWord(c, 0, "./"+c.Raw[0]), 0.75, "Make the file executable, then run it by its path."))
 		}
 		if interp := interpreterFor(ctx, f, name); interp != "" {
 			add(fix(f.replaceWord(c, 0, interp+" "+c.Raw[0]), 0.8, "Run the script with %s.", interp))
@@ -172,7 +174,7 @@ func sudoMissing(ctx context.Context, f *Failure) *Finding {
 			fd.Fixes = append(fd.Fixes, fix(stripped, 0.9, "You are root already: run the command without sudo."))
 		} else {
 			fd.RootCause = "sudo is not installed; run the command as root (su -c) or install sudo as root."
-			fd.Fixes = append(fd.Fixes, fix("su -c "+quote(stripped), 0.6, "Run the command as root through su."))
+			fd.Fixes = append(fd.Fixes, fix("su -c "+shellwords.QuoteWord(stripped), 0.6, "Run the command as root through su."))
 		}
 		return fd
 	}
@@ -336,7 +338,7 @@ func ubuntuSuggestions(ctx context.Context, f *Failure, c *Call) []Fix {
 	var fixes []Fix
 	for i, m := range ubuntuCommandRe.FindAllStringSubmatch(f.Output, 3) {
 		if f.Env.LookPath(ctx, m[1]) {
-			fixes = append(fixes, fix(f.replaceWord(c, 0, m[1]), 0.88-0.02*float64(i), "The system suggests %s.", m[1]))
+			fixes = append(fixes, fix(f.putWord(c, 0, m[1]), 0.88-0.02*float64(i), "The system suggests %s.", m[1]))
 		}
 	}
 	for i, m := range ubuntuAptRe.FindAllStringSubmatch(f.Output, 3) {
@@ -441,8 +443,20 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		if len(name) <= 2 && !isTransposition(name, m.word) && popular.get()[m.word] == 0 && hist[m.word] == 0 {
 			continue
 		}
+		// A system administrator's tool the user never ran is no guess at
+		// a command that is more than one letter off (blkdeactivate for
+		// deactivate), and a dangerous one; one letter off (ifconfig for
+		// ipconfig) it is offered, rated medium.
+		admin := hist[m.word] == 0 && systemTool(ctx, f, m.word)
+		if admin && distance(name, m.word) > 1 {
+			continue
+		}
 		conf := min(m.score, 0.95)
-		fixes = append(fixes, fix(f.replaceWord(c, 0, m.word), conf, "Did you mean %s?", m.word))
+		fx := fix(f.putWord(c, 0, m.word), conf, "Did you mean %s?", m.word)
+		if admin {
+			fx.Risk = RiskMedium
+		}
+		fixes = append(fixes, fx)
 		// python is python3 on most systems: offer that spelling too.
 		if alts := alternatives.get()[m.word]; len(alts) > 0 && (m.word == "python" || m.word == "pip") && f.Env.LookPath(ctx, alts[0].cmd) {
 			fixes = append(fixes, fix(f.replaceWord(c, 0, alts[0].cmd), conf-0.01, "Did you mean %s?", alts[0].cmd))
@@ -452,6 +466,21 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		}
 	}
 	return fixes
+}
+
+// systemTool reports a program that is only in a system administrator's
+// directory (/usr/sbin, /sbin, /usr/local/sbin: where the tools of manual
+// section 8 go, blkdeactivate, wipefs, mkfs.*), not in a user's.
+func systemTool(ctx context.Context, f *Failure, name string) bool {
+	is := func(dirs ...string) bool {
+		for _, d := range dirs {
+			if e, err := f.Env.Stat(ctx, d+"/"+name); err == nil && !e.Dir {
+				return true
+			}
+		}
+		return false
+	}
+	return is("/usr/sbin", "/sbin", "/usr/local/sbin") && !is("/usr/bin", "/bin", "/usr/local/bin")
 }
 
 // historyNames returns the command names the user ran successfully, with a

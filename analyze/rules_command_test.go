@@ -21,6 +21,19 @@ func TestRulesCommand(t *testing.T) {
 		{name: "in-pipeline", cmd: "ls -l | grpe txt", exit: 127, out: "bash: grpe: command not found\n", want: "ls -l | grep txt"},
 		{name: "keeps-quoting", cmd: `gerp -rn "a b" .`, exit: 127, out: "bash: gerp: command not found\n", want: `grep -rn "a b" .`},
 		{name: "no-output", cmd: "gti status", exit: 127, want: "git status"},
+		// A system administrator's tool is no typo of a user's command.
+		{name: "system-tool", cmd: "deactivate", exit: 127, out: "bash: deactivate: command not found\n", env: func(f *analyzetest.Facts) {
+			f.Exes = append(f.Exes, "blkdeactivate")
+			f.Files["/usr/sbin/blkdeactivate"] = ""
+		}, want: ""},
+		{name: "system-tool-one-letter", cmd: "ipconfig /all", exit: 127, out: "bash: ipconfig: command not found\n", env: func(f *analyzetest.Facts) {
+			f.Exes = append(f.Exes, "ifconfig")
+			f.Files["/usr/sbin/ifconfig"] = ""
+		}, want: "ip addr", also: "ifconfig /all"},
+		{name: "user-tool", cmd: "deactivate", exit: 127, out: "bash: deactivate: command not found\n", env: func(f *analyzetest.Facts) {
+			f.Exes = append(f.Exes, "blkdeactivate")
+			f.Files["/usr/bin/blkdeactivate"] = ""
+		}, want: "blkdeactivate"},
 		{name: "nothing-close", cmd: "qqqqzz", exit: 127, out: "bash: qqqqzz: command not found\n", want: "", cause: "command not found"},
 		// The user's aliases, functions and history count as commands.
 		{name: "alias", cmd: "gts", exit: 127, out: "bash: gts: command not found\n", env: func(f *analyzetest.Facts) { f.AliasList = []string{"gst"} }, want: "gst"},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -59,13 +61,13 @@ func ruleDocker(ctx context.Context, f *Failure) *Finding {
 		if j := dockerImageArg(c); j > 0 && c.Args[j] != strings.ToLower(c.Args[j]) {
 			low := strings.ToLower(c.Args[j])
 			return found(SyntaxError, 0.9, "Docker image names must be lowercase.",
-				fix(f.replaceWord(c, j, quote(low)), 0.9, "Use the lowercase name %s.", low))
+				fix(f.putWord(c, j, low), 0.9, "Use the lowercase name %s.", low))
 		}
 	}
 	if m := f.find(dockerNameInUseRe); m != nil {
 		return found(ConfigurationError, 0.88, fmt.Sprintf("A container named %s exists already.", m[1]),
-			fix("docker rm -f "+quote(m[1])+" && "+cmd, 0.8, "Remove the old container, then run the new one."),
-			fix("docker start "+quote(m[1]), 0.75, "Start the existing container instead."))
+			fix("docker rm -f "+shellwords.QuoteWord(m[1])+" && "+cmd, 0.8, "Remove the old container, then run the new one."),
+			fix("docker start "+shellwords.QuoteWord(m[1]), 0.75, "Start the existing container instead."))
 	}
 	if f.find(dockerNoDockerfile) != nil {
 		es, err := f.Env.ReadDir(ctx, f.path("."))
@@ -74,7 +76,7 @@ func ruleDocker(ctx context.Context, f *Failure) *Finding {
 			for _, e := range es {
 				ln := strings.ToLower(e.Name)
 				if !e.Dir && e.Name != "Dockerfile" && (strings.HasPrefix(ln, "dockerfile") || strings.HasSuffix(ln, ".dockerfile") || strings.HasPrefix(ln, "containerfile")) {
-					fd.Fixes = append(fd.Fixes, fix(f.replaceWords(c, c.subIndex()+1, c.subIndex()+1, "-f "+quote(e.Name)), 0.85, "Build with %s.", e.Name))
+					fd.Fixes = append(fd.Fixes, fix(f.replaceWords(c, c.subIndex()+1, c.subIndex()+1, "-f "+shellwords.QuotePath(e.Name)), 0.85, "Build with %s.", e.Name))
 				}
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // q matches a quoted path in GNU messages, which quote 'x' in the C locale
@@ -86,9 +88,9 @@ func (f *Failure) addShortFlag(c *Call, letter string) string {
 				return ""
 			}
 			if letter == "f" {
-				return f.replaceWord(c, i, a+letter)
+				return f.putWord(c, i, a+letter)
 			}
-			return f.replaceWord(c, i, "-"+letter+a[1:])
+			return f.putWord(c, i, "-"+letter+a[1:])
 		}
 	}
 	return f.replaceWords(c, 1, 1, "-"+letter)
@@ -291,7 +293,7 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 		dir = dir[len(f.Cwd)+1:]
 	}
 	fd := found(FileNotFound, 0.88, fmt.Sprintf("The directory %s does not exist, so %s cannot write %s.", dir, tool, dest))
-	fd.Fixes = append(fd.Fixes, fix("mkdir -p "+quote(dir)+" && "+strings.TrimSpace(f.Command), 0.9, "Create the directory %s first.", dir))
+	fd.Fixes = append(fd.Fixes, fix("mkdir -p "+shellwords.QuotePath(dir)+" && "+strings.TrimSpace(f.Command), 0.9, "Create the directory %s first.", dir))
 	// The directory may just be mistyped.
 	for i, m := range nearPath(ctx, f, dir, true) {
 		if i == 2 || m.score < 0.75 {
@@ -300,7 +302,7 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 		if c, j := f.wordFor(dest); c != nil {
 			raw := c.Args[j]
 			if strings.HasPrefix(raw, dir) {
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(strings.TrimSuffix(m.word, "/")+raw[len(dir):])), m.score-0.1, "Did you mean the existing directory %s?", m.word))
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, strings.TrimSuffix(m.word, "/")+raw[len(dir):]), m.score-0.1, "Did you mean the existing directory %s?", m.word))
 			}
 		}
 	}
@@ -365,7 +367,7 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 			var fixes []Fix
 			for i, m := range nearPath(ctx, f, p, c.Name() == "cd") {
 				if i < MaxFixes && strings.HasPrefix(m.word, home) {
-					fixes = append(fixes, fix(f.replaceWord(c, j, prefix+"~/"+quoteRest(m.word[len(home):])), min(m.score, 0.93)-0.01*float64(i), "%s exists.", m.word))
+					fixes = append(fixes, fix(f.replaceWord(c, j, prefix+shellwords.HomePath(m.word, strings.TrimSuffix(home, "/"))), min(m.score, 0.93)-0.01*float64(i), "%s exists.", m.word))
 				}
 			}
 			if len(fixes) > 0 {
@@ -386,7 +388,7 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 				break
 			}
 			conf := min(m.score, 0.93) - 0.01*float64(i)
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(prefix+m.word)), conf, "%s exists; %s does not.", m.word, value))
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, prefix+shellwords.QuotePath(m.word)), conf, "%s exists; %s does not.", m.word, value))
 		}
 		return fd
 	}
@@ -394,14 +396,6 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 		return found(FileNotFound, 0.5, fmt.Sprintf("%s does not exist.", f.shortPath(paths[0])))
 	}
 	return nil
-}
-
-// quoteRest quotes a path that follows ~/ (which must stay unquoted).
-func quoteRest(p string) string {
-	if q := quote(p); q != p {
-		return q
-	}
-	return p
 }
 
 // inSubdirectory finds a missing file under the same name one directory
@@ -470,7 +464,7 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 		case "gzip":
 			base := strings.TrimSuffix(dir, "/")
 			return found(FileNotFound, 0.85, fmt.Sprintf("gzip compresses single files; %s is a directory.", dir),
-				fix("tar -czf "+quote(filepath.Base(base)+".tar.gz")+" "+quote(base), 0.85, "Archive and compress the directory with tar."))
+				fix("tar -czf "+shellwords.QuotePath(filepath.Base(base)+".tar.gz")+" "+shellwords.QuotePath(base), 0.85, "Archive and compress the directory with tar."))
 		case "zip":
 			return found(FileNotFound, 0.8, cause, fix(f.addShortFlag(c, "r"), 0.85, "Add -r to zip the directory's contents."))
 		}
@@ -510,7 +504,7 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 		dir := filepath.Dir(t)
 		if dir != "." && dir != t {
 			return found(FileNotFound, 0.85, fmt.Sprintf("%s is a file, not a directory.", t),
-				fix(f.replaceWords(c, 1, len(c.Args), quote(dir)), 0.8, "Change into the directory that holds the file."))
+				fix(f.replaceWords(c, 1, len(c.Args), shellwords.QuotePath(dir)), 0.8, "Change into the directory that holds the file."))
 		}
 		return explain(FileNotFound, 0.8, "%s is a file, not a directory; cd only enters directories.", t)
 	}
@@ -538,7 +532,7 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 		fd := found(FileNotFound, 0.85, fmt.Sprintf("The directory %s does not exist.", c.Args[j]))
 		for i, mm := range nearPath(ctx, f, target, true) {
 			if i < MaxFixes && strings.HasPrefix(mm.word, home) {
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "~/"+quoteRest(strings.TrimSuffix(mm.word[len(home):], "/"))), min(mm.score, 0.93)-0.01*float64(i), "%s exists.", mm.word))
+				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, shellwords.HomePath(strings.TrimSuffix(mm.word, "/"), strings.TrimSuffix(home, "/"))), min(mm.score, 0.93)-0.01*float64(i), "%s exists.", mm.word))
 			}
 		}
 		return fd
@@ -549,7 +543,7 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 		if i == MaxFixes {
 			break
 		}
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(strings.TrimSuffix(mm.word, "/"))), min(mm.score, 0.93)-0.01*float64(i), "%s exists.", mm.word))
+		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, shellwords.QuotePath(strings.TrimSuffix(mm.word, "/"))), min(mm.score, 0.93)-0.01*float64(i), "%s exists.", mm.word))
 	}
 	if len(fd.Fixes) > 0 {
 		fd.RootCause = fmt.Sprintf("The directory %s does not exist; did you mean %s?", c.Args[j], strings.TrimSuffix(ms[0].word, "/"))
@@ -606,7 +600,7 @@ func ruleGrepSed(ctx context.Context, f *Failure) *Finding {
 			}
 			delim := a[1:2]
 			if strings.Count(strings.ReplaceAll(a[2:], "\\"+delim, ""), delim) == 1 {
-				fixed := quote(a + delim)
+				fixed := shellwords.QuoteWord(a + delim)
 				if raw := c.Raw[j]; len(raw) > 1 && (raw[0] == '\'' || raw[0] == '"') && raw[len(raw)-1] == raw[0] {
 					fixed = raw[:len(raw)-1] + delim + raw[len(raw)-1:] // keep the user's quotes
 				}
@@ -662,7 +656,7 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 			if c.Args[j] == m[1] {
 				if ms := closest(m[1], findTests.get(), nil); len(ms) > 0 {
 					return found(SyntaxError, 0.88, fmt.Sprintf("find has no test %s; did you mean %s?", m[1], ms[0].word),
-						fix(f.replaceWord(c, j, ms[0].word), min(ms[0].score, 0.92), "Did you mean %s?", ms[0].word))
+						fix(f.putWord(c, j, ms[0].word), min(ms[0].score, 0.92), "Did you mean %s?", ms[0].word))
 				}
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -47,7 +49,7 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 		if m := f.find(gitSetUpstreamRe); m != nil && !strings.HasPrefix(m[1], "-") && !strings.HasPrefix(m[2], "-") {
 			// Rebuilt from the remote and branch names, not the output's text.
 			return found(ConfigurationError, 0.95, "The branch has no upstream on the remote yet.",
-				fix(f.replaceWords(c, 0, len(c.Args), "git push --set-upstream "+quote(m[1])+" "+quote(m[2])), 0.95, "Push and make the remote branch its upstream."))
+				fix(f.replaceWords(c, 0, len(c.Args), "git push --set-upstream "+shellwords.QuoteWord(m[1])+" "+shellwords.QuoteWord(m[2])), 0.95, "Push and make the remote branch its upstream."))
 		}
 		branch := ""
 		if m := f.find(gitNoUpstreamRe); m != nil {
@@ -63,7 +65,7 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 		}
 		if branch != "" {
 			return found(ConfigurationError, 0.9, "The branch has no upstream on the remote yet.",
-				fix("git push --set-upstream "+remote+" "+quote(branch), 0.9, "Push and make the remote branch its upstream."))
+				fix("git push --set-upstream "+endOfOptions(remote, branch)+shellwords.Join(remote, branch), 0.9, "Push and make the remote branch its upstream."))
 		}
 	case f.has("no tracking information for the current branch"):
 		g := f.git(ctx)
@@ -75,8 +77,12 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 			}
 			if contains(g.RemoteBranches, remote+"/"+g.Branch) || len(g.RemoteBranches) == 0 {
 				fd.Fixes = append(fd.Fixes,
-					fix("git branch --set-upstream-to="+remote+"/"+g.Branch+" "+g.Branch+" && git pull", 0.85, "Track %s/%s, then pull.", remote, g.Branch),
-					fix("git pull "+remote+" "+g.Branch, 0.8, "Pull the same-named remote branch once."))
+					fix("git branch --set-upstream-to="+shellwords.QuoteWord(remote+"/"+g.Branch)+" "+endOfOptions(g.Branch)+shellwords.QuoteWord(g.Branch)+" && git pull", 0.85, "Track %s/%s, then pull.", remote, g.Branch))
+				// git pull takes no --end-of-options (git 2.39): a name
+				// that would be read as an option is not offered there.
+				if endOfOptions(remote, g.Branch) == "" {
+					fd.Fixes = append(fd.Fixes, fix("git pull "+shellwords.Join(remote, g.Branch), 0.8, "Pull the same-named remote branch once."))
+				}
 			} else {
 				fd.RootCause = fmt.Sprintf("The branch %s exists only here (not on %s), so there is nothing to pull; push it with git push -u %s %s.", g.Branch, remote, remote, g.Branch)
 			}
@@ -148,12 +154,11 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	if m := f.find(gitBranchExists); m != nil {
 		b := m[1]
 		return found(ConfigurationError, 0.88, fmt.Sprintf("The branch %s already exists.", b),
-			fix("git switch "+quote(b), 0.85, "Switch to the existing branch."),
-			fix("git checkout "+quote(b), 0.84, "Check out the existing branch."))
+			gitSwitchFixes(b)...)
 	}
 	if m := f.find(gitNotMergedRe); m != nil {
 		return found(ConfigurationError, 0.88, fmt.Sprintf("The branch %s has commits that are not merged anywhere; git keeps it unless forced.", m[1]),
-			Fix{Command: "git branch -D " + quote(m[1]), Confidence: 0.85, Risk: RiskHigh, Explanation: "Delete the branch anyway (its unmerged commits are lost)."})
+			Fix{Command: "git branch -D " + endOfOptions(m[1]) + shellwords.QuoteWord(m[1]), Confidence: 0.85, Risk: RiskHigh, Explanation: "Delete the branch anyway (its unmerged commits are lost)."})
 	}
 	if f.has("has local modifications", "has changes staged in the index", "have changes staged in the index", "have local modifications") && sub == "rm" {
 		return found(ConfigurationError, 0.9, "The file has changes git would lose; choose to keep the file or to force its removal.",
@@ -193,6 +198,52 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	return nil
 }
 
+// endOfOptions returns "--end-of-options " when one of names (a branch or
+// a remote, from git's lists or its output) starts with "-", so that git
+// reads it as a name, never as an option (a branch named --orphan=x or
+// -fCmain); "" otherwise, so that the usual fix reads as one would type
+// it. git switch, push and branch take it (git 2.24 and later); checkout
+// and pull do not, and are not offered such a name.
+func endOfOptions(names ...string) string {
+	for _, n := range names {
+		if strings.HasPrefix(n, "-") {
+			return "--end-of-options "
+		}
+	}
+	return ""
+}
+
+// operands returns the names that can take the place of a word of the
+// user's command: not one that starts with "-", which git would read as
+// an option there.
+func operands(names []string) []string {
+	out := names[:0:0]
+	for _, n := range names {
+		if !strings.HasPrefix(n, "-") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// GitSwitch is the command that switches to the existing branch b, whatever
+// its name holds: quoted, and after --end-of-options when it starts with
+// "-".
+func GitSwitch(b string) string {
+	return "git switch " + endOfOptions(b) + shellwords.QuoteWord(b)
+}
+
+// gitSwitchFixes goes to the existing branch b: git switch, and git
+// checkout unless b would be read as an option (checkout takes no
+// --end-of-options, and after -- it takes b for a path).
+func gitSwitchFixes(b string) []Fix {
+	fixes := []Fix{fix(GitSwitch(b), 0.85, "Switch to the existing branch.")}
+	if endOfOptions(b) == "" {
+		fixes = append(fixes, fix("git checkout "+shellwords.QuoteWord(b), 0.84, "Check out the existing branch."))
+	}
+	return fixes
+}
+
 func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
 
 func indexOf(list []string, s string) int {
@@ -219,7 +270,7 @@ func gitNotRepo(ctx context.Context, f *Failure, c *Call) *Finding {
 	}
 	if len(repos) == 1 {
 		fd.RootCause = fmt.Sprintf("This directory is not a git repository, but %s is.", repos[0])
-		fd.Fixes = []Fix{fix("cd "+quote(repos[0])+" && "+strings.TrimSpace(f.Command), 0.75, "Run the command in the repository %s.", repos[0])}
+		fd.Fixes = []Fix{fix("cd "+shellwords.QuotePath(repos[0])+" && "+strings.TrimSpace(f.Command), 0.75, "Run the command in the repository %s.", repos[0])}
 	}
 	return fd
 }
@@ -248,12 +299,13 @@ func gitBadRemote(ctx context.Context, f *Failure, c *Call) *Finding {
 	if j < 0 {
 		return fd
 	}
+	g.Remotes = operands(g.Remotes)
 	ms := closest(bad, g.Remotes, nil)
 	if len(ms) > 0 {
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, ms[0].word), min(ms[0].score, 0.92), "The remote %s exists.", ms[0].word))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, ms[0].word), min(ms[0].score, 0.92), "The remote %s exists.", ms[0].word))
 	}
 	if len(g.Remotes) == 1 {
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, g.Remotes[0]), 0.88, "The only remote is %s.", g.Remotes[0]))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, g.Remotes[0]), 0.88, "The only remote is %s.", g.Remotes[0]))
 	} else if contains(g.Remotes, "origin") {
 		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "origin"), 0.7, "Use origin."))
 	}
@@ -293,15 +345,15 @@ func gitRefspec(ctx context.Context, f *Failure, c *Call, ref string) *Finding {
 		if c.Args[i] != ref {
 			continue
 		}
-		ms := closest(ref, g.Branches, nil)
+		ms := closest(ref, operands(g.Branches), nil)
 		for k, m := range ms {
 			if k == 2 {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, i, m.word), min(m.score, 0.9), "The branch %s exists.", m.word))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, i, m.word), min(m.score, 0.9), "The branch %s exists.", m.word))
 		}
-		if g.Branch != "" && (ref == "master" || ref == "main") {
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, i, g.Branch), 0.85, "Push the current branch, %s.", g.Branch))
+		if g.Branch != "" && endOfOptions(g.Branch) == "" && (ref == "master" || ref == "main") {
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, i, g.Branch), 0.85, "Push the current branch, %s.", g.Branch))
 		}
 	}
 	return fd
@@ -337,17 +389,18 @@ func gitMissingRef(ctx context.Context, f *Failure, c *Call, sub, ref string) *F
 				names = append(names, b) // git checkout NAME tracks origin/NAME
 			}
 		}
+		names = operands(names)
 		ms := closest(ref, names, nil)
 		for k, m := range ms {
 			if k == 2 {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, m.word), min(m.score, 0.92)-0.01*float64(k), "The branch %s exists.", m.word))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.92)-0.01*float64(k), "The branch %s exists.", m.word))
 		}
 		// main and master are each other's usual mistake.
 		if other := map[string]string{"master": "main", "main": "master"}[ref]; other != "" && len(ms) == 0 && contains(names, other) {
 			ms = []match{{word: other, score: 0.92, dist: 2}}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, other), 0.92, "This repository's main branch is %s.", other))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, other), 0.92, "This repository's main branch is %s.", other))
 		}
 		if len(ms) > 0 {
 			fd.RootCause = fmt.Sprintf("There is no branch %s; did you mean %s?", ref, ms[0].word)
@@ -376,7 +429,7 @@ func gitMissingRef(ctx context.Context, f *Failure, c *Call, sub, ref string) *F
 			if k == 2 {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(m.word)), min(m.score, 0.92), "%s exists.", m.word))
+			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, shellwords.QuotePath(m.word)), min(m.score, 0.92), "%s exists.", m.word))
 		}
 	}
 	return fd

@@ -40,7 +40,7 @@ func ruleGo(ctx context.Context, f *Failure) *Finding {
 		for j := c.subIndex() + 1; j < len(c.Args) && j > 0; j++ {
 			if a := c.Args[j]; !strings.HasPrefix(a, "-") && !strings.Contains(a, "@") {
 				return found(ConfigurationError, 0.9, "Outside a module, go install needs a version, such as @latest.",
-					fix(f.replaceWord(c, j, a+"@latest"), 0.9, "Install the latest version."))
+					fix(f.putWord(c, j, a+"@latest"), 0.9, "Install the latest version."))
 			}
 		}
 	}
@@ -69,10 +69,10 @@ func ruleGo(ctx context.Context, f *Failure) *Finding {
 				continue
 			}
 			if f.isFile(ctx, pkg+".go") {
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, pkg+".go"), 0.9, "Name the file %s.go.", pkg))
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, pkg+".go"), 0.9, "Name the file %s.go.", pkg))
 			}
 			if f.isDir(ctx, pkg) {
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "./"+pkg), 0.88, "Name the local package ./%s.", pkg))
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, "./"+pkg), 0.88, "Name the local package ./%s.", pkg))
 			}
 			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "."), 0.84, "Run the package in this directory."))
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -72,13 +74,13 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 		host := sshHost(f)
 		fd := found(NetworkError, 0.9, "The server's host key differs from the one remembered in known_hosts: the server was reinstalled, or someone is intercepting the connection.")
 		if host != "" {
-			fd.Fixes = append(fd.Fixes, fix("ssh-keygen -R "+quote(host), 0.75, "Forget the old key (only if you know why it changed), then connect again."))
+			fd.Fixes = append(fd.Fixes, fix("ssh-keygen -R "+shellwords.QuoteWord(host), 0.75, "Forget the old key (only if you know why it changed), then connect again."))
 		}
 		return fd
 	}
 	if m := f.find(keyPermsRe); m != nil {
 		return found(PermissionDenied, 0.92, fmt.Sprintf("ssh refuses the private key %s because other users may read it (permissions %s).", m[2], m[1]),
-			fix("chmod 600 "+quote(m[2])+" && "+strings.TrimSpace(f.Command), 0.9, "Make the key readable by you alone, then connect."))
+			fix("chmod 600 "+shellwords.QuotePath(m[2])+" && "+strings.TrimSpace(f.Command), 0.9, "Make the key readable by you alone, then connect."))
 	}
 	if f.has("host key verification failed") {
 		return explain(NetworkError, 0.85, "ssh could not verify the server's host key (unknown host in a non-interactive session, or a changed key); connect once interactively to accept it.")
@@ -106,7 +108,7 @@ func ruleNetwork(ctx context.Context, f *Failure) *Finding {
 				}
 				if ms := closest(strings.ToLower(scheme), urlSchemes.get(), nil); len(ms) > 0 {
 					return found(SyntaxError, 0.9, fmt.Sprintf("%s:// is not a protocol; did you mean %s://?", scheme, ms[0].word),
-						fix(f.replaceWord(c, j, quote(ms[0].word+"://"+rest)), min(ms[0].score, 0.92), "Use %s://.", ms[0].word))
+						fix(f.putWord(c, j, ms[0].word+"://"+rest), min(ms[0].score, 0.92), "Use %s://.", ms[0].word))
 				}
 			}
 		}
@@ -211,7 +213,7 @@ func hostNotFound(f *Failure, host string) *Finding {
 			if k := strings.Index(c.Args[j], host); k >= 0 {
 				fixed := c.Args[j][:k] + ms[0].word + c.Args[j][k+len(host):]
 				return found(NetworkError, 0.88, fmt.Sprintf("The host name %s does not exist; did you mean %s?", host, ms[0].word),
-					fix(f.replaceWord(c, j, quote(fixed)), min(ms[0].score, 0.9), "Use %s.", ms[0].word))
+					fix(f.putWord(c, j, fixed), min(ms[0].score, 0.9), "Use %s.", ms[0].word))
 			}
 		}
 	}

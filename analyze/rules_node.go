@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -119,7 +121,7 @@ func npmMissingScript(ctx context.Context, f *Failure, c *Call, script string) *
 		if k == MaxFixes || j < 0 {
 			break
 		}
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(m.word)), min(m.score, 0.93)-0.01*float64(k), "Run the script %s.", m.word))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.93)-0.01*float64(k), "Run the script %s.", m.word))
 	}
 	if len(ms) > 0 {
 		fd.RootCause = fmt.Sprintf("package.json has no script %q; did you mean %q?", script, ms[0].word)
@@ -161,7 +163,7 @@ func noProjectFile(ctx context.Context, f *Failure, file, create string) *Findin
 			if i == 2 {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix("cd "+quote(d)+" && "+strings.TrimSpace(f.Command), 0.8-0.05*float64(i), "Run it in %s, the project directory.", d))
+			fd.Fixes = append(fd.Fixes, fix("cd "+shellwords.QuotePath(d)+" && "+strings.TrimSpace(f.Command), 0.8-0.05*float64(i), "Run it in %s, the project directory.", d))
 		}
 		return fd
 	}

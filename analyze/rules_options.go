@@ -101,7 +101,7 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 		rest := strings.TrimPrefix(c.Args[idx], typed) // "=value", kept
 		fd := found(SyntaxError, 0.9, fmt.Sprintf("%s has no option %s; did you mean %s?", name, typed, opts[0]))
 		for i, o := range opts {
-			fx := fix(f.replaceWord(c, idx, o+rest), 0.9-0.04*float64(i), "Did you mean %s?", o)
+			fx := fix(f.putWord(c, idx, o+rest), 0.9-0.04*float64(i), "Did you mean %s?", o)
 			fx.Untrusted = untrusted
 			fd.Fixes = append(fd.Fixes, fx)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -49,7 +51,7 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 				if r.Op == ">>" {
 					tee = "sudo tee -a "
 				}
-				fixed := strings.TrimSpace(without) + " | " + tee + quote(target) + " > /dev/null"
+				fixed := strings.TrimSpace(without) + " | " + tee + shellwords.QuotePath(target) + " > /dev/null"
 				return found(PermissionDenied, 0.88, fmt.Sprintf("You may not write %s; sudo cannot help a redirection, which your shell opens before the command runs.", target),
 					fix(fixed, 0.88, "Write the file through sudo tee."))
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -57,8 +59,8 @@ func rulePython(ctx context.Context, f *Failure) *Finding {
 		for j := 1; j < len(c.Args); j++ {
 			if c.Args[j] == m[1]+".py" && c.Args[j-1] == "-m" {
 				return found(SyntaxError, 0.9, "python -m takes a module name, without .py.",
-					fix(f.replaceWords(c, j-1, j+1, quote(m[1]+".py")), 0.88, "Run the file as a script."),
-					fix(f.replaceWord(c, j, m[1]), 0.86, "Run it as a module."))
+					fix(f.replaceWords(c, j-1, j+1, shellwords.QuoteWord(m[1]+".py")), 0.88, "Run the file as a script."),
+					fix(f.putWord(c, j, m[1]), 0.86, "Run it as a module."))
 			}
 		}
 	}
@@ -130,11 +132,11 @@ func pythonMissingModule(ctx context.Context, f *Failure, mod string) *Finding {
 	fd := found(MissingDependency, 0.9, cause+".")
 	// A name not in the table is the output's text, and on PyPI anyone
 	// may publish under it: never low risk.
-	fx := fix(pip+" install "+quote(dist), 0.9, "Install %s with pip.", dist)
+	fx := fix(pip+" install "+shellwords.QuoteWord(dist), 0.9, "Install %s with pip.", dist)
 	fx.Untrusted = !ok
 	fd.Fixes = append(fd.Fixes, fx)
 	if interp := f.call("python3", "python"); interp != nil && pip != "python -m pip" {
-		fx := fix(interp.Name()+" -m pip install "+quote(dist), 0.85, "Install it for exactly this interpreter.")
+		fx := fix(interp.Name()+" -m pip install "+shellwords.QuoteWord(dist), 0.85, "Install it for exactly this interpreter.")
 		fx.Untrusted = !ok
 		fd.Fixes = append(fd.Fixes, fx)
 	}
@@ -177,7 +179,7 @@ func pipFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 			for j := 1; j < len(c.Args); j++ {
 				if c.Args[j] == name {
 					fd.RootCause = fmt.Sprintf("%s is the module's import name; its package on PyPI is %s.", name, dist)
-					fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(dist)), 0.9, "Install %s, which provides the module %s.", dist, name))
+					fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, dist), 0.9, "Install %s, which provides the module %s.", dist, name))
 				}
 			}
 		}

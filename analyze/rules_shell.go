@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 var (
@@ -148,7 +150,7 @@ func missingInterpreter(ctx context.Context, f *Failure, script string) *Finding
 // crlfFinding handles scripts saved with Windows line endings.
 func crlfFinding(ctx context.Context, f *Failure, script string, c *Call) *Finding {
 	fd := found(SyntaxError, 0.9, fmt.Sprintf("%s has Windows (CRLF) line endings; the shell reads the \\r as part of each line.", script))
-	file := quote(filepath.Clean(script))
+	file := shellwords.QuotePath(filepath.Clean(script))
 	tool := "sed -i 's/\\r$//' " + file
 	if f.Env.LookPath(ctx, "dos2unix") {
 		tool = "dos2unix " + file
@@ -179,7 +181,7 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 		c := f.main()
 		fd := explain(CommandNotFound, 0.85, "%s is a shell builtin, not a program, so sudo cannot run it; start a root shell (sudo -s) or use sudo sh -c '…'.", m[1])
 		if c != nil && c.Sudo {
-			fd.Fixes = []Fix{fix("sudo sh -c "+quote(f.argsText(c, 0)), 0.6, "Run the builtin inside a root shell.")}
+			fd.Fixes = []Fix{fix("sudo sh -c "+shellwords.QuoteWord(f.argsText(c, 0)), 0.6, "Run the builtin inside a root shell.")}
 		}
 		return fd
 	}
@@ -257,7 +259,7 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 			dir := strings.Join(c.Args[1:], " ")
 			if f.isDir(ctx, dir) {
 				return found(SyntaxError, 0.9, "cd takes one directory; a name with spaces must be quoted.",
-					fix(f.replaceWords(c, 1, len(c.Args), quote(dir)), 0.9, "Quote the directory name."))
+					fix(f.replaceWords(c, 1, len(c.Args), shellwords.QuotePath(dir)), 0.9, "Quote the directory name."))
 			}
 			return explain(SyntaxError, 0.8, "cd takes one directory; quote a name that contains spaces.")
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // A tool's own "did you mean" message comes in one of a few dialects: the
@@ -155,7 +157,7 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 		if key, c, idx := subcommandSlot(f); c != nil && unknown != "" && !strings.HasPrefix(unknown, "-") && c.Arg(idx) == unknown {
 			for _, k := range subcommands.get()[key] {
 				if isTransposition(unknown, k) && !contains(hints, k) {
-					fixes = append(fixes, fix(f.replaceWord(c, idx, k), 0.95, "%s is %s with two letters swapped.", unknown, k))
+					fixes = append(fixes, fix(f.putWord(c, idx, k), 0.95, "%s is %s with two letters swapped.", unknown, k))
 				}
 			}
 		}
@@ -320,7 +322,7 @@ func applyHint(f *Failure, unknown, hint string) string {
 			}
 			words := strings.Fields(hint)
 			if len(words) > 1 && words[0] == c.Name() {
-				return f.replaceWords(c, 0, j+1, quoteWords(words))
+				return f.replaceWords(c, 0, j+1, shellwords.Join(words...))
 			}
 			if len(words) != 1 {
 				return ""
@@ -328,7 +330,7 @@ func applyHint(f *Failure, unknown, hint string) string {
 			if strings.HasPrefix(a, "--") && !strings.HasPrefix(hint, "-") {
 				hint = "--" + hint
 			}
-			return f.replaceWord(c, j, quote(hint))
+			return f.putWord(c, j, hint)
 		}
 	}
 	return ""
@@ -356,16 +358,7 @@ func applyCommandHint(f *Failure, unknown string, words []string) string {
 			return ""
 		}
 	}
-	return f.replaceWords(c, 0, len(words), quoteWords(words))
-}
-
-// quoteWords quotes each word for the shell and joins them.
-func quoteWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = quote(w)
-	}
-	return strings.Join(q, " ")
+	return f.replaceWords(c, 0, len(words), shellwords.Join(words...))
 }
 
 // subcommands lists the subcommands of tools that are often mistyped, for
@@ -516,7 +509,7 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 	// Words in the wrong order: the unknown word is an argument and the
 	// subcommand follows it (systemctl nginx restart).
 	if following := c.Arg(idx + 1); said && contains(known, following) && (len(ms) == 0 || ms[0].dist > 1) {
-		swapped := f.replaceWords(c, idx, idx+2, quote(following)+" "+c.Raw[idx])
+		swapped := f.replaceWords(c, idx, idx+2, shellwords.QuoteWord(following)+" "+c.Raw[idx])
 		return found(SyntaxError, 0.88, fmt.Sprintf("%s takes the subcommand first: %s %s, then %s.", key, key, following, sub),
 			fix(swapped, 0.9, "Put the subcommand %s before its argument %s.", following, sub))
 	}
@@ -531,7 +524,7 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		if i == MaxFixes {
 			break
 		}
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, idx, m.word), min(m.score, conf)-0.02*float64(i), "Did you mean %s %s?", key, m.word))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, idx, m.word), min(m.score, conf)-0.02*float64(i), "Did you mean %s %s?", key, m.word))
 	}
 	return fd
 }

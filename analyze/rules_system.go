@@ -72,7 +72,7 @@ func aptMissingPackage(ctx context.Context, f *Failure, c *Call, name string) *F
 		return fd
 	}
 	if rest, ok := strings.CutPrefix(name, "python-"); ok {
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, "python3-"+rest), 0.86, "Debian's Python 3 packages are named python3-*."))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, "python3-"+rest), 0.86, "Debian's Python 3 packages are named python3-*."))
 	}
 	ms := closest(name, commonAptPackages.get(), nil)
 	if len(ms) == 0 || ms[0].dist > 1 {
@@ -86,7 +86,7 @@ func aptMissingPackage(ctx context.Context, f *Failure, c *Call, name string) *F
 			continue
 		}
 		seen[m.word] = true
-		fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, m.word), min(m.score, 0.92), "Did you mean the package %s?", m.word))
+		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.92), "Did you mean the package %s?", m.word))
 	}
 	if len(fd.Fixes) > 0 {
 		fd.RootCause = fmt.Sprintf("apt knows no package %s; did you mean %s?", name, fd.Fixes[0].Command[strings.LastIndex(fd.Fixes[0].Command, " ")+1:])
@@ -154,7 +154,7 @@ func unitNotFound(ctx context.Context, f *Failure, unit string) *Finding {
 			if k == MaxFixes {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, i, m.word), min(m.score, 0.9), "The unit %s exists.", m.word))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, i, m.word), min(m.score, 0.9), "The unit %s exists.", m.word))
 		}
 		break
 	}
@@ -181,7 +181,7 @@ func unrecognizedService(ctx context.Context, f *Failure, name string) *Finding 
 			if k == 2 {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, m.word), min(m.score, 0.9), "The service %s exists.", m.word))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.9), "The service %s exists.", m.word))
 		}
 	}
 	return fd

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Families of failures across tools that the general "did you mean" rule
@@ -58,7 +60,7 @@ func ruleVersionManager(ctx context.Context, f *Failure) *Finding {
 	}
 	mgr, ver := m[1], m[2]
 	fd := found(MissingDependency, 0.92, fmt.Sprintf("%s has no version %s installed.", mgr, ver))
-	inst := fix(mgr+" install "+quote(ver), 0.92, "Install %s %s.", mgr, ver)
+	inst := fix(mgr+" install "+shellwords.QuoteWord(ver), 0.92, "Install %s %s.", mgr, ver)
 	// The version is the output's text unless the user typed it.
 	c := f.call(mgr)
 	inst.Untrusted = c == nil || !contains(c.Args, ver)
@@ -106,7 +108,7 @@ func ruleNetDevice(ctx context.Context, f *Failure) *Finding {
 			if k == MaxFixes {
 				break
 			}
-			fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(mm.word)), min(mm.score, 0.92)-0.01*float64(k), "The device %s exists.", mm.word))
+			fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, mm.word), min(mm.score, 0.92)-0.01*float64(k), "The device %s exists.", mm.word))
 		}
 		break
 	}
@@ -183,7 +185,7 @@ func rulePackageNotFound(ctx context.Context, f *Failure) *Finding {
 			return explain(MissingDependency, 0.8, "%s found no such package; search for the right name with %s.", p.tool, p.search)
 		}
 		return found(MissingDependency, 0.85, fmt.Sprintf("%s has no package named %s; search for the right name.", p.tool, name),
-			fix(p.search+" "+quote(name), 0.7, "Search the package index for %s.", name))
+			fix(p.search+" "+shellwords.QuoteWord(name), 0.7, "Search the package index for %s.", name))
 	}
 	return nil
 }
@@ -245,7 +247,7 @@ func ruleTaskFile(ctx context.Context, f *Failure) *Finding {
 				if k == MaxFixes {
 					break
 				}
-				fd.Fixes = append(fd.Fixes, fix(f.replaceWord(c, j, quote(mm.word)), min(mm.score, 0.92)-0.01*float64(k), "The task %s exists.", mm.word))
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, mm.word), min(mm.score, 0.92)-0.01*float64(k), "The task %s exists.", mm.word))
 			}
 		}
 		if len(fd.Fixes) == 0 {

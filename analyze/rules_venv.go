@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // venvDirs are the names projects give their virtualenv.
@@ -32,7 +34,7 @@ func ruleInactiveVenv(ctx context.Context, f *Failure) *Finding {
 	if venv == "" {
 		return nil
 	}
-	activate := "source " + quoteRest(filepath.Join(venv, "bin", ActivateScript(f.Input.Shell)))
+	activate := "source " + shellwords.QuoteWord(filepath.Join(venv, "bin", ActivateScript(f.Input.Shell)))
 	switch {
 	case mod != "" && f.venvHasModule(ctx, venv, mod):
 		return found(MissingDependency, 0.92, fmt.Sprintf("The module %s is installed in the virtualenv %s, which is not active.", mod, venv),

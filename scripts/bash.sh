@@ -648,25 +648,71 @@ _hookd_offer_line() {
   READLINE_POINT=${#READLINE_LINE}
 }
 
+# _hookd_risk_of CMD sets _hookd_rl and _hookd_rw (the caller's) to the
+# risk level of an offered command and why it is offered, from the
+# offer's risk file (package offer's RiskPath), found by the command
+# itself: high when it is not there.
+_hookd_risk_of() {
+  local _hookd_l _hookd_w _hookd_c
+  _hookd_rl=high _hookd_rw=''
+  while IFS= builtin read -r -d '' _hookd_l && IFS= builtin read -r -d '' _hookd_w &&
+    IFS= builtin read -r -d '' _hookd_c; do
+    if [[ $_hookd_c == "$1" ]]; then
+      _hookd_rl=$_hookd_l _hookd_rw=$_hookd_w
+      break
+    fi
+  done 2>/dev/null <"$_hookd_fixes.risk"
+  return 0
+}
+
+# _hookd_first_safe sets _hookd_k (the caller's) to the index in _hookd_all
+# (the caller's fixes) of the first fix that is not high risk, -1 when
+# every one is.
+_hookd_first_safe() {
+  local _hookd_i _hookd_rl _hookd_rw
+  _hookd_k=-1
+  for ((_hookd_i = 0; _hookd_i < ${#_hookd_all[@]}; _hookd_i++)); do
+    _hookd_risk_of "${_hookd_all[_hookd_i]}"
+    if [[ $_hookd_rl != high ]]; then
+      _hookd_k=$_hookd_i
+      return 0
+    fi
+  done
+  return 0
+}
+
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
-# exactly and asking; it then goes into the history as itself. fix --ai asks
-# the LLM too.
+# exactly and asking, with its risk: y for a low or medium one, the word
+# yes for a high one; it then goes into the history as itself. fix with no
+# number is the first fix that is not high risk (none: it says so, and
+# runs nothing). fix --ai asks the LLM too.
 _hookd_fix() {
-  local _hookd_n=${1:-1} _hookd_c='' _hookd_i=0 _hookd_a=''
+  local _hookd_n=${1-} _hookd_c='' _hookd_k=-1 _hookd_a='' _hookd_rl='' _hookd_rw=''
+  local -a _hookd_all=()
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N runs.
   if [[ $_hookd_n == --ai ]]; then
     command "$_hookd_bin" suggest --ai --failed
     return
   fi
-  if [[ $_hookd_n != [123] ]]; then
+  if [[ -n $_hookd_n && $_hookd_n != [123] ]]; then
     builtin printf 'usage: fix [1|2|3] | fix --ai\n' >&2
     return 2
   fi
   while IFS= builtin read -r -d '' _hookd_c; do
-    ((++_hookd_i == _hookd_n)) && break
-    _hookd_c=
+    _hookd_all+=("$_hookd_c")
   done 2>/dev/null <"$_hookd_fixes"
+  if [[ -z $_hookd_n ]]; then
+    _hookd_first_safe
+    ((_hookd_k < 0)) || _hookd_n=$((_hookd_k + 1))
+    if [[ -z $_hookd_n && ${#_hookd_all[@]} -gt 0 ]]; then
+      builtin printf 'hookd: every fix of the last command is high risk: %s N runs fix N (1 to %s) once you type yes\n' \
+        "$_hookd_fixcmd" "${#_hookd_all[@]}" >&2
+      return 1
+    fi
+    _hookd_n=${_hookd_n:-1}
+  fi
+  _hookd_c=${_hookd_all[_hookd_n - 1]-}
   if [[ -z $_hookd_c ]]; then
     builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
     return 1
@@ -686,8 +732,14 @@ _hookd_fix() {
       "${_hookd_fixkey:-the fix key}" >&2
     return 1
   fi
-  builtin read -r -p 'run it? [y/N, then Enter] ' _hookd_a || return 1
-  [[ $_hookd_a == [yY]* ]] || return 1
+  _hookd_risk_of "$_hookd_c"
+  if [[ $_hookd_rl == high ]]; then
+    builtin read -r -p "run it (high risk${_hookd_rw:+: $_hookd_rw})? type yes, then Enter: " _hookd_a || return 1
+    [[ $_hookd_a == yes ]] || return 1
+  else
+    builtin read -r -p "run it ($_hookd_rl risk)? [y/N, then Enter] " _hookd_a || return 1
+    [[ $_hookd_a == [yY]* ]] || return 1
+  fi
   builtin history -s -- "$_hookd_c"
   # The fix is recorded as itself, timed from here: the wait for the
   # answer is not part of its duration.
@@ -695,10 +747,12 @@ _hookd_fix() {
   builtin eval -- "$_hookd_c"
 }
 
-# _hookd_fix_key (bound to Ctrl-X f) puts the first fix on the command line,
-# to edit or run with Enter; pressed again, the next one.
+# _hookd_fix_key (bound to Ctrl-X f) puts the first fix that is not high
+# risk on the command line, to edit or run with Enter; pressed again, the
+# next one (a high-risk one is named so). When every fix is high risk, it
+# puts none there by itself: fix N shows one.
 _hookd_fix_key() {
-  local _hookd_c='' _hookd_i=0 _hookd_n=0
+  local _hookd_c='' _hookd_i=0 _hookd_n=-1 _hookd_k=-1 _hookd_rl='' _hookd_rw=''
   local -a _hookd_all=()
   while IFS= builtin read -r -d '' _hookd_c; do
     _hookd_all+=("$_hookd_c")
@@ -710,6 +764,16 @@ _hookd_fix_key() {
       break
     fi
   done
+  if ((_hookd_n < 0)); then
+    _hookd_first_safe
+    _hookd_n=$_hookd_k
+    if ((_hookd_n < 0)); then
+      builtin printf 'hookd: every fix of the last command is high risk: %s N shows fix N\n' "$_hookd_fixcmd" >&2
+      return 0
+    fi
+  fi
+  _hookd_risk_of "${_hookd_all[_hookd_n]}"
+  [[ $_hookd_rl != high ]] || builtin printf 'hookd: high risk%s\n' "${_hookd_rw:+: $_hookd_rw}" >&2
   READLINE_LINE=${_hookd_all[_hookd_n]}
   READLINE_POINT=${#READLINE_LINE}
 }

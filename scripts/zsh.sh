@@ -641,45 +641,113 @@ _hookd_highlight() {
   (( ! $+functions[_zsh_highlight] )) || _zsh_highlight
 }
 
+# _hookd_risk_of CMD sets reply to the risk level of an offered command
+# and why it is offered, from the offer's risk file (package offer's
+# RiskPath), found by the command itself: (high '') when it is not there.
+_hookd_risk_of() {
+  emulate -L zsh
+  local f=$_hookd_fixes.risk
+  local -a r
+  local -i i
+  reply=(high '')
+  [[ -r $f ]] && r=("${(@0)$(<$f)}")
+  for (( i = 1; i + 2 <= $#r; i += 3 )); do
+    if [[ ${r[i+2]} == "$1" ]]; then
+      reply=("${r[i]}" "${r[i+1]}")
+      return 0
+    fi
+  done
+  return 0
+}
+
+# _hookd_first_safe FIX… sets REPLY to the place (from 1) of the first of
+# the fixes that is not high risk, 0 when every one is.
+_hookd_first_safe() {
+  emulate -L zsh
+  local -a reply
+  local -i i
+  REPLY=0
+  for (( i = 1; i <= $#; i++ )); do
+    _hookd_risk_of "${@[i]}"
+    if [[ ${reply[1]} != high ]]; then
+      REPLY=$i
+      return 0
+    fi
+  done
+  return 0
+}
+
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
-# line, to edit or run with Enter: nothing runs without it.
+# line, to edit or run with Enter: nothing runs without it. Its risk is
+# named when it is high. fix with no number is the first fix that is not
+# high risk (none: it says so, and puts nothing there).
 _hookd_fix() {
   emulate -L zsh
-  local n=${1:-1} f=$_hookd_fixes
-  local -a fixes
+  local n=${1-} f=$_hookd_fixes
+  local -a fixes reply
+  local REPLY
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N offers.
   if [[ $n == --ai ]]; then
     command $_hookd_bin suggest --ai --failed
     return
   fi
-  if [[ $n != [123] ]]; then
+  if [[ -n $n && $n != [123] ]]; then
     print -ru2 -- 'usage: fix [1|2|3] | fix --ai'
     return 2
   fi
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
+  fixes=(${fixes:#})
+  if [[ -z $n ]]; then
+    _hookd_first_safe "${fixes[@]}"
+    (( ! REPLY )) || n=$REPLY
+    if [[ -z $n ]] && (( $#fixes )); then
+      print -ru2 -- "hookd: every fix of the last command is high risk: $_hookd_fixcmd N puts fix N (1 to $#fixes) on the command line"
+      return 1
+    fi
+    n=${n:-1}
+  fi
   if [[ -z ${fixes[n]-} ]]; then
     print -ru2 -- "hookd: no fix $n for the last command"
     return 1
   fi
   print -z -- "${fixes[n]}"
+  _hookd_risk_of "${fixes[n]}"
+  [[ ${reply[1]} != high ]] ||
+    print -ru2 -- "hookd: high risk${reply[2]:+: ${reply[2]}}: read it before you press Enter"
   # One that holds a secret hookd redacted cannot run as it is.
   [[ ${fixes[n]} != *'[REDACTED]'* ]] ||
     print -ru2 -- 'hookd: a secret was redacted from it: put it back in place of [REDACTED] before you press Enter'
 }
 
-# _hookd_fix_widget (bound to Ctrl-X f) puts the first fix on the command
-# line, to edit or run with Enter; pressed again, the next one.
+# _hookd_fix_widget (bound to Ctrl-X f) puts the first fix that is not
+# high risk on the command line, to edit or run with Enter; pressed again,
+# the next one (a high-risk one is named so). When every fix is high risk,
+# it puts none there by itself: fix N does.
 _hookd_fix_widget() {
   emulate -L zsh
   local f=$_hookd_fixes
-  local -a fixes
+  local -a fixes reply
+  local -i i n
+  local REPLY
   [[ -r $f ]] && fixes=("${(@0)$(<$f)}")
   fixes=(${fixes:#})
   (( $#fixes )) || return 0
-  local -i i=${fixes[(Ie)$BUFFER]}
-  BUFFER=${fixes[i % $#fixes + 1]}
+  i=${fixes[(Ie)$BUFFER]}
+  if (( i )); then
+    n=$(( i % $#fixes + 1 ))
+  else
+    _hookd_first_safe "${fixes[@]}"
+    n=$REPLY
+    if (( ! n )); then
+      zle -M "hookd: every fix of the last command is high risk: $_hookd_fixcmd N puts fix N on the line"
+      return 0
+    fi
+  fi
+  BUFFER=${fixes[n]}
   CURSOR=$#BUFFER
+  _hookd_risk_of "${fixes[n]}"
+  [[ ${reply[1]} != high ]] || zle -M "hookd: high risk${reply[2]:+: ${reply[2]}}"
   _hookd_highlight
 }
 

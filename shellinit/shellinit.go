@@ -218,7 +218,7 @@ func fill(shell string, o Options) ([]string, error) {
 			if eq < 0 {
 				return nil, fmt.Errorf("script for %s: marked line has no assignment", shell)
 			}
-			lines[i] = trimmed[:eq+1] + Quote(val) + "\n"
+			lines[i] = trimmed[:eq+1] + shellwords.Quote(val) + "\n"
 			found[marker] = true
 		}
 	}
@@ -305,32 +305,5 @@ func Enter(shell, bin string) (string, error) {
 	if shell == "zsh" {
 		unset = "unfunction _hookd_proxy"
 	}
-	return src[start+1:start+end+3] + "_hookd_proxy " + Quote(bin) + "\n" + unset + "\n", nil
-}
-
-// Quote returns s as one single-quoted word that bash, zsh and any POSIX sh
-// read back as exactly s, whatever bytes it holds. s must not contain a NUL
-// byte, which no shell word can hold. Where bash or zsh reads a word back,
-// mvdan.cc/sh/v3/syntax.Quote (LangBash) does (as package recorder does);
-// Quote is for the values filled into the scripts and for text that any
-// POSIX sh runs (a chain's run steps: dash has no $'…', which
-// syntax.Quote needs for what is not printable).
-func Quote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// QuoteWord is Quote where s needs it: a word of letters, digits and
-// -_./=:,+@% is left as it is (a path, a branch), so that what is shown
-// reads as one would type it.
-func QuoteWord(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./=:,+@%", c) >= 0) {
-			return Quote(s)
-		}
-	}
-	if s == "" {
-		return "''"
-	}
-	return s
+	return src[start+1:start+end+3] + "_hookd_proxy " + shellwords.Quote(bin) + "\n" + unset + "\n", nil
 }

@@ -135,31 +135,6 @@ func TestShellcheck(t *testing.T) {
 	}
 }
 
-// FuzzQuote checks Quote against the real shells: each must read the quoted
-// word back as exactly the input.
-func FuzzQuote(f *testing.F) {
-	for _, s := range []string{"", "plain", "it's", `a"b`, "$(rm -rf /)", "`x`", "a\nb", "\\", "日本", "\x1b[31m", "\xff"} {
-		f.Add(s)
-	}
-	var shells []string
-	for _, sh := range Shells() {
-		if _, err := exec.LookPath(sh); err == nil && sh != "fish" { // (fish: QuoteFish)
-			shells = append(shells, sh)
-		}
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if strings.IndexByte(s, 0) >= 0 {
-			return
-		}
-		for _, sh := range shells {
-			out, err := exec.Command(sh, "-c", "printf %s "+Quote(s)).Output()
-			if err != nil || string(out) != s {
-				t.Fatalf("%s: printf %%s %s = %q, %v; want %q", sh, Quote(s), out, err, s)
-			}
-		}
-	})
-}
-
 func TestBindSeq(t *testing.T) {
 	for _, tt := range []struct {
 		key             []byte
@@ -195,15 +170,6 @@ func TestScriptWatch(t *testing.T) {
 		}
 		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") && !strings.Contains(got, "_hookd_watch 'API_URL DEPLOY_ENV'\n") {
 			t.Errorf("%s: the watched names are not filled in as expected", sh)
-		}
-	}
-}
-
-func TestQuoteWord(t *testing.T) {
-	for in, want := range map[string]string{"": "''", "main": "main", "feature/x-1.2": "feature/x-1.2", "~/src": `'~/src'`,
-		"a b": "'a b'", "it's": `'it'\''s'`, "$HOME": "'$HOME'", "é": "'é'"} {
-		if got := QuoteWord(in); got != want {
-			t.Errorf("QuoteWord(%q) = %s; want %s", in, got, want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/shellwords"
 	"github.com/hookd/hookd/internal/textdiff"
 	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
@@ -73,7 +74,7 @@ func cmdDiff(fs *pflag.FlagSet) runFunc {
 // runLine describes a run for the diff's header.
 func runLine(en history.Entry, home string) string {
 	return fmt.Sprintf("#%d %s · exit %d · %s · %s", en.ID, sanitize.Line(en.Command), en.ExitCode,
-		time.UnixMicro(en.StartedAt).Format("2006-01-02 15:04:05"), sanitize.Line(before.Tilde(en.Cwd, home)))
+		time.UnixMicro(en.StartedAt).Format("2006-01-02 15:04:05"), sanitize.Line(shellwords.Tilde(en.Cwd, home)))
 }
 
 func printDiff(e *env, then, now history.Entry, cmp *before.Comparison, d before.OutputDiff, auto bool) {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // TestCompleteCLI: what hookd __complete says for each kind of word.
@@ -57,7 +57,7 @@ func TestCompletion(t *testing.T) {
 	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		dir := promptProject(t, h)
-		rc := plainPrompt(shell) + "cd " + shellinit.Quote(dir) + "\n" + initLine(shell)
+		rc := plainPrompt(shell) + "cd " + shellwords.Quote(dir) + "\n" + initLine(shell)
 		if shell == "zsh" {
 			rc += "autoload -Uz compinit && compinit -u -D\n"
 		}

@@ -40,7 +40,7 @@ func TestStateDirAsGoReadsIt(t *testing.T) {
 				s.WaitForPlain(regexp.MustCompile(`↳ echo fixed`), 10*time.Second)
 				s.Type("fix\r")
 				if shell == "bash" {
-					s.WaitForPlain(regexp.MustCompile(`(?s)fix\necho fixed\nrun it\? \[y/N, then Enter\] $`), 10*time.Second)
+					s.WaitForPlain(regexp.MustCompile(`(?s)fix\necho fixed\nrun it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
 					s.Type("n\r")
 				} else {
 					s.WaitForPlain(regexp.MustCompile(`(?s)fix\n.*P> echo fixed$`), 10*time.Second)

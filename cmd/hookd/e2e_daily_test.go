@@ -212,7 +212,7 @@ func TestFixWaitNotTimed(t *testing.T) {
 	s.WaitForPlain(regexp.MustCompile(`↳ echo fixed-it`), 10*time.Second)
 	s.Sync()
 	s.Type("fix\r")
-	s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	s.WaitForPlain(regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
 	time.Sleep(1500 * time.Millisecond) // the user thinks it over
 	s.Type("y\r")
 	s.WaitForPlain(regexp.MustCompile(`\nfixed-it\n`), 10*time.Second)

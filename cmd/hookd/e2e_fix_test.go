@@ -31,14 +31,14 @@ func TestFixFlow(t *testing.T) {
 		s.Run("ech again")
 		if shell == "bash" {
 			s.Type("fix\r")
-			s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 5*time.Second)
+			s.WaitForPlain(regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 5*time.Second)
 			s.Type("n\r")
 			s.Sync()
 			if strings.Contains(s.Plain(), "\nagain\n") {
 				t.Fatalf("fix ran without consent")
 			}
 			s.Type("fix\r")
-			s.WaitForPlain(regexp.MustCompile(`(?s)run it\? \[y/N, then Enter\] .*run it\? \[y/N, then Enter\] $`), 5*time.Second)
+			s.WaitForPlain(regexp.MustCompile(`(?s)run it \(low risk\)\? \[y/N, then Enter\] .*run it \(low risk\)\? \[y/N, then Enter\] $`), 5*time.Second)
 			s.Type("y\r")
 		} else {
 			// zsh puts the fix on the command line: Enter runs it.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // TestChainValueNeverCode (issue 20, item 1): the issue's chain, which
@@ -318,7 +318,7 @@ func TestFIFOPromptFile(t *testing.T) {
 		if err := syscall.Mkfifo(filepath.Join(dir, ".hookd", "commands", "trap.md"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellinit.Quote(dir) + "\n" + initLine(shell)
+		rc := "PS1='$ '\nPROMPT='%# '\ncd " + shellwords.Quote(dir) + "\n" + initLine(shell)
 		if shell == "zsh" {
 			rc += "autoload -Uz compinit && compinit -u -D\n"
 		}

@@ -50,7 +50,7 @@ func TestFixFromTmuxPane(t *testing.T) {
 	tmux("send-keys", "grep TODO src", "Enter")
 	wait("↳ grep -r TODO src")
 	tmux("send-keys", "fix", "Enter")
-	wait("run it? [y/N, then Enter]")
+	wait("run it (low risk)? [y/N, then Enter]")
 	tmux("send-keys", "y", "Enter")
 	wait("src/a.txt:TODO")
 }

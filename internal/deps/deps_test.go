@@ -86,6 +86,8 @@ var allowed = map[string][]string{
 	"internal/shellwords": {},
 	// Where in a YAML file a node or an error is.
 	"internal/yamlpos": {},
+	// Tests' check that an offered command is only words.
+	"internal/shellwords/shellwordstest": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
@@ -102,7 +104,7 @@ var allowed = map[string][]string{
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture"},
+	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "internal/shellwords"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
 	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
@@ -110,7 +112,7 @@ var allowed = map[string][]string{
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
 	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
-	"internal/recording/agenthook": {"shellinit"},
+	"internal/recording/agenthook": {"internal/shellwords"},
 
 	// ai
 	"internal/ai/llm":         {},
@@ -129,12 +131,12 @@ var allowed = map[string][]string{
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
 	// fix
-	"internal/fix/offer": {"analyze"},
+	"internal/fix/offer": {"analyze", "internal/sanitize"},
 	"internal/fix/suggest": {"analyze", "internal/config", "history", "internal/fix/offer", "internal/recording/recall", "analyze/learn", "internal/sanitize", "internal/ui/style",
 		"internal/fix/before"},
 	// "It worked before": a failure compared with the last success of
 	// the same command, and two runs' outputs.
-	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff", "shellinit"},
+	"internal/fix/before": {"analyze", "history", "internal/recording/runctx", "internal/recording/recall", "internal/textdiff", "internal/shellwords"},
 	"internal/fix/aifix":  {"analyze", "internal/ai/promptblock", "internal/ai/llm", "internal/redact"},
 
 	// search: the engine over the history (outputs through their
@@ -158,7 +160,7 @@ var allowed = map[string][]string{
 
 	// cli
 	"cmd/hookd/complete": {"internal/sanitize"},
-	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit",
+	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit", "internal/shellwords",
 		"internal/config", "internal/paths", "internal/redact", "internal/sanitize",
 		"internal/recording/agent", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
 		"internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/recording/scrollback",

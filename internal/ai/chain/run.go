@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/hookd/hookd/internal/recording/recorder"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Options are what a chain runs with.
@@ -65,7 +65,7 @@ func Plan(c *Chain) []Planned {
 		for _, a := range sortedArgs(s) {
 			from := a.From
 			if from == "" {
-				from = shellinit.Quote(a.Default)
+				from = shellwords.Quote(a.Default)
 			}
 			p.Command += " " + from
 		}
@@ -165,11 +165,11 @@ func substitute(text string, shell bool, lookup func(Ref) (string, bool, error))
 			errs = append(errs, fmt.Errorf("%s: %s: pass it as an input (environment or stdin)", r, sites[k].problem))
 			b.WriteString(text[r.Start:r.End])
 		case sites[k].quote == 0:
-			b.WriteString(shellinit.Quote(v))
+			b.WriteString(shellwords.Quote(v))
 		default:
 			q := sites[k].quote
 			b.WriteByte(q)
-			b.WriteString(shellinit.Quote(v))
+			b.WriteString(shellwords.Quote(v))
 			b.WriteByte(q)
 		}
 	}
@@ -320,7 +320,7 @@ func runStep(ctx context.Context, c *Chain, s *Step, opt Options, lookup func(Re
 	switch s.Action {
 	case ActRun:
 		for _, a := range args {
-			text += " " + shellinit.Quote(a)
+			text += " " + shellwords.Quote(a)
 		}
 		x.Argv = []string{opt.Shell, "-c", text}
 	case ActAsk, ActExpand:

@@ -27,7 +27,7 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/runctx"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Run is one run of a command and the context it ran in.
@@ -284,7 +284,7 @@ func (c *Comparison) say() {
 		b.WriteString(" as `" + shorten(c.Then.Command, 40) + "`")
 	}
 	if !dirShown && c.Then.Cwd != "" {
-		b.WriteString(" in " + Tilde(c.Then.Cwd, c.home))
+		b.WriteString(" in " + shellwords.Tilde(c.Then.Cwd, c.home))
 	}
 	if len(thens) > 0 {
 		b.WriteString(" " + join(thens))
@@ -334,32 +334,6 @@ func shorten(s string, n int) string {
 	return s
 }
 
-// Tilde writes p under home as ~/… (home itself as ~).
-func Tilde(p, home string) string {
-	if home != "" && home != "/" {
-		if p == home {
-			return "~"
-		}
-		if rest, ok := strings.CutPrefix(p, home+"/"); ok {
-			return "~/" + rest
-		}
-	}
-	return p
-}
-
-// shellPath writes p for a command line: ~/ for the home directory, the
-// rest quoted when it needs to be.
-func shellPath(p, home string) string {
-	t := Tilde(p, home)
-	if t == "~" {
-		return "~"
-	}
-	if rest, ok := strings.CutPrefix(t, "~/"); ok {
-		return "~/" + shellinit.QuoteWord(rest)
-	}
-	return shellinit.QuoteWord(p)
-}
-
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
@@ -389,7 +363,7 @@ func (c *Comparison) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "command #%d (`%s`) worked %s", c.Then.ID, shorten(c.Then.Command, 80), ago(c.Now.Started.Sub(c.Then.Started)))
 	if c.Then.Cwd != "" {
-		b.WriteString(" in " + Tilde(c.Then.Cwd, c.home))
+		b.WriteString(" in " + shellwords.Tilde(c.Then.Cwd, c.home))
 	}
 	var ds []string
 	for _, d := range c.Differences {

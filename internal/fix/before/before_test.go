@@ -186,9 +186,6 @@ func TestPickAndAgo(t *testing.T) {
 			t.Errorf("ago(%v) = %q; want %q", d, got, want)
 		}
 	}
-	if got := shellPath("/h/a b/c", "/h"); got != "~/'a b/c'" {
-		t.Errorf("shellPath = %q", got)
-	}
 }
 
 // TestFind: the last success of the same line, else of the same program

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/internal/recording/runctx"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // comparer builds the differences and fixes of one comparison.
@@ -191,7 +191,7 @@ func (k *comparer) directory() {
 	}
 	w = k.damp(w)
 	d := Difference{Kind: KindDirectory, Then: t, Now: n, Weight: w,
-		then: "in " + Tilde(t, k.o.Home), now: "in " + Tilde(n, k.o.Home)}
+		then: "in " + shellwords.Tilde(t, k.o.Home), now: "in " + shellwords.Tilde(n, k.o.Home)}
 	if len(elsewhere) > 0 {
 		d.now += fmt.Sprintf(" (no %s here)", elsewhere[0])
 	}
@@ -201,7 +201,7 @@ func (k *comparer) directory() {
 		if len(elsewhere) > 0 {
 			why = fmt.Sprintf("Go back to the directory where it worked: %s is there, not here.", elsewhere[0])
 		}
-		k.fix("cd "+shellPath(t, k.o.Home), w, analyze.RiskLow, why)
+		k.fix("cd "+shellwords.HomePath(t, k.o.Home), w, analyze.RiskLow, why)
 	}
 }
 
@@ -237,7 +237,7 @@ func (k *comparer) git() {
 			why := fmt.Sprintf("Switch back to %s, where it worked (this changes the files of the work tree).", th.String())
 			switch {
 			case th.Branch != "" && r.HasBranch(th.Branch):
-				k.fix("git switch "+shellinit.QuoteWord(th.Branch), w, analyze.RiskMedium, why)
+				k.fix(analyze.GitSwitch(th.Branch), w, analyze.RiskMedium, why)
 			case th.Branch == "" && th.Commit != "":
 				k.fix("git switch --detach "+th.Commit[:min(12, len(th.Commit))], w*0.9, analyze.RiskMedium, why)
 			}
@@ -314,10 +314,10 @@ func (k *comparer) venv(name, kind, tv, nv string) {
 		if py {
 			d.Weight = 0.9
 		}
-		d.then = fmt.Sprintf("with %s %s active", what, Tilde(tv, k.o.Home))
+		d.then = fmt.Sprintf("with %s %s active", what, shellwords.Tilde(tv, k.o.Home))
 		d.now = "without it"
 		if nv != "" {
-			d.now = "with " + Tilde(nv, k.o.Home)
+			d.now = "with " + shellwords.Tilde(nv, k.o.Home)
 		}
 	default:
 		d.Weight = 0.4
@@ -325,18 +325,18 @@ func (k *comparer) venv(name, kind, tv, nv string) {
 			d.Weight = 0.6
 		}
 		d.then = "with no " + strings.TrimPrefix(what, "the ") + " active"
-		d.now = "with " + Tilde(nv, k.o.Home)
+		d.now = "with " + shellwords.Tilde(nv, k.o.Home)
 	}
 	k.add(d)
 	switch {
 	case kind == KindVenv && tv != "" && exists(filepath.Join(tv, "bin", analyze.ActivateScript(k.o.Shell))):
-		k.fix("source "+shellPath(filepath.Join(tv, "bin", analyze.ActivateScript(k.o.Shell)), k.o.Home), d.Weight, analyze.RiskLow,
-			fmt.Sprintf("Activate the virtualenv %s again, as when it worked.", Tilde(tv, k.o.Home)))
+		k.fix("source "+shellwords.HomePath(filepath.Join(tv, "bin", analyze.ActivateScript(k.o.Shell)), k.o.Home), d.Weight, analyze.RiskLow,
+			fmt.Sprintf("Activate the virtualenv %s again, as when it worked.", shellwords.Tilde(tv, k.o.Home)))
 	case kind == KindVenv && tv == "":
 		k.fix("deactivate", d.Weight*0.8, analyze.RiskLow, "Leave the virtualenv: it worked without one.")
 	case kind == KindConda && tv != "" && isDir(tv):
-		k.fix("conda activate "+shellPath(tv, k.o.Home), d.Weight, analyze.RiskLow,
-			fmt.Sprintf("Activate the conda environment %s again, as when it worked.", Tilde(tv, k.o.Home)))
+		k.fix("conda activate "+shellwords.HomePath(tv, k.o.Home), d.Weight, analyze.RiskLow,
+			fmt.Sprintf("Activate the conda environment %s again, as when it worked.", shellwords.Tilde(tv, k.o.Home)))
 	case kind == KindConda && tv == "":
 		k.fix("conda deactivate", d.Weight*0.8, analyze.RiskLow, "Leave the conda environment: it worked without it.")
 	}
@@ -378,7 +378,7 @@ func (k *comparer) variable(name, tv, nv string) {
 	k.add(d)
 	switch {
 	case tv != "" && !redacted && !strings.ContainsAny(tv, "\n\r"):
-		k.fix("export "+name+"="+shellinit.QuoteWord(tv), d.Weight, analyze.RiskLow, fmt.Sprintf("Set %s as it was when it worked.", name))
+		k.fix("export "+name+"="+shellwords.QuoteWord(tv), d.Weight, analyze.RiskLow, fmt.Sprintf("Set %s as it was when it worked.", name))
 	case tv == "":
 		k.fix("unset "+name, d.Weight, analyze.RiskLow, fmt.Sprintf("It worked without %s.", name))
 	}
@@ -409,14 +409,14 @@ func (k *comparer) path(tp, np, venv, conda string) {
 		for _, d := range lost {
 			if isExec(filepath.Join(d, k.prog)) {
 				k.add(Difference{Kind: KindPath, Name: d, Then: d, Weight: 0.9,
-					then: fmt.Sprintf("with %s on PATH", Tilde(d, k.o.Home)),
+					then: fmt.Sprintf("with %s on PATH", shellwords.Tilde(d, k.o.Home)),
 					now:  fmt.Sprintf("without it (%s is there)", k.prog)})
-				k.fix("export PATH="+shellinit.QuoteWord(d)+`:"$PATH"`, 0.9, analyze.RiskLow,
-					fmt.Sprintf("Put %s back on PATH: %s is there.", Tilde(d, k.o.Home), k.prog))
+				k.fix("export PATH="+shellwords.QuoteWord(d)+`:"$PATH"`, 0.9, analyze.RiskLow,
+					fmt.Sprintf("Put %s back on PATH: %s is there.", shellwords.Tilde(d, k.o.Home), k.prog))
 				return
 			}
 		}
 	}
 	k.add(Difference{Kind: KindPath, Name: lost[0], Then: lost[0], Weight: 0.3,
-		then: fmt.Sprintf("with %s on PATH", Tilde(lost[0], k.o.Home)), now: "without it"})
+		then: fmt.Sprintf("with %s on PATH", shellwords.Tilde(lost[0], k.o.Home)), now: "without it"})
 }

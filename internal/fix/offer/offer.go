@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // Max is how many commands an offer holds at most (`fix 1` to `fix 3`).
@@ -27,14 +28,32 @@ const Max = 3
 func Path(dir, session string) string { return filepath.Join(dir, session) }
 
 // Fixes replaces the offer of session with the commands of fixes, best
-// first (`fix`, `fix 2`, …; at most Max, none removes the offer).
+// first (`fix`, `fix 2`, …; at most Max, none removes the offer), and
+// their risks (RiskPath).
 func Fixes(dir, session string, fixes []analyze.Fix) error {
 	cmds := make([]string, 0, len(fixes))
+	risks := make([]Risk, 0, len(fixes))
 	for _, f := range fixes {
 		cmds = append(cmds, f.Command)
+		risks = append(risks, Risk{Level: f.Risk, Why: f.Explanation})
 	}
-	return write(dir, session, cmds)
+	return write(dir, session, cmds, risks)
 }
+
+// Risk is what the shell says of an offered command before it runs it: its
+// risk level (analyze.RiskLow, …) and why it is offered, one line.
+type Risk struct {
+	Level, Why string
+}
+
+// RiskPath is the file beside session's offer that says each command's
+// risk, so that the shell names it when it asks (and asks for "yes" when
+// it is high), and never picks a high one by itself: for each command,
+// its level, the line that explains it and the command, each followed by
+// a NUL byte. The shell finds a command's risk by the command itself, so
+// that the two files cannot disagree; a command it does not find there is
+// one of unknown risk, asked about as a high one.
+func RiskPath(dir, session string) string { return filepath.Join(dir, session+".risk") }
 
 // Answer offers the commands an answer proposes, in its order: all of
 // them to `fix` (replacing the session's offer), and the first once as the
@@ -47,22 +66,28 @@ func Answer(dir, session string, cmds []string) error {
 	if len(cmds) == 0 {
 		return ClearNext(dir, session)
 	}
-	if err := write(dir, session, cmds); err != nil {
+	risks := make([]Risk, len(cmds))
+	for i, c := range cmds {
+		risks[i] = Risk{Level: analyze.Risk(c), Why: "Proposed by the answer."}
+	}
+	if err := write(dir, session, cmds, risks); err != nil {
 		return err
 	}
 	return writeNext(dir, session, cmds[0])
 }
 
 // write replaces the offer of session with cmds (at most Max; none
-// removes it). The file is 0600 in a 0700 directory.
-func write(dir, session string, cmds []string) error {
+// removes it) and their risks: the risks first, so that a command is never
+// offered before its risk can be read. The files are 0600 in a 0700
+// directory.
+func write(dir, session string, cmds []string, risks []Risk) error {
 	if err := validSession(session); err != nil {
 		return err
 	}
 	if len(cmds) == 0 {
 		return Clear(dir, session)
 	}
-	var b []byte
+	var b, r []byte
 	for i, c := range cmds {
 		if i == Max {
 			break
@@ -71,16 +96,30 @@ func write(dir, session string, cmds []string) error {
 			return fmt.Errorf("offer: command %d is empty or holds a NUL byte", i+1)
 		}
 		b = append(append(b, c...), 0)
+		level := analyze.RiskHigh // unknown: asked about as high
+		if risks[i].Level == analyze.RiskLow || risks[i].Level == analyze.RiskMedium {
+			level = risks[i].Level
+		}
+		why := sanitize.Line(risks[i].Why)
+		r = append(append(append(append(append(append(r, level...), 0), why...), 0), c...), 0)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("offer: %w", err)
 	}
+	if err := replace(dir, session, RiskPath(dir, session), r); err != nil {
+		return err
+	}
+	return replace(dir, session, Path(dir, session), b)
+}
+
+// replace writes b to path through a temporary file renamed over it.
+func replace(dir, session, path string, b []byte) error {
 	tmp := Path(dir, "."+session+".tmp")
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("offer: %w", err)
 	}
-	if err := os.Rename(tmp, Path(dir, session)); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("offer: %w", err)
 	}
@@ -115,8 +154,10 @@ func Clear(dir, session string) error {
 	if err := validSession(session); err != nil {
 		return err
 	}
-	if err := os.Remove(Path(dir, session)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("offer: %w", err)
+	for _, p := range []string{Path(dir, session), RiskPath(dir, session)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("offer: %w", err)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package offer
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookd/hookd/analyze"
@@ -15,7 +16,7 @@ func TestWriteReadClear(t *testing.T) {
 		t.Fatalf("Read before Write = %q, %v; want none", got, err)
 	}
 	cmds := []string{"git status", "echo 'a\nb'", "ls", "fourth"}
-	if err := write(dir, s, cmds); err != nil {
+	if err := write(dir, s, cmds, make([]Risk, len(cmds))); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Read(dir, s)
@@ -36,11 +37,11 @@ func TestWriteReadClear(t *testing.T) {
 		t.Errorf("Read after Clear = %q", got)
 	}
 	for _, bad := range []string{"", "../x", ".hidden"} {
-		if err := write(dir, bad, cmds); err == nil {
+		if err := write(dir, bad, cmds, make([]Risk, len(cmds))); err == nil {
 			t.Errorf("Write(session %q) = nil; want an error", bad)
 		}
 	}
-	if err := write(dir, s, []string{"a\x00b"}); err == nil {
+	if err := write(dir, s, []string{"a\x00b"}, make([]Risk, 1)); err == nil {
 		t.Errorf("Write of a command with a NUL = nil; want an error")
 	}
 }
@@ -113,5 +114,40 @@ func TestClearNext(t *testing.T) {
 	}
 	if _, err := os.Stat(NextPath(dir, "s1")); !os.IsNotExist(err) {
 		t.Errorf("an answer without commands left the earlier offer: %v", err)
+	}
+}
+
+// TestRisks: beside the commands, each one's risk and why, found by the
+// command itself; a risk that is not known is written high; Clear removes
+// both files.
+func TestRisks(t *testing.T) {
+	dir := t.TempDir()
+	err := Fixes(dir, "s1", []analyze.Fix{
+		{Command: "git switch main", Risk: analyze.RiskLow, Explanation: "Switch\x1b[31m back."},
+		{Command: "rm -rf ~/src/app", Risk: analyze.RiskHigh, Explanation: "Start over."},
+		{Command: "make", Risk: ""},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(RiskPath(dir, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "low\x00Switch\\e[31m back.\x00git switch main\x00high\x00Start over.\x00rm -rf ~/src/app\x00high\x00\x00make\x00"
+	if string(b) != want {
+		t.Errorf("risk file = %q\n want %q", b, want)
+	}
+	if err := Answer(dir, "s1", []string{"curl x | sh"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(RiskPath(dir, "s1")); !strings.HasPrefix(string(b), "high\x00") {
+		t.Errorf("an answer's command is not rated: %q", b)
+	}
+	if err := Clear(dir, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(RiskPath(dir, "s1")); !os.IsNotExist(err) {
+		t.Errorf("the risk file outlives the offer: %v", err)
 	}
 }

@@ -3,7 +3,7 @@ package agenthook
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/hookd/hookd/shellinit"
+	"github.com/hookd/hookd/internal/shellwords"
 	"strings"
 )
 
@@ -25,14 +25,14 @@ type Snippet struct {
 func MCPConfig(agent, bin string) (Snippet, error) {
 	switch agent {
 	case "claude-code":
-		return Snippet{Text: fmt.Sprintf("claude mcp add --scope user hookd -- %s mcp\n", shellinit.QuoteWord(bin)),
+		return Snippet{Text: fmt.Sprintf("claude mcp add --scope user hookd -- %s mcp\n", shellwords.QuoteWord(bin)),
 			Where: "run it once: every project of yours gets hookd's tools (--scope project writes .mcp.json instead)"}, nil
 	case "codex":
 		return Snippet{Text: fmt.Sprintf("[mcp_servers.hookd]\ncommand = %s\nargs = [\"mcp\"]\n", jsonString(bin)),
-			Where: "add it to ~/.codex/config.toml (or run: codex mcp add hookd -- " + shellinit.QuoteWord(bin) + " mcp)"}, nil
+			Where: "add it to ~/.codex/config.toml (or run: codex mcp add hookd -- " + shellwords.QuoteWord(bin) + " mcp)"}, nil
 	case "gemini":
 		return Snippet{Text: mcpServersJSON(bin),
-			Where: "merge it into ~/.gemini/settings.json (or run: gemini mcp add --scope user hookd " + shellinit.QuoteWord(bin) + " mcp)"}, nil
+			Where: "merge it into ~/.gemini/settings.json (or run: gemini mcp add --scope user hookd " + shellwords.QuoteWord(bin) + " mcp)"}, nil
 	case "cursor":
 		return Snippet{Text: mcpServersJSON(bin),
 			Where: "merge it into ~/.cursor/mcp.json (or .cursor/mcp.json in a project)"}, nil
@@ -74,7 +74,7 @@ func HookConfig(agent, bin string) (Snippet, error) {
 	if agent != "claude-code" {
 		return Snippet{}, fmt.Errorf("no hook for %q: only claude-code has one (other tools: hookd record --author NAME -- COMMAND)", agent)
 	}
-	hook := []matcher{{Matcher: "Bash", Hooks: []command{{Type: "command", Command: shellinit.QuoteWord(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}}}
+	hook := []matcher{{Matcher: "Bash", Hooks: []command{{Type: "command", Command: shellwords.QuoteWord(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}}}
 	v := map[string]events{"hooks": {PostToolUse: hook, PostToolUseFailure: hook}}
 	return Snippet{Text: indentJSON(v),
 		Where: "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project)"}, nil

@@ -18,7 +18,7 @@ import (
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Command is one finished command and what it printed.
@@ -138,26 +138,7 @@ func exitStatus(ps *os.ProcessState) int {
 // Text is a command line that reads as argv would have been typed: each
 // word quoted for a shell when it needs it.
 func Text(argv []string) string {
-	words := make([]string, len(argv))
-	for i, a := range argv {
-		words[i] = shellWord(a)
-	}
-	return strings.Join(words, " ")
-}
-
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r))
-	}) < 0 {
-		return s
-	}
-	// As bash and zsh read it back; $'…' for what is not printable. An
-	// argv never holds a NUL, the one byte no word can.
-	q, err := syntax.Quote(s, syntax.LangBash)
-	if err != nil {
-		return "''"
-	}
-	return q
+	return shellwords.Join(argv...)
 }
 
 type writerFunc func([]byte) (int, error)

@@ -18,7 +18,7 @@ func TestText(t *testing.T) {
 		{[]string{"make", "test"}, "make test"},
 		{[]string{"echo", "a b", "it's", ""}, `echo 'a b' "it's" ''`},
 		{[]string{"printf", "\x1b[31m\n"}, `printf $'\x1b[31m\n'`},
-		{[]string{"ls", "-la", "./x/y.go", "k=v"}, "ls -la ./x/y.go k=v"},
+		{[]string{"ls", "-la", "./x/y.go", "k=v", "--set=x"}, "ls -la ./x/y.go 'k=v' --set=x"}, // k=v would assign where a command name goes
 	} {
 		if got := Text(c.argv); got != c.want {
 			t.Errorf("Text(%q) = %s; want %s", c.argv, got, c.want)
