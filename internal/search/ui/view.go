@@ -179,8 +179,8 @@ func (m *model) listLines() []string {
 		if r.Count > 1 {
 			right = fmt.Sprintf("×%d %s", r.Count, right)
 		}
-		if r.Matched&search.InOutput != 0 {
-			right = "⊳out " + right
+		if why := matchedTag[r.Matched]; why != "" {
+			right = why + " " + right
 		}
 		right = " " + stDim.Render(right)
 		cw := max(4, lw-4-ansi.StringWidth(right))
@@ -201,6 +201,14 @@ func (m *model) listLines() []string {
 		out = append(out, stDim.Render("  "+msg))
 	}
 	return out
+}
+
+// matchedTag says in a row why it matched: its command line, its output,
+// or both (nothing for the most recent commands, listed without a query).
+var matchedTag = map[search.Where]string{
+	search.InCommand: "⊳cmd",
+	search.InOutput:  "⊳out",
+	search.InBoth:    "⊳cmd+out",
 }
 
 // highlight sanitizes cmd for the terminal and marks the runes at pos;
