@@ -146,7 +146,7 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 		}
 		for i := len(res) - 1; i >= 0; i-- {
 			r := res[i]
-			printEntryLine(e, r.Entry)
+			printEntryLine(e.stdout, e, r.Entry)
 			if r.Count > 1 {
 				fmt.Fprintf(e.stdout, "%s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s ran %d times", "", r.Count)))
 			}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// TestHistoryScreenful: on a terminal, hookd history shows the most recent
+// screenful and says how to see more (-n, --all), as git log pages; piped,
+// and with --all, it lists every command (issue 32).
+func TestHistoryScreenful(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		var lines []string
+		for i := 1; i <= 60; i++ {
+			lines = append(lines, fmt.Sprintf("echo entry-%03d", i))
+		}
+		file := h.Path("imported_history")
+		if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		hookd(t, h, "import", "bash", "--file", file)
+		if out := hookd(t, h, "history"); strings.Count(out, "echo entry-") != 60 {
+			t.Fatalf("hookd history piped: %d commands; want the 60:\n%s", strings.Count(out, "echo entry-"), out)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: searchPrompt[shell] + initLine(shell), Cols: 120, Rows: 20})
+		m := s.Mark()
+		s.Run("hookd history; echo listed-$((6*7))")
+		got := s.WaitPlainSince(m, regexp.MustCompile(`(?s)hookd history;.*\nlisted-42`), 20*time.Second)[0]
+		n := strings.Count(got, "echo entry-")
+		if n == 0 || n > 20 || !strings.Contains(got, "echo entry-060") {
+			t.Errorf("hookd history on a 20-row terminal: %d commands; want the last screenful, entry-060 last:\n%s", n, got)
+		}
+		if !strings.Contains(got, "hookd history -n ") || !strings.Contains(got, "--all") {
+			t.Errorf("no hint of -n and --all above the screenful:\n%s", got)
+		}
+		m = s.Mark()
+		s.Run("hookd history --all; echo listed-$((6*8))")
+		got = s.WaitPlainSince(m, regexp.MustCompile(`(?s)hookd history --all;.*\nlisted-48`), 20*time.Second)[0]
+		if n := strings.Count(got, "echo entry-"); n != 60 {
+			t.Errorf("hookd history --all on a terminal: %d commands; want the 60", n)
+		}
+	})
+}
