@@ -278,3 +278,40 @@ func commandsOf(res []search.Result) []string {
 	}
 	return out
 }
+
+// TestPreviewUnknownStatus: an imported command (a history file keeps no
+// status or duration) and an agent's record without a duration do not
+// show "✓ 0" and "0µs" as if they had been measured (issue 32).
+func TestPreviewUnknownStatus(t *testing.T) {
+	ctx := context.Background()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	tx, _ := s.Begin(ctx)
+	tx.AddSession(ctx, history.Session{ID: "s", Shell: "bash"})
+	at := time.Now().Add(-time.Hour).UnixMicro()
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 1, Command: "make imported", Cwd: "/tmp", StartedAt: at, Source: "import"})
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 2, Command: "make measured", Cwd: "/tmp", StartedAt: at + 1, DurationUS: 0})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e := search.New(s, search.Here{Cwd: "/tmp"}, "")
+	if err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(ctx, Options{Engine: e, Store: s, Height: 12})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	m.Update(loadedMsg{})
+	typeText(m, "make imported")
+	head := ansi.Strip(m.previewLines(80)[0])
+	if strings.Contains(head, "✓") || strings.Contains(head, "0µs") || !strings.Contains(head, "status unknown") {
+		t.Errorf("imported command's preview: %q; want status unknown and no duration", head)
+	}
+	m.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	typeText(m, "make measured")
+	if head := ansi.Strip(m.previewLines(80)[0]); !strings.Contains(head, "✓ 0") || !strings.Contains(head, "0µs") {
+		t.Errorf("a shell's command's preview: %q; want ✓ 0 and its duration", head)
+	}
+}

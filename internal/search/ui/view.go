@@ -243,11 +243,19 @@ func (m *model) previewLines(w int) []string {
 	}
 	r := m.selected()
 	st := stOK.Render(fmt.Sprintf("✓ %d", d.ExitCode))
-	if d.ExitCode != 0 {
+	switch {
+	case d.Source == "import" && d.ExitCode == 0:
+		// A history file keeps no status: 0 is not a success.
+		st = stDim.Render("status unknown")
+	case d.ExitCode != 0:
 		st = stFail.Render(fmt.Sprintf("✗ %d", d.ExitCode))
 	}
+	took := duration(d.DurationUS)
+	if d.DurationUS == 0 && (d.Source == "import" || d.Source == "agent") {
+		took = "" // imported, or an agent's record: not measured
+	}
 	when := time.UnixMicro(d.StartedAt).Local().Format("2006-01-02 15:04")
-	head := fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, duration(d.DurationUS))
+	head := strings.TrimRight(fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, took), " ")
 	if r != nil && r.Count > 1 {
 		head += fmt.Sprintf("  ×%d", r.Count)
 	}
