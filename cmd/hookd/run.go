@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -152,8 +153,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 1
 		}
 	}
-	fmt.Fprintf(stderr, "hookd: unknown command %q\n", args[0])
-	printUsage(stderr)
+	// A mistake: a word for it and the way to the list, not the whole
+	// usage.
+	if strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(stderr, "hookd: unknown option %q (options go after the command: hookd COMMAND --help)\n", sanitize.Line(args[0]))
+	} else {
+		names := make([]string, len(commands))
+		for i, c := range commands {
+			names[i] = c.name
+		}
+		mean := ""
+		if near := analyze.Closest(args[0], names); near != "" {
+			mean = ": did you mean " + near + "?"
+		}
+		fmt.Fprintf(stderr, "hookd: unknown command %q%s\n", sanitize.Line(args[0]), mean)
+	}
+	fmt.Fprintln(stderr, "Run 'hookd --help' for the commands.")
 	return 2
 }
 
