@@ -48,3 +48,24 @@ func TestHistoryScreenful(t *testing.T) {
 		}
 	})
 }
+
+// TestImportSessionShell: hookd import typed in a zsh session reads zsh's
+// history even when the login shell ($SHELL) is bash, and in bash bash's
+// (issue 32).
+func TestImportSessionShell(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.MkdirAll(h.Path(".zdot"), 0o700) // the test home's ZDOTDIR
+		os.WriteFile(h.Path(".zdot", ".zsh_history"), []byte(": 1700000000:0;echo from-zsh-history\n"), 0o600)
+		os.WriteFile(h.Path(".bash_history"), []byte("echo from-bash-history\n"), 0o600)
+		login := map[string]string{"bash": "/bin/zsh", "zsh": "/bin/bash"}[shell]
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "export SHELL=" + login + "\n" + initLine(shell)})
+		s.Run("true")
+		s.Run("hookd import")
+		s.WaitForPlain(regexp.MustCompile(`imported \d+ commands? from \S+`), 10*time.Second)
+		out := hookd(t, h, "history")
+		if !strings.Contains(out, "echo from-"+shell+"-history") || strings.Contains(out, "echo from-"+map[string]string{"bash": "zsh", "zsh": "bash"}[shell]+"-history") {
+			t.Errorf("hookd import in %s with SHELL=%s imported:\n%s", shell, login, out)
+		}
+	})
+}
