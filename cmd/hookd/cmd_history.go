@@ -146,6 +146,9 @@ func printEntryLine(w io.Writer, e *env, en history.Entry) {
 	if en.Author != "" {
 		by = e.palette.Render(style.Dim, "["+sanitize.Line(en.Author)+"]") + " "
 	}
+	if en.HostID != "" { // synced in from another machine: which one
+		by += e.palette.Render(style.Dim, "[@"+sanitize.Line(en.Host)+"]") + " "
+	}
 	// Padded before it is styled: on a terminal the style's escape
 	// sequences would count in the width.
 	fmt.Fprintf(w, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,

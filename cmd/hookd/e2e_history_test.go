@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -68,4 +69,32 @@ func TestImportSessionShell(t *testing.T) {
 			t.Errorf("hookd import in %s with SHELL=%s imported:\n%s", shell, login, out)
 		}
 	})
+}
+
+// TestHistoryMarksOtherHosts: a command synced in from another machine
+// carries its host in hookd history, as an agent's carries its name; this
+// machine's carry none (issue 32).
+func TestHistoryMarksOtherHosts(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "history") // makes the database
+	ctx := t.Context()
+	s, err := history.Open(ctx, h.Path(".local", "share", "hookd", "history.db"), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := s.Begin(ctx)
+	remote := "r1" + history.HostSep + "0123456789abcdef"
+	tx.AddSession(ctx, history.Session{ID: remote, Shell: "bash", Host: "laptop"})
+	tx.AddSession(ctx, history.Session{ID: "here1", Shell: "bash", Host: "desk"})
+	now := time.Now().UnixMicro()
+	tx.AddCommand(ctx, history.Entry{Session: remote, Seq: 1, Command: "echo from-laptop", StartedAt: now - 2})
+	tx.AddCommand(ctx, history.Entry{Session: "here1", Seq: 1, Command: "echo from-here", StartedAt: now - 1})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	out := hookd(t, h, "history")
+	if !regexp.MustCompile(`\[@laptop\] echo from-laptop`).MatchString(out) || strings.Contains(out, "[@desk]") {
+		t.Errorf("hookd history:\n%s\nwant [@laptop] before the other machine's command only", out)
+	}
 }

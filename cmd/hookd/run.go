@@ -41,7 +41,7 @@ type runFunc func(ctx context.Context, e *env, args []string) error
 
 var commands = []command{
 	{name: "init", args: "bash|zsh [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc", flags: cmdInit},
-	{name: "history", args: "[-n N | --all] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
+	{name: "history", args: "[-n N | --all] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name, other machines' with their host)", flags: cmdHistory},
 	{name: "search", args: "[QUERY…] [--json] [-n N] [--cwd DIR] [--session] [--failed] [--since WHEN] [--command-only|--output-only] [--scope S] [--mode M] [--agents] [--list]", summary: "search commands and what they printed; on a terminal (and on Ctrl-R at the prompt) interactive, with a preview of the output", flags: cmdSearch},
 	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
 	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output exactly, for pipes and files", flags: cmdOut},
