@@ -32,7 +32,7 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
 	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
-	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
+	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line, newest first (the text is oldest first)")
 	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
 	return func(ctx context.Context, e *env, args []string) error {
 		q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(args, " ")}
