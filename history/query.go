@@ -84,9 +84,17 @@ const manyRows = 1000
 // overflow pages included, straight from the file (SQLite's direct
 // overflow read, past the page cache). On 100,000 commands that was 5.8
 // reads a row with outputs of 1 KB and hundreds with large ones (issue 32);
-// this pass reads each page once.
-var outputSizes = `WITH o AS MATERIALIZED (SELECT session, seq, CASE WHEN flags & ` + strconv.Itoa(int(OutputFullScreen)) +
-	` <> 0 THEN 0 ELSE COALESCE(length(text), 0) END AS size FROM outputs WHERE stream = '') `
+// this pass reads each row once, and not its overflow pages: length() of a
+// blob is in the row's header, and flags, stored after the text, is read
+// only where the text is short enough to be a full-screen program's note
+// (capture.FullScreenNote, the whole text of such an output), which never
+// overflows.
+var outputSizes = `WITH o AS MATERIALIZED (SELECT session, seq, CASE WHEN length(text) <= ` + strconv.Itoa(fullScreenNoteMax) +
+	` AND flags & ` + strconv.Itoa(int(OutputFullScreen)) + ` <> 0 THEN 0 ELSE COALESCE(length(text), 0) END AS size FROM outputs WHERE stream = '') `
+
+// fullScreenNoteMax bounds the length of the text of a full-screen
+// program's output (capture.FullScreenNote, 39 bytes).
+const fullScreenNoteMax = 256
 
 const manyColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
 	c.duration_us, COALESCE(o.size, 0),
