@@ -141,3 +141,13 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// Closest returns the candidate a mistyped word most likely meant (within
+// the typos a word of its length may carry), or "" when none is near:
+// `hookd histroy` → history.
+func Closest(word string, candidates []string) string {
+	if m := closest(word, candidates, nil); len(m) > 0 {
+		return m[0].word
+	}
+	return ""
+}

@@ -383,3 +383,57 @@ func TestSession(t *testing.T) {
 		t.Errorf("Session(nope) error = %v; want ErrNotFound", err)
 	}
 }
+
+// TestListManyRowsSameEntries: a listing of many rows (no limit, or more
+// than a thousand), which reads the outputs' sizes in one pass, gives the
+// entries a short one gives, output sizes included (a full-screen
+// program's 0, another stream's not counted), and Oldest the same reversed.
+func TestListManyRowsSameEntries(t *testing.T) {
+	s := sampleStore(t)
+	addOutputs(t, s,
+		history.Output{Session: "a", Seq: 1, Text: []byte("On branch main\n"), Bytes: 15, CreatedAt: t0},
+		history.Output{Session: "a", Seq: 2, Text: make([]byte, 20000), Bytes: 20000, Flags: history.OutputTruncated, CreatedAt: t0},
+		history.Output{Session: "b", Seq: 1, Text: []byte("[full-screen program]\n"), Bytes: 5000, Flags: history.OutputFullScreen, CreatedAt: t0},
+		history.Output{Session: "b", Seq: 2, Stream: "stderr", Text: []byte("only stderr\n"), Bytes: 12, CreatedAt: t0},
+	)
+	few, err := s.List(t.Context(), history.Query{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := s.List(t.Context(), history.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(few, many) {
+		t.Errorf("List without a limit:\n%+v\nwith -n 1000:\n%+v", many, few)
+	}
+	sizes := map[string]int64{}
+	for _, e := range many {
+		sizes[e.Command] = e.OutputBytes
+	}
+	for cmd, want := range map[string]int64{"git status": 15, "make test": 20000, "GIT log --oneline": 0, "echo 100% done": 0} {
+		if sizes[cmd] != want {
+			t.Errorf("output size of %q = %d; want %d", cmd, sizes[cmd], want)
+		}
+	}
+	oldest, err := s.List(t.Context(), history.Query{Oldest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(oldest)
+	if !reflect.DeepEqual(oldest, many) {
+		t.Errorf("List oldest first, reversed:\n%q\nnewest first:\n%q", commands(oldest), commands(many))
+	}
+	var walked []history.Entry
+	stop := errors.New("stop")
+	err = s.Walk(t.Context(), history.Query{}, func(e history.Entry) error {
+		walked = append(walked, e)
+		if len(walked) == 3 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || !reflect.DeepEqual(walked, many[:3]) {
+		t.Errorf("Walk stopped after 3: %v, %q", err, commands(walked))
+	}
+}

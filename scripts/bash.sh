@@ -287,6 +287,7 @@ _hookd_init_hooks() {
 # binding is left alone), checked without a process (_hookd_query).
 _hookd_init_ask() {
   _hookd_asked='' _hookd_ask_cmd=hookd _hookd_armed='' _hookd_maps=emacs
+  _hookd_offered='' _hookd_offer_hc='' _hookd_offer_bound=()
   [[ -n $_hookd_prefix ]] || return 0
   _hookd_query 'builtin bind -q accept-line'
   [[ $REPLY == *'"\C-m"'* ]] || return 0
@@ -646,6 +647,63 @@ _hookd_offer_line() {
   : >|"$_hookd_f"
   READLINE_LINE=$_hookd_c
   READLINE_POINT=${#READLINE_LINE}
+  # A key typed first replaces it (_hookd_offer_key).
+  _hookd_offered=$_hookd_c _hookd_offer_hc=$HISTCMD
+  _hookd_offer_keys -x
+}
+
+# The printable ASCII characters, in order: _hookd_offer_key's argument
+# is an index in it.
+_hookd_pr=' !"#$%&'"'"'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghijklmnopqrstuvwxyz{|}~'
+
+# _hookd_offer_keys -x binds the printable keys that insert themselves
+# (self-insert: another binding, magic-space say, is left alone) to
+# _hookd_offer_key while an answer's command waits on the line;
+# _hookd_offer_keys (no argument) gives them back to self-insert. The
+# bindings are read from bind -p without a process, through the session's
+# one-shot offer file (0600, just emptied: the offer is on the line), which
+# is emptied again.
+_hookd_offer_keys() {
+  local _hookd_km _hookd_l _hookd_k _hookd_p _hookd_f=$_hookd_fixdir/$HOOKD_SESSION.next
+  [[ $1 == -x || ${#_hookd_offer_bound[@]} -gt 0 ]] || return 0
+  for _hookd_km in $_hookd_maps; do
+    if [[ $1 == -x ]]; then
+      builtin bind -m "$_hookd_km" -p 2>/dev/null >|"$_hookd_f" || continue
+      while IFS= builtin read -r _hookd_l; do
+        [[ $_hookd_l == '"'?'": self-insert' || $_hookd_l == '"'?'": self-insert' ]] || continue
+        _hookd_k=${_hookd_l%'": self-insert'}
+        _hookd_k=${_hookd_k#'"'}
+        _hookd_p=${_hookd_pr%%"${_hookd_k: -1}"*}
+        builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": _hookd_offer_key ${#_hookd_p}"
+        _hookd_offer_bound+=("$_hookd_km:$_hookd_k")
+      done <"$_hookd_f"
+      : >|"$_hookd_f"
+    fi
+  done
+  [[ $1 != -x ]] || return 0
+  for _hookd_l in "${_hookd_offer_bound[@]}"; do
+    builtin bind -m "${_hookd_l%%:*}" "\"${_hookd_l#*:}\": self-insert"
+  done
+  _hookd_offer_bound=()
+}
+
+# _hookd_offer_key N types the printable character N of _hookd_pr, the
+# first key after an answer's command was put on the line: typed at the
+# end of the untouched command, it replaces it (`./build.sh` then `clear`
+# is not `./build.shclear`); anywhere else it is inserted. The keys are
+# then self-insert again.
+_hookd_offer_key() {
+  local _hookd_ch=${_hookd_pr:$1:1}
+  if [[ -n $_hookd_offered && $READLINE_LINE == "$_hookd_offered" && $HISTCMD == "$_hookd_offer_hc" ]] &&
+    ((READLINE_POINT == ${#READLINE_LINE})); then
+    READLINE_LINE=$_hookd_ch
+    READLINE_POINT=1
+  else
+    READLINE_LINE=${READLINE_LINE:0:READLINE_POINT}$_hookd_ch${READLINE_LINE:READLINE_POINT}
+    ((READLINE_POINT += 1))
+  fi
+  _hookd_offered=''
+  _hookd_offer_keys
 }
 
 # _hookd_risk_of CMD sets _hookd_rl and _hookd_rw (the caller's) to the

@@ -272,7 +272,7 @@ _hookd_init_hooks() {
 # line costs nothing more.
 _hookd_init_ask() {
   emulate -L zsh
-  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed=
+  typeset -g _hookd_asked= _hookd_prev_accept= _hookd_ask_cmd=hookd _hookd_armed= _hookd_offered=
   [[ -n $_hookd_prefix ]] || return 0
   [[ ${commands[hookd]-} -ef $_hookd_bin ]] || _hookd_ask_cmd=${(qq)_hookd_bin}
   autoload -Uz add-zle-hook-widget
@@ -627,8 +627,29 @@ _hookd_offer_line() {
     BUFFER=$(<$next)
     CURSOR=$#BUFFER
     _hookd_highlight
+    # A key typed first replaces it (_hookd_offer_typed).
+    typeset -g _hookd_offered=$BUFFER
+    add-zle-hook-widget line-pre-redraw _hookd_offer_typed
   fi
   : >|$next
+}
+
+# _hookd_offer_typed (a line-pre-redraw hook, after each widget while an
+# answer's command is on the line untouched): a printable key typed first,
+# or a paste, replaces the command rather than adding to it (`./build.sh`
+# then `clear` is not `./build.shclear`). Any other change, or a move and
+# then a key, leaves the line to the user.
+_hookd_offer_typed() {
+  emulate -L zsh
+  [[ -n $_hookd_offered && $BUFFER != "$_hookd_offered" ]] || return 0
+  add-zle-hook-widget -d line-pre-redraw _hookd_offer_typed
+  local o=$_hookd_offered
+  _hookd_offered=
+  if [[ $LASTWIDGET == (self-insert|bracketed-paste)* && $BUFFER == "$o"?* ]] && (( CURSOR == $#BUFFER )); then
+    BUFFER=${BUFFER#"$o"}
+    CURSOR=$#BUFFER
+    _hookd_highlight
+  fi
 }
 
 # _hookd_highlight has zsh-syntax-highlighting, where it is loaded,

@@ -14,7 +14,10 @@ import (
 func cmdForget(fs *pflag.FlagSet) runFunc {
 	match := fs.String("match", "", "forget every command matching the regular expression `REGEX`")
 	return func(ctx context.Context, e *env, args []string) error {
-		if (*match == "") == (len(args) == 0) {
+		switch {
+		case *match == "" && len(args) == 0:
+			return usagef("give the ids to forget, or --match REGEX")
+		case *match != "" && len(args) > 0:
 			return usagef("give ids or --match REGEX, not both")
 		}
 		var ids []int64

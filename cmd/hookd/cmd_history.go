@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"github.com/hookd/hookd/internal/hostid"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,16 +20,18 @@ import (
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
+	"golang.org/x/sys/unix"
 )
 
 func cmdHistory(fs *pflag.FlagSet) runFunc {
-	n := fs.IntP("limit", "n", 0, "show at most `N` commands (the most recent)")
+	n := fs.IntP("limit", "n", 0, "show at most `N` commands (the most recent); on a terminal, without -n or --all, a screenful")
+	all := fs.Bool("all", false, "every command, also on a terminal")
 	failed := fs.Bool("failed", false, "only commands that failed (non-zero exit status)")
 	session := fs.Bool("session", false, "only commands of this shell session")
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	since := fs.String("since", "", "only commands started since `WHEN`: a duration (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)")
 	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
-	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line")
+	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line, newest first (the text is oldest first)")
 	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
 	return func(ctx context.Context, e *env, args []string) error {
 		q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(args, " ")}
@@ -44,6 +48,16 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 		if *n < 0 {
 			return usagef("-n must be positive")
 		}
+		if *all && fs.Changed("limit") {
+			return usagef("-n and --all: give one")
+		}
+		// On a terminal, a screenful, the most recent, as git log shows
+		// its first page: the whole history of years would scroll past.
+		screenful := 0
+		if rows := terminalRows(e.stdout); rows > 0 && !*asJSON && !*all && !fs.Changed("limit") {
+			screenful = max(1, rows-3)
+			q.Limit = screenful + 1 // one more: are there earlier ones?
+		}
 		if *session {
 			if e.session == "" {
 				return errors.New("--session: HOOKD_SESSION is not set (this shell does not load hookd)")
@@ -59,6 +73,18 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		defer s.Close()
+		w := bufio.NewWriterSize(e.stdout, 64<<10)
+		if !*asJSON && q.Limit == 0 {
+			// The whole history, oldest first as it is read.
+			q.Oldest = true
+			if err := s.Walk(ctx, q, func(en history.Entry) error {
+				printEntryLine(w, e, en)
+				return nil
+			}); err != nil {
+				return err
+			}
+			return w.Flush()
+		}
 		entries, err := s.List(ctx, q)
 		if err != nil {
 			return err
@@ -77,14 +103,32 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 			return nil
 		}
 		// Oldest first, so that the newest is next to the prompt.
-		for i := len(entries) - 1; i >= 0; i-- {
-			printEntryLine(e, entries[i])
+		if screenful > 0 && len(entries) > screenful {
+			entries = entries[:screenful]
+			fmt.Fprintln(w, e.palette.Render(style.Dim, fmt.Sprintf("… earlier commands not shown: hookd history -n %d shows more, --all every one", 10*screenful)))
 		}
-		return nil
+		for i := len(entries) - 1; i >= 0; i-- {
+			printEntryLine(w, e, entries[i])
+		}
+		return w.Flush()
 	}
 }
 
-func printEntryLine(e *env, en history.Entry) {
+// terminalRows is the height of the terminal w is, 0 when it is not one
+// (a pipe, a file, /dev/null).
+func terminalRows(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil {
+			if ws.Row == 0 {
+				return 24 // a terminal that does not say
+			}
+			return int(ws.Row)
+		}
+	}
+	return 0
+}
+
+func printEntryLine(w io.Writer, e *env, en history.Entry) {
 	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
 	status := fmt.Sprintf("%3d", en.ExitCode)
 	st := e.palette.Render(style.Success, status)
@@ -100,9 +144,12 @@ func printEntryLine(e *env, en history.Entry) {
 	if en.Author != "" {
 		by = e.palette.Render(style.Dim, "["+sanitize.Line(en.Author)+"]") + " "
 	}
+	if en.HostID != "" { // synced in from another machine: which one
+		by += e.palette.Render(style.Dim, "[@"+sanitize.Line(en.Host)+"]") + " "
+	}
 	// Padded before it is styled: on a terminal the style's escape
 	// sequences would count in the width.
-	fmt.Fprintf(e.stdout, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
+	fmt.Fprintf(w, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
 		e.palette.Render(style.Dim, fmt.Sprintf("%5s", size)), by, sanitize.Line(en.Command))
 }
 

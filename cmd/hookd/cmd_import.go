@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/hookd/hookd/internal/recording/histfile"
 	"github.com/hookd/hookd/internal/recording/ingest"
@@ -18,13 +17,23 @@ import (
 func cmdImport(fs *pflag.FlagSet) runFunc {
 	file := fs.String("file", "", "the history file `F` (default: ~/.bash_history, or ~/.zsh_history, $ZDOTDIR's if set,\nor fish's fish_history in $XDG_DATA_HOME/fish)")
 	return func(ctx context.Context, e *env, args []string) error {
-		shell := filepath.Base(os.Getenv("SHELL"))
-		switch len(args) {
-		case 0:
-		case 1:
-			shell = args[0]
-		default:
+		if len(args) > 1 {
 			return usagef("one shell at most")
+		}
+		s, err := e.openFlushed(ctx)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		// The shell named, else this session's (typed in zsh, zsh's
+		// history, whatever the login shell), else the login shell.
+		shell := filepath.Base(os.Getenv("SHELL"))
+		if len(args) == 1 {
+			shell = args[0]
+		} else if e.session != "" {
+			if ses, err := s.Session(ctx, e.session); err == nil && slices.Contains(histfile.Shells, ses.Shell) {
+				shell = ses.Shell
+			}
 		}
 		if !slices.Contains(histfile.Shells, shell) {
 			return usagef("unsupported shell %q (supported: %s)", shell, strings.Join(histfile.Shells, ", "))
@@ -49,11 +58,6 @@ func cmdImport(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return fmt.Errorf("import %s: %w", *file, err)
 		}
-		s, err := e.openStore(ctx, 10*time.Second, false)
-		if err != nil {
-			return err
-		}
-		defer s.Close()
 		added, ignored, err := ingest.Import(ctx, s, e.rules(), shell, res.Entries, fi.ModTime())
 		if err != nil {
 			return err

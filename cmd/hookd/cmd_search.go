@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -144,7 +145,7 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 		}
 		for i := len(res) - 1; i >= 0; i-- {
 			r := res[i]
-			printEntryLine(e, r.Entry)
+			printEntryLine(e.stdout, e, r.Entry)
 			if r.Count > 1 {
 				fmt.Fprintf(e.stdout, "%s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s ran %d times", "", r.Count)))
 			}
@@ -200,6 +201,23 @@ func buildSearchCache(e *env) {
 	}
 }
 
+// searchPager is the command line that shows an output from the search
+// (Ctrl-O): $PAGER, else less -R, else more. less paints a short output at
+// the bottom of an empty screen unless told -c (repaint from the top):
+// it is told so.
+func searchPager(pager string, haveLess bool) string {
+	switch {
+	case pager == "" && haveLess:
+		return "less -R -c"
+	case pager == "":
+		return "more"
+	}
+	if f := strings.Fields(pager); len(f) > 0 && filepath.Base(f[0]) == "less" && !strings.ContainsAny(pager, "|;&<>`$") {
+		return pager + " -c"
+	}
+	return pager
+}
+
 // searchInteractive runs the search on the terminal. For the shell's key
 // (--widget) it prints what was chosen on stdout, for the shell code: the
 // action (accept, edit, run, cancel) on the first line, then the command
@@ -210,13 +228,8 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 		return fmt.Errorf("search: no terminal: %w", err)
 	}
 	defer tty.Close()
-	pager := os.Getenv("PAGER")
-	if pager == "" {
-		pager = "more"
-		if _, err := exec.LookPath("less"); err == nil {
-			pager = "less -R"
-		}
-	}
+	_, lessErr := exec.LookPath("less")
+	pager := searchPager(os.Getenv("PAGER"), lessErr == nil)
 	rd := e.reader(s)
 	// A short-lived process that reads tens of megabytes at once: fewer
 	// collections, not less memory, is what it needs.

@@ -128,16 +128,13 @@ func readPhrase(e *env) (string, error) {
 }
 
 // syncSettings resolves the sync section of the configuration (nil when
-// sync.url is not set).
+// sync.url is not set, or syncConfigError finds it wrong).
 func (e *env) syncSettings() *hsync.Settings {
 	c := e.config().Sync
-	if c.URL == "" {
+	if c.URL == "" || e.syncConfigError() != nil {
 		return nil
 	}
-	bucket, prefix, err := hsync.ParseURL(string(c.URL))
-	if err != nil {
-		return nil
-	}
+	bucket, prefix, _ := hsync.ParseURL(string(c.URL))
 	pathStyle := c.Endpoint != ""
 	if c.PathStyle != nil {
 		pathStyle = *c.PathStyle
@@ -147,9 +144,26 @@ func (e *env) syncSettings() *hsync.Settings {
 		KeepOutput: int64(e.config().Output.Limit)}
 }
 
+// syncConfigError says what is wrong in the sync section: a url that is
+// not s3://BUCKET[/PREFIX] (which is not "not set"), an endpoint that is
+// not an http or https address (left out, the bucket would be looked up
+// at AWS). The configuration refuses both values; sync refuses to run
+// without them.
+func (e *env) syncConfigError() error {
+	for _, w := range e.configWarnings() {
+		if w.Key == "sync.url" || w.Key == "sync.endpoint" {
+			return errors.New(w.File + ": " + w.Key + ": " + w.Msg)
+		}
+	}
+	return nil
+}
+
 // syncer builds the Syncer from the configuration, the AWS environment
 // and this installation's id.
 func (e *env) syncer() (*hsync.Syncer, error) {
+	if err := e.syncConfigError(); err != nil {
+		return nil, exitCode{1, err.Error()}
+	}
 	set := e.syncSettings()
 	if set == nil {
 		return nil, exitCode{1, fmt.Sprintf("sync.url is not set in %s: add\n  sync:\n    url: s3://BUCKET/PREFIX\n    endpoint: http://HOST:PORT   # a self-hosted store; omit for AWS S3\n(docs/sync.md)", e.paths.Config)}
@@ -186,6 +200,14 @@ func (e *env) syncStatus(ctx context.Context) hsync.Status {
 	return hsync.Gather(ctx, e.syncSettings(), hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID}, id, label, store)
 }
 
+// count says n things: "1 command", "2 commands".
+func count[N int | int64](n N, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // syncLine says the state of sync in one line, and the problem if any.
 func syncLine(st hsync.Status) (line, problem string) {
 	switch {
@@ -198,7 +220,7 @@ func syncLine(st hsync.Status) (line, problem string) {
 	if t, err := time.Parse(time.RFC3339Nano, st.LastSync); err == nil {
 		last = time.Since(t).Round(time.Second).String() + " ago"
 	}
-	line = fmt.Sprintf("%s, last sync %s, %d waiting to go up, %d hosts", st.URL, last, st.Backlog, len(st.Hosts))
+	line = fmt.Sprintf("%s, last sync %s, %d waiting to go up, %s", st.URL, last, st.Backlog, count(len(st.Hosts), "host"))
 	switch {
 	case st.LastError != "":
 		problem = "sync: the last pass failed: " + st.LastError
@@ -222,7 +244,11 @@ func printSyncStatus(e *env, st hsync.Status) {
 	w := e.stdout
 	line, problem := syncLine(st)
 	fmt.Fprintf(w, "sync      %s\n", line)
-	fmt.Fprintf(w, "this host %s (id %s)\n", sanitize.Line(st.Host), st.HostID)
+	id := st.HostID
+	if id == "" {
+		id = "none yet: the first sync makes it"
+	}
+	fmt.Fprintf(w, "this host %s (id %s)\n", sanitize.Line(st.Host), id)
 	if st.Configured && st.Key {
 		if st.LastMoved != "" {
 			fmt.Fprintf(w, "last pass %s\n", st.LastMoved)
@@ -232,7 +258,7 @@ func printSyncStatus(e *env, st hsync.Status) {
 			if h.This {
 				this = " (this one)"
 			}
-			fmt.Fprintf(w, "  host %s %s%s: %d commands merged from %d segments\n", h.ID, sanitize.Line(h.Label), this, h.Commands, h.Merged)
+			fmt.Fprintf(w, "  host %s %s%s: %s merged from %s\n", h.ID, sanitize.Line(h.Label), this, count(h.Commands, "command"), count(h.Merged, "segment"))
 		}
 	}
 	if problem != "" {

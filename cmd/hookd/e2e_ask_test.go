@@ -560,3 +560,41 @@ func TestRemoteNoticeOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestAskOfferReplacedByTyping: the answer's command waits on the next
+// line; a printable key typed first replaces it rather than being appended
+// to it (`DEBUG=1 ./build.shclear` ran, issue 32), and the offer still runs
+// with Enter alone.
+func TestAskOfferReplacedByTyping(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\ntouch offered-file\n```\n"}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: llmEnv(fake)})
+		s.Type("?? how do I make the file\r")
+		s.WaitForPlain(regexp.MustCompile(`(?s)how do I make the file.*touch offered-file\n.*touch offered-file$`), 10*time.Second)
+		s.Type("echo replaced-$((6*7))\r")
+		s.WaitForPlain(regexp.MustCompile(`\nreplaced-42\n`), 10*time.Second)
+		s.Sync()
+		if _, err := os.Stat(h.Path("offered-file")); err == nil {
+			t.Errorf("the offered command ran with what was typed")
+		}
+		es := entries(t, h)
+		if last := es[len(es)-1].Command; last != "echo replaced-$((6*7))" {
+			t.Errorf("ran %q; want the line typed, the offer replaced", last)
+		}
+		// The keys insert as always afterwards, the offer gone.
+		s.Type("echo after-")
+		s.Type("$((6*8))\r")
+		s.WaitForPlain(regexp.MustCompile(`\nafter-48\n`), 10*time.Second)
+		// Enter alone still runs the offer.
+		s.Type("?? how do I make the file\r")
+		s.WaitForPlain(regexp.MustCompile(`(?s)how do I make the file.*touch offered-file\n.*touch offered-file$`), 10*time.Second)
+		s.Type("\r")
+		s.Sync()
+		if _, err := os.Stat(h.Path("offered-file")); err != nil {
+			t.Errorf("Enter did not run the offered command: %v", err)
+		}
+	})
+}

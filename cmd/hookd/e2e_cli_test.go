@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -129,3 +130,30 @@ func TestForget(t *testing.T) {
 }
 
 func filepathGlob(p string) ([]string, error) { return filepath.Glob(p) }
+
+// TestCLIMistakes: a mistyped command gets "did you mean", an unknown
+// option is called an option, neither prints the whole usage, and forget
+// with nothing asks for something to forget (issue 32).
+func TestCLIMistakes(t *testing.T) {
+	h := newHome(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"histroy"}, `hookd: unknown command "histroy": did you mean history?`},
+		{[]string{"serach", "foo"}, `did you mean search?`},
+		{[]string{"--nosuch"}, `hookd: unknown option "--nosuch"`},
+		{[]string{"forget"}, `hookd forget: give the ids to forget, or --match REGEX`},
+	} {
+		_, errOut, err := hookdRun(h, nil, tc.args...)
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("hookd %q: %v; want exit 2", tc.args, err)
+		}
+		if !strings.Contains(errOut, tc.want) {
+			t.Errorf("hookd %q said:\n%s\nwant %q", tc.args, errOut, tc.want)
+		}
+		if n := strings.Count(errOut, "\n"); n > 3 {
+			t.Errorf("hookd %q: %d lines on stderr; want a short word, not the whole usage:\n%s", tc.args, n, errOut)
+		}
+	}
+}

@@ -411,3 +411,39 @@ func TestSearchHostileOutput(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchEnterPutsFirstRow: a word that only an output holds, typed key
+// by key, the outputs' matches answering after the command lines'
+// (letters of the word scattered across a long line that ran more often
+// and more recently): the command whose output holds the word is the first
+// row, it is the one selected, its row says it matched in its output, and
+// Enter puts it on the line (issue 32).
+func TestSearchEnterPutsFirstRow(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h, s := searchShell(t, shell, 200, 40, "")
+		if err := os.WriteFile(h.Path("notes.txt"), []byte("birds seen:\na flamingo, two herons\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		const cat = "cat ~/notes.txt"
+		const scattered = "find /var/log -name '*.gz' -amin -60 -ls 2>/dev/null | grep -v go"
+		recordOutput(t, s, cat)
+		waitSearchable(t, h, "flamingo")
+		for range 3 {
+			s.Run(scattered)
+		}
+		s.Editing()
+		openSearch(s)
+		for i := range len("flamingo") {
+			s.Type("flamingo"[i : i+1])
+			s.WaitForScreen(regexp.MustCompile(`(?m)^› `+"flamingo"[:i+1]+`\b`), 20*time.Second)
+		}
+		// The first row is the cat, matched in its output (it comes
+		// only with the outputs' answer); then Enter.
+		screen := s.WaitForScreen(regexp.MustCompile(`\n[▌ ]1 +`+regexp.QuoteMeta(cat)+` .*⊳out`), 20*time.Second)
+		if !regexp.MustCompile(`\n▌1 +` + regexp.QuoteMeta(cat)).MatchString(screen) {
+			t.Errorf("the first row is not the one selected:\n%s", searchUI(screen))
+		}
+		s.Type("\r")
+		waitLine(t, s, cat)
+	})
+}

@@ -582,3 +582,25 @@ func TestSyncClonedHome(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncConfigWords: a sync.url that is set but wrong is called wrong,
+// not "not set"; an endpoint without its scheme is refused rather than
+// ignored; an installation without an id yet does not print an empty one
+// (issue 32).
+func TestSyncConfigWords(t *testing.T) {
+	h := newHome(t)
+	out, _, _ := hookdRun(h, nil, "sync", "--status")
+	if strings.Contains(out, "(id )") {
+		t.Errorf("sync --status unconfigured prints an empty id:\n%s", out)
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"sync:\n  url: s3:/bucket\n", "want s3://BUCKET"},
+		{"sync:\n  url: s3://bucket/p\n  endpoint: localhost:9000\n", "sync.endpoint: \"localhost:9000\": want an http or https address"},
+	} {
+		writeConfig(t, h, tc.yaml)
+		_, errOut, err := hookdRun(h, nil, "sync")
+		if err == nil || strings.Contains(errOut, "is not set") || !strings.Contains(errOut, tc.want) {
+			t.Errorf("hookd sync with\n%s: %v\n%s\nwant %q", tc.yaml, err, errOut, tc.want)
+		}
+	}
+}

@@ -62,3 +62,62 @@ func quoteAll(env []string) []string {
 	}
 	return out
 }
+
+// TestSearchPagerShortOutputAtTop: in tmux, Ctrl-O with the default pager
+// (less) shows a two-line output at the top of the screen, not at the
+// bottom of an empty one (issue 32).
+func TestSearchPagerShortOutputAtTop(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("REQUIRE_SHELLS") != "" {
+			t.Fatal("tmux is required (REQUIRE_SHELLS is set)")
+		}
+		t.Skip("tmux not installed")
+	}
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less not installed")
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		rc := "unset PAGER LESS\n" + searchPrompt[shell] + initLine(shell)
+		start := " bash --noprofile --rcfile " + h.Path(".bashrc") + " -i"
+		os.WriteFile(h.Path(".bashrc"), []byte(rc), 0o600)
+		if shell == "zsh" {
+			os.MkdirAll(h.Path(".zdot"), 0o700)
+			os.WriteFile(h.Path(".zdot", ".zshrc"), []byte(rc), 0o600)
+			start = " ZDOTDIR=" + h.Path(".zdot") + " zsh -d -i"
+		}
+		sock := filepath.Join(h.Dir, "tmux.sock")
+		tmux := func(args ...string) string {
+			out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+			return string(out)
+		}
+		cmd := "cd " + h.Dir + ` && exec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ` + strings.Join(quoteAll(h.Env), " ") + start
+		if out, err := exec.Command("tmux", "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "30", cmd).CombinedOutput(); err != nil {
+			t.Fatalf("tmux: %v %s", err, out)
+		}
+		t.Cleanup(func() { tmux("kill-server") })
+		var screen string
+		wait := func(want string) {
+			t.Helper()
+			shelltest.Eventually(t, 20*time.Second, func() bool {
+				screen = tmux("capture-pane", "-p")
+				return strings.Contains(screen, want)
+			}, func() string { return fmt.Sprintf("no %q on the screen:\n%s", want, screen) })
+		}
+		wait("P>")
+		tmux("send-keys", `hookd run -c "printf 'pagerword line1\nline2\n'"`, "Enter")
+		waitSearchable(t, h, "pagerword")
+		tmux("send-keys", "C-r")
+		wait("› ")
+		tmux("send-keys", "-l", "pagerword")
+		wait("⊳")
+		tmux("send-keys", "C-o")
+		wait("(END)")
+		if first := strings.SplitN(screen, "\n", 2)[0]; !strings.HasPrefix(first, "pagerword line1") {
+			t.Errorf("the pager's first line is %q; want the output's first line at the top:\n%s", first, screen)
+		}
+		tmux("send-keys", "q")
+		wait("› pagerword")
+		tmux("send-keys", "Escape")
+	})
+}

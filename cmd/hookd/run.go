@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -40,10 +41,10 @@ type runFunc func(ctx context.Context, e *env, args []string) error
 
 var commands = []command{
 	{name: "init", args: "bash|zsh|fish [--capture=pty|off] [--early]", summary: "print the shell code to eval in ~/.bashrc or ~/.zshrc (fish: source in config.fish)", flags: cmdInit},
-	{name: "history", args: "[-n N] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name)", flags: cmdHistory},
+	{name: "history", args: "[-n N | --all] [--failed] [--session] [--cwd DIR] [--since WHEN] [--author NAME] [--host NAME] [--json] [QUERY…]", summary: "list and search the history (coding agents' commands marked with their name, other machines' with their host)", flags: cmdHistory},
 	{name: "search", args: "[QUERY…] [--json] [-n N] [--cwd DIR] [--session] [--failed] [--since WHEN] [--command-only|--output-only] [--scope S] [--mode M] [--agents] [--list]", summary: "search commands and what they printed; on a terminal (and on Ctrl-R at the prompt) interactive, with a preview of the output", flags: cmdSearch},
 	{name: "show", args: "[REF] [--author NAME] [--json]", refs: true, summary: "one command in full, with its output", flags: cmdShow},
-	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output exactly, for pipes and files", flags: cmdOut},
+	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr]", refs: true, summary: "print a command's captured output as the terminal showed it (its text: colours and cursor moves are not kept), for pipes and files", flags: cmdOut},
 	{name: "run", args: "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", summary: "run a command with its output captured and recorded, and a failure analysed; exits with its status", flags: cmdRun},
 	{name: "shell", args: "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", summary: "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", flags: cmdShell},
 	{name: "status", args: "[--json]", summary: "agent, database, spool and output capture state: the first thing to run when something is off", flags: cmdStatus},
@@ -61,7 +62,7 @@ var commands = []command{
 	{name: "learned", args: "[--json] | --delete ID… | --clear", summary: "list the fixes learned from your own fixes of failed commands (offered first when the failure comes back), or delete them", flags: cmdLearned},
 	{name: "mcp", args: "[--print-config claude-code|codex|gemini|cursor]", summary: "serve coding agents (Claude Code, Codex, Gemini CLI, Cursor) your history and outputs over MCP on stdin/stdout, read-only and redacted; --print-config prints the setup for an agent", flags: cmdMCP},
 	{name: "agent-hook", args: "claude-code [--print-config]", summary: "record a command Claude Code's Bash tool ran, with its output, from the hook's JSON on stdin (returns at once, exits 0); --print-config prints the hooks block for .claude/settings.json", flags: cmdAgentHook},
-	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record a command another tool (a coding agent) ran, with its output, as that tool's", flags: cmdRecord},
+	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record, without running it, a command another tool (a coding agent) already ran, with its output, as that tool's", flags: cmdRecord},
 	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
 	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
 	{name: "version", args: "", summary: "print the version", flags: cmdVersion},
@@ -152,8 +153,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 1
 		}
 	}
-	fmt.Fprintf(stderr, "hookd: unknown command %q\n", args[0])
-	printUsage(stderr)
+	// A mistake: a word for it and the way to the list, not the whole
+	// usage.
+	if strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(stderr, "hookd: unknown option %q (options go after the command: hookd COMMAND --help)\n", sanitize.Line(args[0]))
+	} else {
+		names := make([]string, len(commands))
+		for i, c := range commands {
+			names[i] = c.name
+		}
+		mean := ""
+		if near := analyze.Closest(args[0], names); near != "" {
+			mean = ": did you mean " + near + "?"
+		}
+		fmt.Fprintf(stderr, "hookd: unknown command %q%s\n", sanitize.Line(args[0]), mean)
+	}
+	fmt.Fprintln(stderr, "Run 'hookd --help' for the commands.")
 	return 2
 }
 

@@ -138,6 +138,18 @@ func matcher(mode Mode) algo.Algo {
 
 var initAlgo = sync.OnceFunc(func() { algo.Init("history") })
 
+// spread weighs the score of a word of n characters matched across span
+// characters of a command line: whole (span n), the score as it is;
+// scattered, by n/span, so that letters that happen to spell the word
+// across a long line (flamingo in "find /var/log -name … | grep -v go")
+// weigh little against the word itself, in a line or in an output.
+func spread(score, n, span int) int {
+	if span <= n || n == 0 {
+		return score
+	}
+	return score * n / span
+}
+
 // matchOne scores text against every pattern: ok is false when one does not
 // match.
 func matchOne(fn algo.Algo, text *util.Chars, ps []pattern, withPos bool, slab *util.Slab) (score int, pos []int, ok bool) {
@@ -146,7 +158,7 @@ func matchOne(fn algo.Algo, text *util.Chars, ps []pattern, withPos bool, slab *
 		if r.Start < 0 {
 			return 0, nil, false
 		}
-		score += r.Score
+		score += spread(r.Score, len(p.runes), r.End-r.Start)
 		if withPos {
 			if ps != nil {
 				pos = append(pos, *ps...)

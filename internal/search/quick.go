@@ -115,7 +115,7 @@ func quickScore(lower []byte, orig string, ws []quickWord, mode Mode) (score int
 			pos += j + 1
 		}
 		gaps := last - first + 1 - n
-		score += n*scoreMatch - 3 - min(gaps, 40) + boundary(text, first)
+		score += spread(n*scoreMatch-3-min(gaps, 40)+boundary(text, first), n, last-first+1)
 	}
 	return score, true
 }

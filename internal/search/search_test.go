@@ -384,3 +384,48 @@ func TestRecentRepo(t *testing.T) {
 		t.Errorf("Recent(repository) = %q; want the one command run in it", got)
 	}
 }
+
+// TestRankingWholeWordInOutputAboveScattered: a word the output holds whole
+// ranks above a long command line whose letters happen to spell it across
+// many characters, however recently and often that line ran (issue 32);
+// and each result says where it matched.
+func TestRankingWholeWordInOutputAboveScattered(t *testing.T) {
+	scattered := []string{
+		"find /var/log -name '*.gz' -amin -60 -ls | grep -v go",
+		`git config --global user.name "Ann Lee"; mkdir -p ~/src/flask-app; git init -q ~/src/flask-app && cd ~/src/flask-app && go version`,
+	}
+	runs := []run{{sess: "a", cmd: "cat ~/notes.txt", cwd: "/elsewhere", out: "birds seen:\na flamingo, two herons\n", ago: 72 * time.Hour}}
+	for _, c := range scattered {
+		for i := range 8 {
+			runs = append(runs, run{sess: "a", cmd: c, cwd: "/here", out: "x\n", ago: time.Duration(i+1) * time.Minute})
+		}
+	}
+	s := fill(t, runs)
+	e := New(s, Here{Session: "a", Cwd: "/here", Now: now}, "")
+	if err := e.Load(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range scattered {
+		if res := e.Commands(Query{Text: "flamingo"}); !slices.Contains(commands(res), c) {
+			t.Fatalf("the fuzzy match does not find %q: %q", c, commands(res))
+		}
+	}
+	res, err := e.Search(t.Context(), Query{Text: "flamingo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 || res[0].Command != "cat ~/notes.txt" || res[0].Matched != InOutput {
+		t.Fatalf("Search(flamingo) = %q; want the cat whose output holds the word first, matched in its output", commands(res))
+	}
+	for _, r := range res[1:] {
+		if r.Matched != InCommand {
+			t.Errorf("%q matched %v; want in the command", r.Command, r.Matched)
+		}
+	}
+	// A word the command line holds whole still ranks above the output.
+	s = fill(t, append(runs, run{sess: "b", cmd: "echo flamingo", cwd: "/elsewhere", ago: 100 * time.Hour}))
+	res, err = New(s, Here{Session: "a", Cwd: "/here", Now: now}, "").Search(t.Context(), Query{Text: "flamingo"})
+	if err != nil || len(res) == 0 || res[0].Command != "echo flamingo" {
+		t.Fatalf("Search(flamingo) = %q, %v; want echo flamingo first", commands(res), err)
+	}
+}

@@ -70,8 +70,14 @@ func schemaInstruction(sc *Schema) string {
 	var b strings.Builder
 	b.WriteString("Answer with only a JSON value matching this JSON Schema: no other text, no code fence.")
 	if sc.Description != "" {
-		b.WriteString(" It is " + sc.Description)
-		if !strings.HasSuffix(sc.Description, ".") {
+		d := sc.Description
+		// "The analysis of …" goes on as "It is the analysis of …"
+		// (an acronym, "JSON …", keeps its capitals).
+		if len(d) > 1 && d[0] >= 'A' && d[0] <= 'Z' && d[1] >= 'a' && d[1] <= 'z' {
+			d = string(d[0]+'a'-'A') + d[1:]
+		}
+		b.WriteString(" It is " + d)
+		if !strings.HasSuffix(d, ".") {
 			b.WriteString(".")
 		}
 	}

@@ -344,3 +344,22 @@ func TestDryRunTools(t *testing.T) {
 		t.Errorf("DryRun's text:\n%s", text)
 	}
 }
+
+// TestCommandSchemaSentence: a schema described as a sentence ("The
+// analysis of …") reads as one in the prompt: "It is the analysis of …",
+// not "It is The analysis" (issue 32).
+func TestCommandSchemaSentence(t *testing.T) {
+	p, err := llm.New(llm.Config{Provider: llm.Command, Command: "cat", Timeout: shelltest.Scale(30 * time.Second)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := *fixSchema
+	sc.Description = "The analysis of a failed shell command."
+	_, res, err := collect(t.Context(), p, llm.Request{Messages: []llm.Message{{Role: "user", Content: "fix it"}}, Schema: &sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Text, "It is the analysis of a failed shell command.") {
+		t.Errorf("prompt:\n%s", res.Text)
+	}
+}

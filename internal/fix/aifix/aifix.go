@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -161,8 +162,24 @@ func Parse(text string) (Answer, error) {
 	if i, j := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}'); i > 0 && j > i {
 		text = text[i : j+1] // prose around the object
 	}
+	if text == "" {
+		return a, &InvalidError{"it is empty"}
+	}
+	if !strings.HasPrefix(text, "{") {
+		return a, &InvalidError{"it is prose, not the JSON object asked for (the provider does not follow the answer's schema)"}
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	if err := dec.Decode(&a); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return a, &InvalidError{fmt.Sprintf("its JSON is broken at character %d", syn.Offset)}
+		case errors.As(err, &typ):
+			return a, &InvalidError{fmt.Sprintf("its field %s is not a %s", typ.Field, typ.Type)}
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return a, &InvalidError{"its JSON is cut short"}
+		}
 		return a, &InvalidError{err.Error()}
 	}
 	if strings.TrimSpace(a.RootCause) == "" {

@@ -84,3 +84,17 @@ func TestRiskRescored(t *testing.T) {
 		t.Errorf("method %s cause %q", r.Method, r.RootCause)
 	}
 }
+
+// TestParseProseSaysSo: a prose answer (a command provider that does not
+// follow the schema) is called prose, not a Go JSON decoder's message
+// (issue 32).
+func TestParseProseSaysSo(t *testing.T) {
+	_, err := Parse("The command failed because the file is missing. Create it first.")
+	if err == nil || strings.Contains(err.Error(), "invalid character") || !strings.Contains(err.Error(), "prose") {
+		t.Errorf("Parse(prose) = %v; want an error saying the answer is prose", err)
+	}
+	_, err = Parse(`{"root_cause": "x", "fixes": [}`)
+	if err == nil || strings.Contains(err.Error(), "invalid character") {
+		t.Errorf("Parse(broken JSON) = %v; want a plain word for it", err)
+	}
+}

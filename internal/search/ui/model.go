@@ -62,12 +62,16 @@ type Options struct {
 
 // model is the Bubble Tea model.
 type model struct {
-	o      Options
-	ctx    context.Context
-	input  line
-	q      search.Query
-	res    []search.Result
-	sel    int // index in res
+	o     Options
+	ctx   context.Context
+	input line
+	q     search.Query
+	res   []search.Result
+	sel   int // index in res
+	// moved: the user moved the selection (Up, Down) since the query
+	// last changed; until then the selection is the first row whenever
+	// the results change, after it the command chosen, wherever it goes.
+	moved  bool
 	top    int // first row shown
 	outRes []search.Result
 	seq    int // the query's number: late output results of an older one are dropped
@@ -144,10 +148,44 @@ func (m *model) Init() tea.Cmd {
 }
 
 // research runs the query on the command lines, at once (in memory), and
-// keeps the output matches of the same query if they came already.
+// keeps the output matches of the same query if they came already; the
+// selection goes where reselect says.
 func (m *model) research() {
+	keep := m.selectedCommand()
 	m.rerank()
+	m.reselect(keep)
 	m.settle()
+}
+
+// retype is research after the query was edited: what the user chose in
+// the list of the old query is no choice in the new one.
+func (m *model) retype() {
+	m.moved = false
+	m.research()
+}
+
+func (m *model) selectedCommand() string {
+	if r := m.selected(); r != nil {
+		return r.Command
+	}
+	return ""
+}
+
+// reselect puts the selection, after the results changed, on the first
+// row, or, when the user moved it, on the command line it was on (the
+// first row again when that one is gone).
+func (m *model) reselect(command string) {
+	m.sel = 0
+	if !m.moved {
+		return
+	}
+	for i, r := range m.res {
+		if r.Command == command {
+			m.sel = i
+			return
+		}
+	}
+	m.moved = false
 }
 
 // rerank works the list out again for the query as typed.
@@ -298,16 +336,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.outRes, m.pending = msg.res, false
-		// The selected command stays selected where the outputs' answer
-		// moved it, and its preview is not read again.
-		keep := m.detailID
-		m.rerank()
-		for i, r := range m.res {
-			if r.ID == keep {
-				m.sel = i
-			}
-		}
-		m.settle()
+		// The first row stays selected, or the command the user moved
+		// to, wherever the outputs' answer puts it.
+		m.research()
 		if m.chosen != "" && (m.selected() != nil || m.loaded) {
 			return m.choose()
 		}
@@ -330,7 +361,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(msg)
 	case tea.PasteMsg:
 		m.input.insert(msg.Content)
-		m.research()
+		m.retype()
 		return m, m.outputsCmd()
 	}
 	return m, nil
@@ -453,7 +484,7 @@ func (m *model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !m.input.key(k) || m.input.String() == before {
 		return m, nil
 	}
-	m.research()
+	m.retype()
 	return m, m.outputsCmd()
 }
 
@@ -494,6 +525,7 @@ func (m *model) move(d int) {
 		return
 	}
 	m.sel = min(max(0, m.sel+d), len(m.res)-1)
+	m.moved = true
 	m.fixTop()
 	m.loadDetail()
 }

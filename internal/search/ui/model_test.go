@@ -23,6 +23,13 @@ var cmds = []struct{ cmd, out string }{
 
 func testModel(t *testing.T, width, height int) *model {
 	t.Helper()
+	return modelOf(t, width, height, cmds)
+}
+
+// modelOf is a search over cmds, run a minute apart, the last most
+// recently, in /tmp.
+func modelOf(t *testing.T, width, height int, cmds []struct{ cmd, out string }) *model {
+	t.Helper()
 	ctx := context.Background()
 	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
 	if err != nil {
@@ -206,5 +213,105 @@ func TestPreviewScrolls(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(m.render()), "[1-") {
 		t.Error("the preview does not say which lines it shows")
+	}
+}
+
+// TestSelectionFirstRowUntilMoved: while the user has only typed, the
+// selection is the first row whenever the results change, also when the
+// outputs' answer comes after the command lines' matches and puts another
+// command first (issue 32); once the user moved it, it follows the command
+// chosen.
+func TestSelectionFirstRowUntilMoved(t *testing.T) {
+	scattered := "find /var/log -name '*.gz' -amin -60 -ls | grep -v go"
+	m := modelOf(t, 120, 12, []struct{ cmd, out string }{
+		{"cat ~/notes.txt", "a flamingo, two herons\n"},
+		{"echo flamenco", "flamenco\n"},
+		{scattered, "x\n"},
+	})
+	typeText(m, "flamingo")
+	cmd := m.outputsCmd()
+	if r := m.selected(); r == nil || r.Command != scattered {
+		t.Fatalf("before the outputs: selected %v; want the only command-line match", r)
+	}
+	m.Update(cmd())
+	if m.sel != 0 || m.res[0].Command != "cat ~/notes.txt" {
+		t.Fatalf("after the outputs: selected row %d of %q; want the first, cat", m.sel, commandsOf(m.res))
+	}
+	if !strings.Contains(ansi.Strip(m.render()), "a flamingo") {
+		t.Errorf("the preview does not show the output that matched:\n%s", ansi.Strip(m.render()))
+	}
+	rows := strings.Split(ansi.Strip(m.render()), "\n")
+	if !strings.Contains(rows[1], "cat ~/notes.txt") || !strings.Contains(rows[1], "⊳out") || !strings.Contains(rows[2], "⊳cmd ") {
+		t.Errorf("the rows do not say why they matched (⊳out, ⊳cmd):\n%s\n%s", rows[1], rows[2])
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.outcome.Command != "cat ~/notes.txt" {
+		t.Errorf("Enter chose %q; want the first row, cat", m.outcome.Command)
+	}
+
+	// Moved: the selection follows the command through a new answer.
+	m = modelOf(t, 120, 12, []struct{ cmd, out string }{
+		{"cat ~/notes.txt", "flamingo\n"},
+		{"echo flamingo", ""},
+		{"echo flamingo two", ""},
+	})
+	typeText(m, "flamingo")
+	cmd = m.outputsCmd()
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	chosen := m.selected().Command
+	m.Update(cmd())
+	if r := m.selected(); r == nil || r.Command != chosen {
+		t.Errorf("after moving to %q and the outputs' answer: selected %v", chosen, r)
+	}
+	// Typing again: the first row again.
+	typeText(m, " ")
+	typeText(m, "t")
+	if m.sel != 0 {
+		t.Errorf("after typing: selected row %d; want the first", m.sel)
+	}
+}
+
+func commandsOf(res []search.Result) []string {
+	var out []string
+	for _, r := range res {
+		out = append(out, r.Command)
+	}
+	return out
+}
+
+// TestPreviewUnknownStatus: an imported command (a history file keeps no
+// status or duration) and an agent's record without a duration do not
+// show "✓ 0" and "0µs" as if they had been measured (issue 32).
+func TestPreviewUnknownStatus(t *testing.T) {
+	ctx := context.Background()
+	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	tx, _ := s.Begin(ctx)
+	tx.AddSession(ctx, history.Session{ID: "s", Shell: "bash"})
+	at := time.Now().Add(-time.Hour).UnixMicro()
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 1, Command: "make imported", Cwd: "/tmp", StartedAt: at, Source: "import"})
+	tx.AddCommand(ctx, history.Entry{Session: "s", Seq: 2, Command: "make measured", Cwd: "/tmp", StartedAt: at + 1, DurationUS: 0})
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	e := search.New(s, search.Here{Cwd: "/tmp"}, "")
+	if err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(ctx, Options{Engine: e, Store: s, Height: 12})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	m.Update(loadedMsg{})
+	typeText(m, "make imported")
+	head := ansi.Strip(m.previewLines(80)[0])
+	if strings.Contains(head, "✓") || strings.Contains(head, "0µs") || !strings.Contains(head, "status unknown") {
+		t.Errorf("imported command's preview: %q; want status unknown and no duration", head)
+	}
+	m.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	typeText(m, "make measured")
+	if head := ansi.Strip(m.previewLines(80)[0]); !strings.Contains(head, "✓ 0") || !strings.Contains(head, "0µs") {
+		t.Errorf("a shell's command's preview: %q; want ✓ 0 and its duration", head)
 	}
 }

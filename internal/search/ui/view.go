@@ -179,8 +179,8 @@ func (m *model) listLines() []string {
 		if r.Count > 1 {
 			right = fmt.Sprintf("×%d %s", r.Count, right)
 		}
-		if r.Matched&search.InOutput != 0 {
-			right = "⊳out " + right
+		if why := matchedTag[r.Matched]; why != "" {
+			right = why + " " + right
 		}
 		right = " " + stDim.Render(right)
 		cw := max(4, lw-4-ansi.StringWidth(right))
@@ -201,6 +201,14 @@ func (m *model) listLines() []string {
 		out = append(out, stDim.Render("  "+msg))
 	}
 	return out
+}
+
+// matchedTag says in a row why it matched: its command line, its output,
+// or both (nothing for the most recent commands, listed without a query).
+var matchedTag = map[search.Where]string{
+	search.InCommand: "⊳cmd",
+	search.InOutput:  "⊳out",
+	search.InBoth:    "⊳cmd+out",
 }
 
 // highlight sanitizes cmd for the terminal and marks the runes at pos;
@@ -235,11 +243,19 @@ func (m *model) previewLines(w int) []string {
 	}
 	r := m.selected()
 	st := stOK.Render(fmt.Sprintf("✓ %d", d.ExitCode))
-	if d.ExitCode != 0 {
+	switch {
+	case d.Source == "import" && d.ExitCode == 0:
+		// A history file keeps no status: 0 is not a success.
+		st = stDim.Render("status unknown")
+	case d.ExitCode != 0:
 		st = stFail.Render(fmt.Sprintf("✗ %d", d.ExitCode))
 	}
+	took := duration(d.DurationUS)
+	if d.DurationUS == 0 && (d.Source == "import" || d.Source == "agent") {
+		took = "" // imported, or an agent's record: not measured
+	}
 	when := time.UnixMicro(d.StartedAt).Local().Format("2006-01-02 15:04")
-	head := fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, duration(d.DurationUS))
+	head := strings.TrimRight(fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, took), " ")
 	if r != nil && r.Count > 1 {
 		head += fmt.Sprintf("  ×%d", r.Count)
 	}
