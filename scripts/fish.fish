@@ -506,16 +506,59 @@ function _hookd_enter
     commandline -f execute
 end
 
+# _hookd_risk_of CMD prints the risk level of an offered command and why it
+# is offered, one per line, from the offer's risk file (package offer's
+# RiskPath), found by the command itself: high when it is not there.
+function _hookd_risk_of
+    set -l f $_hookd_fixes.risk
+    if test -r $f
+        set -l l
+        set -l w
+        set -l i 0
+        while read -lz x
+            set i (math $i + 1)
+            switch (math $i % 3)
+                case 1
+                    set l $x
+                case 2
+                    set w $x
+                case 0
+                    if test "$x" = "$argv[1]"
+                        printf '%s\n%s\n' $l $w
+                        return 0
+                    end
+            end
+        end <$f
+    end
+    printf 'high\n\n'
+end
+
+# _hookd_first_safe prints the number (1 to 3) of the first of the fixes
+# given that is not high risk; nothing when every one is.
+function _hookd_first_safe
+    set -l i 0
+    for c in $argv
+        set i (math $i + 1)
+        set -l r (_hookd_risk_of $c)
+        if test "$r[1]" != high
+            echo $i
+            return 0
+        end
+    end
+end
+
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
-# exactly and asking; it is then recorded as itself. fix --ai asks the LLM too.
+# exactly and asking, with its risk: y for a low or medium one, the word yes
+# for a high one; it is then recorded as itself. fix with no number is the
+# first fix that is not high risk (none: it says so, and runs nothing).
+# fix --ai asks the LLM too.
 function _hookd_fix
     set -l n $argv[1]
-    test -n "$n"; or set n 1
     if test "$n" = --ai
         command $_hookd_bin suggest --ai --failed
         return
     end
-    if not contains -- $n 1 2 3
+    if test -n "$n"; and not contains -- $n 1 2 3
         printf 'usage: fix [1|2|3] | fix --ai\n' >&2
         return 2
     end
@@ -525,6 +568,15 @@ function _hookd_fix
     while read -lz c
         set -a all $c
     end <$f
+    if test -z "$n"
+        set n (_hookd_first_safe $all)
+        if test -z "$n"; and set -q all[1]
+            printf 'hookd: every fix of the last command is high risk: %s N runs fix N (1 to %s) once you type yes\n' \
+                $_hookd_fixcmd (count $all) >&2
+            return 1
+        end
+        test -n "$n"; or set n 1
+    end
     set -l c $all[$n]
     if test -z "$c"
         printf 'hookd: no fix %s for the last command\n' $n >&2
@@ -542,8 +594,16 @@ function _hookd_fix
             (test -n "$_hookd_fixkey"; and echo $_hookd_fixkey; or echo 'the fix key') >&2
         return 1
     end
-    read -l -P 'run it? [y/N, then Enter] ' a; or return 1
-    string match -qr '^[yY]' -- $a; or return 1
+    set -l r (_hookd_risk_of $c)
+    if test "$r[1]" = high
+        set -l why ''
+        test -n "$r[2]"; and set why ": $r[2]"
+        read -l -P "run it (high risk$why)? type yes, then Enter: " a; or return 1
+        test "$a" = yes; or return 1
+    else
+        read -l -P "run it ($r[1] risk)? [y/N, then Enter] " a; or return 1
+        string match -qr '^[yY]' -- $a; or return 1
+    end
     # The fix is recorded as itself, timed from here: the wait for the
     # answer is not part of its duration.
     set -l up 0
@@ -552,8 +612,10 @@ function _hookd_fix
     eval $c
 end
 
-# _hookd_fix_key (bound to Ctrl-X f) puts the first fix on the command line,
-# to edit or run with Enter; pressed again, the next one.
+# _hookd_fix_key (bound to Ctrl-X f) puts the first fix that is not high
+# risk on the command line, to edit or run with Enter; pressed again, the
+# next one (a high-risk one is named so). When every fix is high risk, it
+# puts none there by itself: fix N shows one.
 function _hookd_fix_key
     set -l all
     set -l f $_hookd_fixes
@@ -563,8 +625,28 @@ function _hookd_fix_key
     end <$f
     set -q all[1]; or return 0
     set -l line (commandline | string collect)
-    set -l i (contains -i -- $line $all; or echo 0)
-    commandline -r -- $all[(math $i % (count $all) + 1)]
+    set -l i (contains -i -- $line $all)
+    set -l n
+    if test -n "$i"
+        set n (math $i % (count $all) + 1)
+    else
+        set n (_hookd_first_safe $all)
+        if test -z "$n"
+            echo
+            printf 'hookd: every fix of the last command is high risk: %s N shows fix N\n' $_hookd_fixcmd >&2
+            commandline -f repaint
+            return 0
+        end
+    end
+    set -l r (_hookd_risk_of $all[$n])
+    if test "$r[1]" = high
+        echo
+        set -l why ''
+        test -n "$r[2]"; and set why ": $r[2]"
+        printf 'hookd: high risk%s\n' $why >&2
+        commandline -f repaint
+    end
+    commandline -r -- $all[$n]
 end
 
 # _hookd_ai_key (bound to Ctrl-X l) asks the LLM about the last failed

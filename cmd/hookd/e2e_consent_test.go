@@ -16,7 +16,15 @@ import (
 // gitRC is the start of an rc file for a shell that runs git in dir, kept
 // from the machine's git configuration.
 func gitRC(shell, dir string) string {
-	return "PS1='$ '\nPROMPT='%# '\nexport " + strings.Join(gitEnv, " ") + "\ncd " + shellwords.Quote(dir) + "\n" + initLine(shell)
+	env := "export " + strings.Join(gitEnv, " ") + "\n"
+	if shell == "fish" {
+		env = ""
+		for _, kv := range gitEnv {
+			k, v, _ := strings.Cut(kv, "=")
+			env += "set -gx " + k + " " + shellwords.Quote(v) + "\n"
+		}
+	}
+	return plainPrompt(shell) + env + "cd " + shellwords.Quote(dir) + "\n" + initLine(shell)
 }
 
 // TestHostileBranchFix (issue 30, items 1 and 2): in a repository whose
@@ -26,7 +34,7 @@ func gitRC(shell, dir string) string {
 func TestHostileBranchFix(t *testing.T) {
 	need(t, "git")
 	const branch = "dev$(touch${IFS}pwned)"
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		repo, origin := h.Path("repo"), h.Path("origin.git")
 		os.MkdirAll(repo, 0o700)
@@ -49,7 +57,7 @@ func TestHostileBranchFix(t *testing.T) {
 			case accept == "key":
 				s.TypeWait("\x18f", regexp.MustCompile(`git push origin 'dev\$\(touch\$\{IFS\}pwned\)'$`), 10*time.Second)
 				s.Type("\r")
-			case shell == "bash":
+			case shell != "zsh":
 				s.Type("fix\r")
 				s.WaitForPlain(regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
 				s.Type("y\r")
@@ -73,10 +81,11 @@ func TestHostileBranchFix(t *testing.T) {
 // TestHighRiskConsent (issue 30, item 3): a high-risk fix (git branch -D
 // of an unmerged branch) is never the one `fix` and the fix key pick by
 // themselves; `fix 1` names its risk, and in bash runs it only once the
-// word yes is typed (zsh puts it on the line, named, for Enter).
+// word yes is typed, in bash and fish (zsh puts it on the line, named,
+// for Enter).
 func TestHighRiskConsent(t *testing.T) {
 	need(t, "git")
-	forEachShell(t, func(t *testing.T, shell string) {
+	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		repo := h.Path("repo")
 		os.MkdirAll(repo, 0o700)
@@ -107,7 +116,7 @@ func TestHighRiskConsent(t *testing.T) {
 		if !exists() {
 			t.Fatalf("the high-risk fix ran without being chosen")
 		}
-		if shell == "bash" {
+		if shell != "zsh" {
 			m = s.Mark()
 			s.Type("fix 1\r")
 			s.WaitPlainSince(m, regexp.MustCompile(`run it \(high risk: Delete the branch anyway.*\)\? type yes, then Enter: $`), 10*time.Second)

@@ -152,7 +152,7 @@ func TestFishFix(t *testing.T) {
 	s.WaitForPlain(regexp.MustCompile(`(?s)↳ echo fixed-it\s+fix\n.*\[st=127\] \$ `), 20*time.Second)
 	s.Sync()
 	s.Type("fix\r")
-	s.WaitForPlain(regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	s.WaitForPlain(regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
 	s.Type("n\r")
 	s.Sync()
 	if strings.Contains(s.Plain(), "\nfixed-it\n") {
@@ -160,7 +160,7 @@ func TestFishFix(t *testing.T) {
 	}
 	m := s.Mark()
 	s.Type("fix\r")
-	s.WaitPlainSince(m, regexp.MustCompile(`run it\? \[y/N, then Enter\] $`), 10*time.Second)
+	s.WaitPlainSince(m, regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
 	s.Type("y\r")
 	s.WaitPlainSince(m, regexp.MustCompile(`[\n⏎] ?fixed-it\n`), 10*time.Second)
 	s.Sync()
