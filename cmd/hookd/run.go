@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-
 // command is one subcommand, declared in one struct literal. Its flags are
 // declared with it, as cmd/go's commands carry their flag sets: flags
 // defines them on a flag set and returns the function that runs the
@@ -288,4 +287,3 @@ func capitalize(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
-
