@@ -2,7 +2,12 @@ package history
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 )
 
 // migrations[i] moves the schema from version i to i+1. Never edit one that
@@ -202,10 +207,66 @@ var migrations = []string{
 	CREATE INDEX contexts_ok_key ON contexts (key, started_at) WHERE ok = 1;`,
 }
 
+// backupPath is where migrate keeps the copy of the database at path as it
+// was at schema version v, before it was migrated.
+func backupPath(path string, v int) string {
+	return fmt.Sprintf("%s.schema%d.bak", path, v)
+}
+
+// backup keeps a copy of the database at schema version v (backupPath),
+// unless one exists. Processes that open an old database at once may each
+// make one: each writes its own file, and the first in place wins; a copy
+// taken after another process migrated past v is dropped.
+func (s *Store) backup(ctx context.Context, v int) error {
+	bak := backupPath(s.path, v)
+	if _, err := os.Stat(bak); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// An empty file of the user's alone (0600), which VACUUM INTO fills.
+	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(bak)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		return err
+	}
+	c, err := sql.Open("sqlite3", tmp)
+	if err != nil {
+		return err
+	}
+	var got int
+	err = c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&got)
+	c.Close()
+	if err != nil || got != v {
+		return err // migrated meanwhile: that process kept the copy
+	}
+	if err := os.Link(tmp, bak); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
 // SchemaVersion is the schema version this build writes.
 var SchemaVersion = len(migrations)
 
+// migrate brings the schema up to this build's version, one migration a
+// transaction (with its version), so that one interrupted by a kill leaves
+// the previous version whole and the next Open carries on from there.
+// Before the first migration of a database that holds a history, a copy
+// of it is taken (backupPath), once per version it is migrated from.
 func (s *Store) migrate(ctx context.Context) error {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > 0 && v < len(migrations) {
+		if err := s.backup(ctx, v); err != nil {
+			return fmt.Errorf("back up the history before migrating it: %w", err)
+		}
+	}
 	for {
 		// The version is read inside the write transaction, so that two
 		// processes opening a new database at once migrate it once.

@@ -14,9 +14,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
-
 // command is one subcommand, declared in one struct literal. Its flags are
 // declared with it, as cmd/go's commands carry their flag sets: flags
 // defines them on a flag set and returns the function that runs the
@@ -65,7 +62,7 @@ var commands = []command{
 	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record, without running it, a command another tool (a coding agent) already ran, with its output, as that tool's", flags: cmdRecord},
 	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
 	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
-	{name: "version", args: "", summary: "print the version", flags: cmdVersion},
+	{name: "version", args: "[--json]", summary: "print the version, the commit and date it was built from, the Go and SQLite versions, and whether full-text search (FTS5) is in", flags: cmdVersion},
 }
 
 // rereadable are the commands that only read the history, run again after
@@ -96,6 +93,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if args[0] == "--version" {
 		args[0] = "version"
+	}
+	if args[0] == manCommand {
+		return writeMan(stdout, stderr)
 	}
 	if args[0] == completeCommand {
 		e, err := newEnv(stdin, stdout, stderr)
@@ -254,16 +254,9 @@ func flagUsages(fs *pflag.FlagSet) string {
 		if f.Hidden {
 			return
 		}
-		left := "    --" + f.Name
-		if f.Shorthand != "" {
-			left = "-" + f.Shorthand + ", --" + f.Name
-		}
-		arg, usage := pflag.UnquoteUsage(f) // a `NAME` in the usage names the argument
-		if f.Value.Type() != "bool" {
-			if arg == "" || arg == "string" || arg == "int" {
-				arg = strings.ToUpper(f.Name)
-			}
-			left += " " + arg
+		left, usage := flagUsage(f)
+		if f.Shorthand == "" {
+			left = "    " + left
 		}
 		width = max(width, len(left))
 		rows = append(rows, row{left, usage})
@@ -273,6 +266,23 @@ func flagUsages(fs *pflag.FlagSet) string {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.left, r.usage)
 	}
 	return b.String()
+}
+
+// flagUsage returns how a flag is written ("-n, --limit N") and its text,
+// for --help and the manual page.
+func flagUsage(f *pflag.Flag) (left, usage string) {
+	left = "--" + f.Name
+	if f.Shorthand != "" {
+		left = "-" + f.Shorthand + ", --" + f.Name
+	}
+	arg, usage := pflag.UnquoteUsage(f) // a `NAME` in the usage names the argument
+	if f.Value.Type() != "bool" {
+		if arg == "" || arg == "string" || arg == "int" {
+			arg = strings.ToUpper(f.Name)
+		}
+		left += " " + arg
+	}
+	return left, usage
 }
 
 // oneRef returns the single REF among refs ("" for none, which means -1).
@@ -291,11 +301,4 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func cmdVersion(fs *pflag.FlagSet) runFunc {
-	return func(ctx context.Context, e *env, args []string) error {
-		fmt.Fprintf(e.stdout, "hookd %s\n", version)
-		return nil
-	}
 }

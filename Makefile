@@ -1,0 +1,63 @@
+# make release: hookd for linux/amd64 and linux/arm64, statically linked
+# (cgo, SQLite with FTS5 inside), in tar.gz archives, .deb and .rpm
+# packages, and SHA256SUMS, all in dist/. The same commit gives the same
+# bytes: -trimpath, no build id, and every date is the commit's
+# (SOURCE_DATE_EPOCH). docs/install.md says what it needs (Go, gcc,
+# Debian's gcc-aarch64-linux-gnu and libc6-dev-arm64-cross).
+
+GO      ?= go
+DIST    := dist
+ARCHES  ?= amd64 arm64
+# nfpm is a build tool, run from the module proxy at a pinned version:
+# it is not one of hookd's dependencies (go.mod).
+NFPM    ?= $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+
+COMMIT  := $(shell git rev-parse HEAD)$(if $(shell git status --porcelain --untracked-files=no),-dirty)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct)
+export SOURCE_DATE_EPOCH
+DATE    := $(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)
+# A v1.2.3 tag on the commit gives 1.2.3; otherwise 0.1.0-dev.<commit>.
+VERSION ?= $(or $(patsubst v%,%,$(shell git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)),0.1.0-dev.$(shell git rev-parse --short=12 HEAD))
+
+CC_amd64 ?= gcc
+CC_arm64 ?= aarch64-linux-gnu-gcc
+# osusergo, netgo: Go's own user and DNS lookups, so that the static
+# binary never calls glibc's NSS (getpwnam, getaddrinfo), which a static
+# glibc cannot load. sqlite_omit_load_extension: no dlopen either.
+TAGS    := sqlite_fts5 sqlite_omit_load_extension osusergo netgo
+LDFLAGS := -s -w -buildid= -linkmode=external -extldflags=-static \
+	-X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
+
+.PHONY: release binaries clean-dist
+release: clean-dist binaries
+	@set -e; stage=$(DIST)/stage; mkdir -p $$stage; \
+	$(DIST)/hookd_linux_amd64/hookd __man >$$stage/hookd.1; \
+	touch -d @$(SOURCE_DATE_EPOCH) $$stage/hookd.1; gzip -9 -n -c $$stage/hookd.1 >$$stage/hookd.1.gz; \
+	for arch in $(ARCHES); do \
+	  name=hookd_$(VERSION)_linux_$$arch; dir=$$stage/$$name; \
+	  mkdir -p $$dir/completions; \
+	  cp $(DIST)/hookd_linux_$$arch/hookd $$dir/hookd; \
+	  cp README.md $$stage/hookd.1 $$dir/; cp scripts/completions/* $$dir/completions/; \
+	  rm -f $$dir/completions/README.md; \
+	  chmod -R u=rwX,go=rX $$dir; chmod 0755 $$dir/hookd; \
+	  tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
+	    -C $$stage -cf - $$name | gzip -9 -n >$(DIST)/$$name.tar.gz; \
+	  cp $(DIST)/hookd_linux_$$arch/hookd $$stage/hookd; \
+	  for fmt in deb rpm; do \
+	    ARCH=$$arch VERSION=$(VERSION) $(NFPM) package --config packaging/nfpm.yaml --packager $$fmt --target $(DIST)/ >/dev/null; \
+	  done; \
+	done; \
+	rm -rf $$stage; \
+	cd $(DIST) && sha256sum *.tar.gz *.deb *.rpm >SHA256SUMS && cat SHA256SUMS
+
+binaries: $(addprefix $(DIST)/hookd_linux_,$(addsuffix /hookd,$(ARCHES)))
+
+$(DIST)/hookd_linux_%/hookd: FORCE
+	CGO_ENABLED=1 GOOS=linux GOARCH=$* CC=$(CC_$*) \
+	  $(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $@ ./cmd/hookd
+
+clean-dist:
+	rm -rf $(DIST)
+
+.PHONY: FORCE
+FORCE:
