@@ -512,21 +512,10 @@ end
 function _hookd_risk_of
     set -l f $_hookd_fixes.risk
     if test -r $f
-        set -l l
-        set -l w
-        set -l i 0
-        while read -lz x
-            set i (math $i + 1)
-            switch (math $i % 3)
-                case 1
-                    set l $x
-                case 2
-                    set w $x
-                case 0
-                    if test "$x" = "$argv[1]"
-                        printf '%s\n%s\n' $l $w
-                        return 0
-                    end
+        while read -lz l; and read -lz w; and read -lz c
+            if test "$c" = "$argv[1]"
+                printf '%s\n%s\n' $l $w
+                return 0
             end
         end <$f
     end
