@@ -25,10 +25,10 @@ func writeMan(w, stderr io.Writer) int {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, ".TH HOOKD 1 %q %q \"User Commands\"\n", date, "hookd "+version)
-	b.WriteString(".SH NAME\nhookd \\- every command you type in bash and zsh, remembered\n")
+	b.WriteString(".SH NAME\nhookd \\- every command you type in bash, zsh and fish, remembered\n")
 	b.WriteString(".SH SYNOPSIS\n.B hookd\n.I COMMAND\n[\\fIARGS\\fR]\n")
-	b.WriteString(".SH DESCRIPTION\n" + roff("hookd records every command typed in bash and zsh, with its status, timing, directory and (with capture on) its output, in a local SQLite history; offers fixes after a failure; and feeds commands and their output to LLMs and coding agents.") + "\n")
-	b.WriteString(".PP\nSetup: add this line to the end of ~/.bashrc or ~/.zshrc:\n.PP\n.RS\n.EX\neval \"$(hookd init bash)\"      # or: eval \"$(hookd init zsh)\"\n.EE\n.RE\n")
+	b.WriteString(".SH DESCRIPTION\n" + roff("hookd records every command typed in bash, zsh and fish, with its status, timing, directory and (with capture on) its output, in a local SQLite history; offers fixes after a failure; and feeds commands and their output to LLMs and coding agents.") + "\n")
+	b.WriteString(".PP\n" + roff(setupIntro) + "\n.PP\n.RS\n.EX\n" + roff(setupLine) + "\n" + roff(setupEarly) + "\n.EE\n.RE\n")
 	b.WriteString(".SH COMMANDS\n")
 	for _, c := range commands {
 		fmt.Fprintf(&b, ".SS \"%s\"\n", roff("hookd "+c.name+" "+c.args))

@@ -180,15 +180,16 @@ type exitCode struct {
 
 func (e exitCode) Error() string { return e.msg }
 
+// The setup lines --help and the manual page open with: one text for both.
+const (
+	setupIntro = "Setup: add this line to the end of ~/.bashrc or ~/.zshrc (fish: ~/.config/fish/config.fish)"
+	setupLine  = `eval "$(hookd init bash)"      # or: eval "$(hookd init zsh)"; fish: hookd init fish | source`
+	setupEarly = `eval "$(hookd init bash --early)"  # optional first line, with capture on: the rc then runs once (fish: hookd init fish --early | source)`
+)
+
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, `hookd %s: every command you type in bash, zsh and fish, remembered.
-
-Setup: add this line to the end of ~/.bashrc or ~/.zshrc (fish: ~/.config/fish/config.fish)
-    eval "$(hookd init bash)"      # or: eval "$(hookd init zsh)"; fish: hookd init fish | source
-
-Usage: hookd COMMAND [ARGS]
-
-`, version)
+	fmt.Fprintf(w, "hookd %s: every command you type in bash, zsh and fish, remembered.\n\n%s\n    %s\n    %s\n\nUsage: hookd COMMAND [ARGS]\n\n",
+		version, setupIntro, setupLine, setupEarly)
 	width := 0
 	for _, c := range commands {
 		width = max(width, len(c.name))
