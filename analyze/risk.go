@@ -32,26 +32,45 @@ func Risk(cmd string) string {
 }
 
 func riskDepth(cmd string, depth int) string {
+	return riskNoted(cmd, depth, nil)
+}
+
+// riskNoted is riskDepth telling note (when not nil) each part of cmd
+// that raised its rating above low, and why (Assess).
+func riskNoted(cmd string, depth int, note func(Reason)) string {
 	if strings.TrimSpace(cmd) == "" {
 		return RiskLow
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
 	if err != nil {
+		if note != nil {
+			note(Reason{Level: RiskMedium, Part: cmd, Why: "it does not parse as a shell command, so nobody can tell what it does"})
+		}
 		return RiskMedium
 	}
 	risk := RiskLow
-	raise := func(r string) { risk = MaxRisk(risk, r) }
+	raise := func(r string, n syntax.Node, why func() string) {
+		risk = MaxRisk(risk, r)
+		if note != nil && r != RiskLow {
+			note(Reason{Level: r, Part: nodeText(n, cmd), Why: why()})
+		}
+	}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			for _, r := range n.Redirs {
-				raise(redirRisk(r, cmd))
+				raise(redirRisk(r, cmd), r, func() string { return redirWhy(r, cmd) })
 			}
 		case *syntax.CallExpr:
 			ws, _ := shellwords.CallWords(n, cmd)
-			raise(callRisk(shellwords.Values(ws), depth))
+			args := shellwords.Values(ws)
+			r := callRisk(args, depth)
+			raise(r, n, func() string { return callWhy(args, r, depth) })
+			if code, ok := payloadOf(args); ok && note != nil && r != RiskLow && depth+1 < maxPayloadDepth {
+				riskNoted(code, depth+1, note)
+			}
 			if runsDownload(n, cmd) {
-				raise(RiskHigh)
+				raise(RiskHigh, n, func() string { return "it runs code downloaded from the network (curl, wget) through a substitution" })
 			}
 		case *syntax.Assign:
 			if n.Name != nil {
@@ -59,16 +78,19 @@ func riskDepth(cmd string, depth int) string {
 				if n.Value != nil {
 					value = shellwords.Eval(n.Value, cmd).Value
 				}
-				raise(assignRisk(n.Name.Value, value))
+				r := assignRisk(n.Name.Value, value)
+				raise(r, n, func() string { return assignWhy(n.Name.Value, r) })
 			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				raise(pipeRisk(n, cmd))
+				raise(pipeRisk(n, cmd), n, func() string { return pipeWhy(n, cmd) })
 			}
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			// $(…), `…`, <(…): code that runs to make a word of the
 			// command, not a word one reads on the line.
-			raise(RiskMedium)
+			raise(RiskMedium, n, func() string {
+				return "it runs a substitution ($(…), `…` or <(…)): the code that runs is not a word one reads on the line"
+			})
 		}
 		return true
 	})
@@ -164,7 +186,13 @@ func callRisk(args []string, depth int) string {
 		k, v, _ := strings.Cut(a, "=")
 		risk = MaxRisk(risk, assignRisk(k, v))
 	}
-	return MaxRisk(risk, programRisk(filepath.Base(args[u.Prog]), args[u.Prog+1:], depth))
+	name := filepath.Base(args[u.Prog])
+	if fromStdin(args, u.Prog) && stdinOperands[name] {
+		// xargs rm: what it deletes is read from standard input, not
+		// shown on the line.
+		risk = MaxRisk(risk, RiskMedium)
+	}
+	return MaxRisk(risk, programRisk(name, args[u.Prog+1:], depth))
 }
 
 // A riskRule rates what a program does with its words: name is the

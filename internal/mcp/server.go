@@ -192,6 +192,7 @@ func New(o Options) *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "command_context", Title: "Context block of commands",
 		Description: "The context block of recorded commands, as `hookd ctx` prints it for any LLM: each command's text, status, directory, timing and output, cut to head, tail and error lines within a budget of tokens, fenced so that output cannot pass for instructions.",
 		Annotations: readOnly}, t.context)
+	addMore(s, t, readOnly)
 	return s
 }
 
