@@ -145,7 +145,7 @@ var allowed = map[string][]string{
 	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
 
 	// apps
-	"internal/mcp":    {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/textdiff", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp":    {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing

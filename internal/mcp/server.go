@@ -1,8 +1,9 @@
 // Package mcp is hookd's MCP server (`hookd mcp`): coding agents (Claude
 // Code, Codex, Gemini CLI, Cursor) read the user's shell history and the
-// commands' captured outputs through four read-only tools, history_search,
-// command_output, recent_commands and command_context, over the official
-// Go SDK. Nothing is written and nothing is run: every call reads the
+// commands' captured outputs through read-only tools (history_search,
+// command_output, recent_commands, command_context, search_output,
+// diff_output, agent_session, assess_command), resources and prompts,
+// over the official Go SDK. Nothing is written and nothing is run: every call reads the
 // history (opened per call, so the last command typed is there), and
 // every result is redacted again and stripped of terminal control
 // sequences on its way out, capped in size with a note of what was cut,
@@ -145,6 +146,10 @@ const Instructions = `hookd records every command the user types in their bash a
 - command_output: what one command printed, by its id (-1 for the last command of the user's most recent shell, -2 the one before). Long outputs come cut, with a note: ask again with start_line/end_line, tail, or grep (a regular expression, with context lines) for the part you need.
 - history_search: find earlier commands by words of their command line or of what they printed (an error message, a file name), best match first, with filters (cwd, session "current", failed, since, author). Gives ids for command_output.
 - command_context: one block with the commands' facts and outputs cut to fit, the same block 'hookd ctx' prints; handy to read a failure whole.
+- search_output: the lines of outputs that hold words or match a regular expression, with context lines ("where did I see that error?").
+- diff_output: how a run's output differs from the last time the same command worked, and what changed since; for "it worked yesterday".
+- agent_session: the commands you yourself ran in your current session, with what they printed.
+- assess_command: how risky a command is (low, medium, high) and why, before you run it; ask the user first when it is not low.
 
 Ids are stable: quote them to the user. Secrets are replaced by [REDACTED]. Commands run by coding agents (author "claude-code", …) are left out unless you ask for them with author.`
 

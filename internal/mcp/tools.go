@@ -200,7 +200,7 @@ func (t *tools) output(ctx context.Context, _ *sdk.CallToolRequest, in OutputIn)
 	switch {
 	case re != nil:
 		var sel []string
-		sel, out.Matches = grep(lines, re, first, last, ctxLines)
+		sel, out.Matches = grepLines(lines, re.MatchString, first, last, ctxLines, 0)
 		if out.Matches == 0 {
 			notes = append(notes, fmt.Sprintf("no line of %d–%d matches %q", first, last, in.Grep))
 		}
@@ -249,15 +249,15 @@ func (t *tools) output(ctx context.Context, _ *sdk.CallToolRequest, in OutputIn)
 	return text(b.String()), out, nil
 }
 
-// grep returns the lines of lines[first-1:last] that match re, numbered,
+// grepLines returns the lines of lines[first-1:last] that match, numbered,
 // with c lines of context, groups apart separated by "--"; and the count
-// of matches.
-func grep(lines []string, re *regexp.Regexp, first, last, c int) ([]string, int) {
+// of matches, at most most (0: all).
+func grepLines(lines []string, match func(string) bool, first, last, c, most int) ([]string, int) {
 	var out []string
 	matches := 0
 	shownUpTo := 0 // the last line number written
-	for i := first; i <= last; i++ {
-		if !re.MatchString(lines[i-1]) {
+	for i := first; i <= last && (most <= 0 || matches < most); i++ {
+		if !match(lines[i-1]) {
 			continue
 		}
 		matches++
@@ -267,7 +267,7 @@ func grep(lines []string, re *regexp.Regexp, first, last, c int) ([]string, int)
 		}
 		for j := from; j <= to; j++ {
 			sep := "-"
-			if re.MatchString(lines[j-1]) {
+			if j == i || j > i && match(lines[j-1]) {
 				sep = ":"
 			}
 			out = append(out, strconv.Itoa(j)+sep+" "+lines[j-1])

@@ -31,6 +31,13 @@ func (d OutputDiff) Same() bool {
 // DiffOutputs compares the outputs of then and now, as rd reads them
 // back, with context lines of unchanged output around each change.
 func DiffOutputs(ctx context.Context, rd *recall.Reader, then, now history.Entry, context int) OutputDiff {
+	return DiffCleaned(ctx, rd, then, now, context, nil)
+}
+
+// DiffCleaned is DiffOutputs on the outputs as clean makes them (each
+// whole, before it is cut into lines: redacted and sanitized for an
+// agent); nil clean keeps them as they are.
+func DiffCleaned(ctx context.Context, rd *recall.Reader, then, now history.Entry, context int, clean func(string) string) OutputDiff {
 	var d OutputDiff
 	text := func(en history.Entry) (string, string) {
 		o, err := rd.Output(ctx, en, "", 0)
@@ -40,6 +47,9 @@ func DiffOutputs(ctx context.Context, rd *recall.Reader, then, now history.Entry
 			return "", no.Reason
 		case err != nil:
 			return "", err.Error()
+		}
+		if clean != nil {
+			return clean(string(o.Text)), ""
 		}
 		return string(o.Text), ""
 	}
