@@ -35,8 +35,9 @@ const maxPart = 200
 
 // Assess rates cmd as Risk does, by the same rules, and says why: the
 // command is parsed by a real shell parser and judged by its words'
-// values (rm spelled with empty quotes inside it, or as $'\x72m', is rm), code run from a string (sh -c, eval,
-// trap) is rated as that code and its own parts given too.
+// values (rm spelled with empty quotes inside it, or as $'\x72m', is rm),
+// and code run from a string (sh -c, eval, trap) is rated as that code,
+// with its own parts among the reasons.
 func Assess(cmd string) Assessment {
 	a := Assessment{Reasons: []Reason{}}
 	seen := map[Reason]bool{}
