@@ -27,12 +27,21 @@ type mcpCall struct {
 	// flight; the result is With's.
 	Raw  any      `json:"raw,omitempty"`
 	With *mcpCall `json:"with,omitempty"`
+	// Resource reads a resource; Prompt gets a prompt (with Arguments).
+	Resource string `json:"resource,omitempty"`
+	Prompt   string `json:"prompt,omitempty"`
 }
 
 // mcpResult is a call's result as the client read it.
 type mcpResult struct {
 	Content []struct {
 		Type, Text string
+	}
+	// Contents are a resource's; Messages a prompt's.
+	Contents []struct{ URI, Text string }
+	Messages []struct {
+		Role    string
+		Content struct{ Type, Text string }
 	}
 	StructuredContent map[string]any `json:"structuredContent"`
 	IsError           bool           `json:"isError"`
@@ -61,9 +70,23 @@ type mcpOut struct {
 			ReadOnlyHint bool `json:"readOnlyHint"`
 		}
 	}
+	// Resources, ResourceTemplates and Prompts are listed when the
+	// server has them.
+	Resources []struct {
+		URI, Name string
+	}
+	ResourceTemplates []struct {
+		URITemplate string `json:"uriTemplate"`
+	} `json:"resourceTemplates"`
+	Prompts []struct {
+		Name      string
+		Arguments []struct{ Name string }
+	}
 	Calls []struct {
 		Name   string
 		Result *mcpResult
+		// Ms is how long the call took, as the client saw it.
+		Ms float64
 		Error  *struct {
 			Code    int
 			Message string
@@ -169,7 +192,7 @@ func TestMCPEndToEnd(t *testing.T) {
 				t.Errorf("tool %s: input %v, output %v, read-only %v", tl.Name, tl.InputSchema, tl.OutputSchema, tl.Annotations.ReadOnlyHint)
 			}
 		}
-		if strings.Join(names, " ") != "command_context command_output history_search recent_commands" {
+		if strings.Join(names, " ") != "agent_session assess_command command_context command_output diff_output history_search recent_commands search_output" {
 			t.Errorf("tools = %q", names)
 		}
 		// recent_commands: the three, oldest first, with their ids.

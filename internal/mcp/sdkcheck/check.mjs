@@ -8,8 +8,12 @@
 // CALLS_JSON is a list of {"name": TOOL, "arguments": {...}}, or of
 // {"raw": JSON, "with": {"name": TOOL, ...}}: JSON sent as it is, as one
 // line, while the call "with" (optional) is in flight; the result is that
-// call's. hookd runs with this process's environment (the test's isolated
-// HOME and XDG_*). Lines the client could not read are in clientErrors.
+// call's; or of {"resource": URI} (read a resource) or {"prompt": NAME,
+// "arguments": {...}} (get a prompt). Each call's time is in its ms. The
+// resources, resource templates and prompts listed are in resources,
+// resourceTemplates and prompts (when the server has them). hookd runs
+// with this process's environment (the test's isolated HOME and XDG_*).
+// Lines the client could not read are in clientErrors.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -29,7 +33,25 @@ try {
   out.instructions = client.getInstructions() ?? null;
   out.capabilities = client.getServerCapabilities() ?? null;
   out.tools = (await client.listTools()).tools;
+  if (out.capabilities?.resources) {
+    out.resources = (await client.listResources()).resources;
+    out.resourceTemplates = (await client.listResourceTemplates()).resourceTemplates;
+  }
+  if (out.capabilities?.prompts) {
+    out.prompts = (await client.listPrompts()).prompts;
+  }
   for (const c of calls) {
+    if (c.resource !== undefined || c.prompt !== undefined) {
+      const t0 = performance.now();
+      try {
+        const result = c.resource !== undefined ? await client.readResource({ uri: c.resource })
+          : await client.getPrompt({ name: c.prompt, arguments: c.arguments ?? {} });
+        out.calls.push({ name: c.resource ?? c.prompt, result, ms: performance.now() - t0 });
+      } catch (e) {
+        out.calls.push({ name: c.resource ?? c.prompt, error: { code: e.code ?? null, message: String(e.message ?? e) }, ms: performance.now() - t0 });
+      }
+      continue;
+    }
     if (c.raw !== undefined) {
       // A raw line (JSON-RPC batch, say) sent through the client's own
       // transport while the call c.with, if any, is in flight.
@@ -42,10 +64,11 @@ try {
       }
       continue;
     }
+    const t0 = performance.now();
     try {
-      out.calls.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }) });
+      out.calls.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }), ms: performance.now() - t0 });
     } catch (e) {
-      out.calls.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) } });
+      out.calls.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) }, ms: performance.now() - t0 });
     }
   }
 } catch (e) {
