@@ -86,8 +86,8 @@ type mcpOut struct {
 		Name   string
 		Result *mcpResult
 		// Ms is how long the call took, as the client saw it.
-		Ms float64
-		Error  *struct {
+		Ms    float64
+		Error *struct {
 			Code    int
 			Message string
 		}
