@@ -56,6 +56,28 @@ $(DIST)/hookd_linux_%/hookd: FORCE
 	CGO_ENABLED=1 GOOS=linux GOARCH=$* CC=$(CC_$*) \
 	  $(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $@ ./cmd/hookd
 
+# make mcpb: an MCP bundle for each architecture (.mcpb, the format of
+# github.com/modelcontextprotocol/mcpb: a zip of packaging/mcp/manifest.json
+# and bin/hookd, which runs hookd mcp), and dist/server.json for the
+# official MCP registry, whose packages point at the bundles on the
+# release's page, with their SHA-256 (docs/coding-agents.md).
+.PHONY: mcpb
+mcpb: binaries
+	@set -e; for arch in $(ARCHES); do \
+	  name=hookd_$(VERSION)_linux_$$arch; dir=$(DIST)/mcpb/$$name; \
+	  rm -rf $$dir; mkdir -p $$dir/bin; \
+	  sed 's/"version": "0.0.0"/"version": "$(VERSION)"/' packaging/mcp/manifest.json >$$dir/manifest.json; \
+	  cp $(DIST)/hookd_linux_$$arch/hookd $$dir/bin/hookd; chmod 0755 $$dir/bin/hookd; \
+	  find $$dir -exec touch -d @$(SOURCE_DATE_EPOCH) {} +; \
+	  rm -f $(DIST)/$$name.mcpb; (cd $$dir && zip -X -q -r ../../$$name.mcpb manifest.json bin); \
+	done; \
+	sed 's/0\.0\.0/$(VERSION)/g' packaging/mcp/server.json >$(DIST)/server.json; \
+	for arch in $(ARCHES); do \
+	  sum=$$(sha256sum $(DIST)/hookd_$(VERSION)_linux_$$arch.mcpb | cut -d' ' -f1); \
+	  sed -i "/linux_$$arch.mcpb/,/fileSha256/ s/0\{64\}/$$sum/" $(DIST)/server.json; \
+	done; \
+	rm -rf $(DIST)/mcpb; cat $(DIST)/server.json
+
 clean-dist:
 	rm -rf $(DIST)
 
