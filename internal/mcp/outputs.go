@@ -2,9 +2,7 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -190,44 +188,18 @@ func (t *tools) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Sea
 	if err != nil {
 		return nil, out, err
 	}
-	q := history.OutputSearch{Words: words, Failed: in.Failed, Limit: maxCandidates}
-	switch in.Author {
-	case "":
-		q.Authors = []string{""}
-	case "any", "all", "*":
-	default:
-		q.Authors = []string{in.Author}
+	f, err := t.readFilters(in.Author, in.Cwd, in.Since)
+	if err != nil {
+		return nil, out, err
 	}
-	if in.Cwd != "" {
-		if !filepath.IsAbs(in.Cwd) {
-			return nil, out, badArg("cwd must be an absolute path, not %q", t.line(in.Cwd))
-		}
-		q.Cwd = filepath.Clean(in.Cwd)
-	}
-	if in.Since != "" {
-		when, err := history.ParseSince(in.Since, t.o.Now())
-		if err != nil {
-			return nil, out, badArg("since: %v", err)
-		}
-		q.Since = when.UnixMicro()
-	}
+	q := history.OutputSearch{Words: words, Failed: in.Failed, Limit: maxCandidates, Authors: f.authors, Cwd: f.cwd, Since: f.since}
 	var stop string
 	err = t.call(ctx, func(s *history.Store) error {
 		dctx, cancel := context.WithTimeout(ctx, searchDeadline)
 		defer cancel()
-		switch in.Session {
-		case "":
-		case "current":
-			sess, err := s.LatestSession(ctx, "")
-			if errors.Is(err, history.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			q.Session = sess
-		default:
-			q.Session = in.Session
+		var ok bool
+		if q.Session, ok, err = sessionArg(ctx, s, in.Session); !ok {
+			return err
 		}
 		cands, err := s.SearchOutputs(dctx, q)
 		if dctx.Err() != nil {

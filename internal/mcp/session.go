@@ -75,22 +75,15 @@ func (t *tools) agentSession(ctx context.Context, req *sdk.CallToolRequest, in A
 	}
 	share := maxText / n
 	err = t.call(ctx, func(s *history.Store) error {
-		sess, err := s.LatestSession(ctx, out.Author)
-		if errors.Is(err, history.ErrNotFound) {
-			return nil
-		}
+		sess, es, err := lastOf(ctx, s, out.Author, n)
 		if err != nil {
 			return err
 		}
 		out.Session = sess
-		es, err := s.List(ctx, history.Query{Session: sess, Limit: n})
-		if err != nil {
-			return err
-		}
 		rd := t.o.Reader(s)
-		for i := len(es) - 1; i >= 0; i-- {
-			c := SessionCommand{Info: t.command(es[i])}
-			o, err := rd.Output(ctx, es[i], "", 0)
+		for _, en := range es {
+			c := SessionCommand{Info: t.command(en)}
+			o, err := rd.Output(ctx, en, "", 0)
 			var no *recall.NoOutput
 			switch {
 			case errors.As(err, &no):

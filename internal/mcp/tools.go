@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -39,22 +38,12 @@ func (t *tools) recent(ctx context.Context, _ *sdk.CallToolRequest, in RecentIn)
 	}
 	out.Note = note
 	err = t.call(ctx, func(s *history.Store) error {
-		sess, err := s.LatestSession(ctx, in.Author)
-		if errors.Is(err, history.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+		sess, es, err := lastOf(ctx, s, in.Author, n)
 		out.Session = sess
-		es, err := s.List(ctx, history.Query{Session: sess, Limit: n})
-		if err != nil {
-			return err
+		for _, en := range es {
+			out.Commands = append(out.Commands, t.command(en))
 		}
-		for i := len(es) - 1; i >= 0; i-- {
-			out.Commands = append(out.Commands, t.command(es[i]))
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, out, err
@@ -353,41 +342,15 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn)
 	if err != nil {
 		return nil, out, err
 	}
-	q := history.Query{Text: in.Query, Failed: in.Failed, Limit: n + 1}
-	switch in.Author {
-	case "":
-		q.Authors = []string{""}
-	case "any", "all", "*":
-	default:
-		q.Authors = []string{in.Author}
+	f, err := t.readFilters(in.Author, in.Cwd, in.Since)
+	if err != nil {
+		return nil, out, err
 	}
-	if in.Cwd != "" {
-		if !filepath.IsAbs(in.Cwd) {
-			return nil, out, badArg("cwd must be an absolute path, not %q", t.line(in.Cwd))
-		}
-		q.Cwd = filepath.Clean(in.Cwd)
-	}
-	if in.Since != "" {
-		when, err := history.ParseSince(in.Since, t.o.Now())
-		if err != nil {
-			return nil, out, badArg("since: %v", err)
-		}
-		q.Since = when.UnixMicro()
-	}
+	q := history.Query{Text: in.Query, Failed: in.Failed, Limit: n + 1, Authors: f.authors, Cwd: f.cwd, Since: f.since}
 	err = t.call(ctx, func(s *history.Store) error {
-		switch in.Session {
-		case "":
-		case "current":
-			sess, err := s.LatestSession(ctx, "")
-			if errors.Is(err, history.ErrNotFound) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			q.Session = sess
-		default:
-			q.Session = in.Session
+		var ok bool
+		if q.Session, ok, err = sessionArg(ctx, s, in.Session); !ok {
+			return err
 		}
 		hits, err := t.o.Search(ctx, s, q)
 		if err != nil {
