@@ -26,6 +26,10 @@ var (
 	maxScanBytes int64 = 64 << 20
 )
 
+// candidateSteps are how many outputs that could match are looked up, in
+// turn, until enough lines match: the last is the most one call reads.
+var candidateSteps = []int{50, 400, maxCandidates}
+
 const (
 	// maxCandidates bounds the outputs one call reads.
 	maxCandidates = 2000
@@ -201,19 +205,33 @@ func (t *tools) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Sea
 		if q.Session, ok, err = sessionArg(ctx, s, in.Session); !ok {
 			return err
 		}
-		cands, err := s.SearchOutputs(dctx, q)
-		if dctx.Err() != nil {
-			stop = fmt.Sprintf("the time limit (%s) ran out while the outputs to read were looked up", searchDeadline)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 		rd := t.o.Reader(s)
-		stop = t.scanOutputs(dctx, rd, cands, match, ctxLines, n, &out)
-		if stop == "" && len(cands) >= maxCandidates {
-			stop = fmt.Sprintf("it read the newest %d outputs that could match", maxCandidates)
+		// The candidates are looked up a few first, then more: the newest
+		// outputs of a common word hold the lines asked for, and looking
+		// up thousands of them would cost more than reading a few.
+		seen := map[int64]bool{}
+		for _, lim := range candidateSteps {
+			q.Limit = lim
+			cands, err := s.SearchOutputs(dctx, q)
+			if dctx.Err() != nil {
+				stop = fmt.Sprintf("the time limit (%s) ran out", searchDeadline)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			fresh := cands[:0:0]
+			for _, en := range cands {
+				if !seen[en.ID] {
+					seen[en.ID] = true
+					fresh = append(fresh, en)
+				}
+			}
+			if stop = t.scanOutputs(dctx, rd, fresh, match, ctxLines, n, &out); stop != "" || len(cands) < lim {
+				return nil
+			}
 		}
+		stop = fmt.Sprintf("it read the newest %d outputs that could match", maxCandidates)
 		return nil
 	})
 	if err != nil {
