@@ -205,6 +205,7 @@ _hookd_init_session() {
 # $(…): through this session's offer file, made 0600 and left empty (no
 # fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
 _hookd_query() {
+  emulate -L zsh
   typeset -g REPLY=
   if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
     umask 077
@@ -503,7 +504,8 @@ _hookd_first() {
 
 # _hookd_end (in hookd's precmd()) notes the end time before the user's
 # precmd() runs; _hookd_precmd records it. $? is kept for the user's
-# function.
+# function. (Written for any options, without emulate -L: it runs at every
+# prompt.)
 _hookd_end() {
   local s=$?
   typeset -g _hookd_t1=$EPOCHREALTIME
@@ -514,7 +516,8 @@ _hookd_end() {
 # after the end-of-output mark (`setopt` then shows prompt_sp off). It runs
 # once at load and then as a precmd hook of its own, in case an rc file
 # sets PROMPT_SP again after hookd's line: it changes an option for the
-# whole shell, so it runs without `emulate -L`, which would undo that.
+# whole shell, so it runs without `emulate -L`, which would undo that (and
+# is written for any options: _hookd_sp is a global already).
 _hookd_take_sp() {
   [[ -o prompt_sp && -o prompt_cr ]] || return 0
   builtin unsetopt prompt_sp
@@ -537,7 +540,10 @@ _hookd_prompt_sp() {
 
 # _hookd_arm (bound to the prefix's first character and `!`) inserts the
 # key, and makes Enter rewrite the line (_hookd_accept_line) until it is
-# accepted.
+# accepted. It, _hookd_paste, _hookd_accept_line and _hookd_highlight call
+# widgets and functions that may be the user's (self-insert wrapped by a
+# plugin, their accept-line), which must run under the user's options: so
+# these four run without emulate -L and are written for any options.
 _hookd_arm() {
   zle self-insert
   _hookd_arm_enter
@@ -557,6 +563,7 @@ _hookd_paste() {
 # _hookd_arm_enter makes accept-line _hookd_accept_line until the line is
 # accepted.
 _hookd_arm_enter() {
+  emulate -L zsh
   [[ -z $_hookd_armed ]] || return 0
   _hookd_armed=1
   case ${widgets[accept-line]-} in
@@ -659,7 +666,7 @@ _hookd_offer_typed() {
 # hook are not among them. Called twice (hookd's line before the
 # highlighter), it does nothing the second time.
 _hookd_highlight() {
-  (( ! $+functions[_zsh_highlight] )) || _zsh_highlight
+  (( ! ${+functions[_zsh_highlight]} )) || _zsh_highlight
 }
 
 # _hookd_risk_of CMD sets reply to the risk level of an offered command
@@ -811,6 +818,7 @@ _hookd_search_widget() {
 # (where nothing else completes hookd, or the ask prefix), then takes
 # itself out of the precmd hooks. It fails when compinit has not run.
 _hookd_compdef() {
+  emulate -L zsh
   (( $+functions[compdef] )) || return 1
   precmd_functions=(${precmd_functions:#_hookd_compdef})
   (( $+_comps[hookd] )) || compdef _hookd_complete hookd
@@ -821,8 +829,11 @@ _hookd_compdef() {
 # _hookd_complete completes the words of a hookd command line (or a
 # question after the ask prefix, as hookd ask): hookd itself says what fits
 # (subcommands, flags, prompt-file names, with descriptions), or that file
-# names do.
+# names do. It runs under the completion system's options (_comp_options,
+# which _files and _describe are written for), whatever the user's are.
 _hookd_complete() {
+  emulate -L zsh
+  setopt ${_comp_options[@]}
   local -a w out cands
   local c
   w=("${(@Q)words[2,CURRENT]}")
@@ -854,6 +865,7 @@ _hookd_complete() {
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
+  emulate -L zsh
   local _hookd_pid= _hookd_rest
   _hookd_alive=
   { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
@@ -874,7 +886,7 @@ _hookd_agent() {
 # _hookd_start runs the start-up, then takes every start-up function
 # away (itself too), so that nothing of it is left for the prompt's path.
 # (It runs without emulate -L: _hookd_take_sp changes an option for the
-# whole shell.)
+# whole shell. It is written for any options.)
 _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \

@@ -32,6 +32,9 @@ func TestScriptGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("Script(%q) differs from %s (run with -update if intended)", sh, golden)
 			}
+			if sh == "zsh" {
+				got = zshDefs(t, got)
+			}
 			bin, state := `_hookd_bin='/opt/hook d/it'\''s/hookd'`, `_hookd_state='/home/me/.local/state/hook d/it'\''s'`
 			if sh == "fish" {
 				bin, state = `_hookd_bin '/opt/hook d/it\'s/hookd'`, `_hookd_state '/home/me/.local/state/hook d/it\'s'`
@@ -53,6 +56,18 @@ func TestScriptUnknownShell(t *testing.T) {
 	}
 }
 
+// zshDefs returns the definitions in zsh's script: the quoted word that
+// zshOwnOptions' eval parses, unquoted.
+func zshDefs(t *testing.T, src string) string {
+	t.Helper()
+	start := strings.Index(src, "\n} '")
+	end := strings.Index(src, "'\n"+runMarker)
+	if start < 0 || end < start {
+		t.Fatalf("zsh's script has no quoted definitions:\n%s", src)
+	}
+	return strings.ReplaceAll(src[start+4:end], `'\''`, "'")
+}
+
 // TestScriptsParse runs each shell's own syntax check on the real script.
 func TestScriptsParse(t *testing.T) {
 	for _, sh := range Shells() {
@@ -62,10 +77,16 @@ func TestScriptsParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(sh, "-n")
-			cmd.Stdin = strings.NewReader(src)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s -n: %v\n%s", sh, err, out)
+			srcs := []string{src}
+			if sh == "zsh" {
+				srcs = append(srcs, zshDefs(t, src)) // what the eval parses
+			}
+			for _, src := range srcs {
+				cmd := exec.Command(sh, "-n")
+				cmd.Stdin = strings.NewReader(src)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s -n: %v\n%s", sh, err, out)
+				}
 			}
 		})
 	}
@@ -167,6 +188,9 @@ func TestScriptWatch(t *testing.T) {
 			Capture: "off", Watch: []string{"API_URL", "PATH", "bad name", "$(rm -rf ~)", "API_URL", "DEPLOY_ENV"}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if sh == "zsh" {
+			got = zshDefs(t, got)
 		}
 		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") && !strings.Contains(got, "_hookd_watch 'API_URL DEPLOY_ENV'\n") {
 			t.Errorf("%s: the watched names are not filled in as expected", sh)

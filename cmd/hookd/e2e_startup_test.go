@@ -199,7 +199,9 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		}
 		// Without capture: entering the proxy is starting a process.
 		script := hookd(t, h, "init", "--capture=off", shell)
-		if !strings.Contains(script, "_hookd_watch='API_URL'") && !strings.Contains(script, "_hookd_watch 'API_URL'") {
+		// (zsh's definitions are one quoted word: shellinit's zshOwnOptions.)
+		if !strings.Contains(script, "_hookd_watch='API_URL'") && !strings.Contains(script, "_hookd_watch 'API_URL'") &&
+			!strings.Contains(script, `_hookd_watch='\''API_URL'\''`) {
 			t.Fatalf("fix.watch_env is not in the script")
 		}
 		file := h.Path("hookd." + shell)
