@@ -25,6 +25,7 @@
 #       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
 #       _hookd_query             a builtin's listing, without a subshell
+#       _hookd_bindings          what keys are bound to (for the three below)
 #     _hookd_init_env          the environment's names (fix.watch_env), first record
 #     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
@@ -42,7 +43,7 @@
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
 #     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
 #   the fixes
-#     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
+#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
 #   the search
 #     _hookd_search_widget   Ctrl-R: hookd search, its choice on the line
 #   completion
@@ -219,6 +220,23 @@ _hookd_query() {
   return 0
 }
 
+# _hookd_bindings KEY… sets reply to what each KEY is bound to in the emacs
+# and viins keymaps, in that order (KEY1's two, then KEY2's…): bindkey's
+# line ("^Xf" undefined-key), or '' for an empty KEY. Asked once, without
+# a process (_hookd_query); the callers decide what counts as free.
+# Start-up only.
+_hookd_bindings() {
+  emulate -L zsh
+  local -a keys=("$@")
+  _hookd_query 'local key km
+  for key in "${keys[@]}"; do
+    for km in emacs viins; do
+      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
+    done
+  done'
+  typeset -ga reply=("${(@f)REPLY}")
+}
+
 # _hookd_init_env: the environment a command runs in, noted as a record
 # in the spool at start-up and then whenever it changes (_hookd_envrec,
 # checked by one comparison at each prompt): PATH and the variables of the
@@ -284,18 +302,15 @@ _hookd_init_ask() {
     user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
   esac
   zle -N bracketed-paste _hookd_paste
-  # Only where the key is self-insert, asked without a process.
-  local arm_km arm_key
-  _hookd_query 'for arm_km in emacs viins; do
-    for arm_key in ${_hookd_prefix[1]} "!"; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
-  done'
-  local -a arm_bound
-  arm_bound=("${(@f)REPLY}")
-  local -i arm_i=0
-  for arm_km in emacs viins; do
-    for arm_key in ${_hookd_prefix[1]} '!'; do
-      (( ++arm_i ))
-      [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
+  # Only where the key is self-insert.
+  local km key
+  _hookd_bindings ${_hookd_prefix[1]} '!'
+  local -a bound=("${(@)reply}")
+  local -i i=0
+  for key in ${_hookd_prefix[1]} '!'; do
+    for km in emacs viins; do
+      (( ++i ))
+      [[ ${bound[i]-} == *' self-insert' ]] && bindkey -M $km -- $key _hookd_arm
     done
   done
   return 0
@@ -313,17 +328,13 @@ _hookd_init_fix() {
     ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
     functions[$_hookd_fixcmd]='_hookd_fix "$@"'
   fi
-  # The four bindings, asked without a process: a line each.
+  # Where the key is free.
   [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
   local km key widget
-  _hookd_query 'for key in "$_hookd_fixkey" "$_hookd_aikey"; do
-    for km in emacs viins; do
-      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
-    done
-  done'
-  local -a bound=("${(@f)REPLY}")
+  _hookd_bindings "$_hookd_fixkey" "$_hookd_aikey"
+  local -a bound=("${(@)reply}")
   local -i i=0
-  for key widget in "$_hookd_fixkey" _hookd_fix_widget "$_hookd_aikey" _hookd_ai_widget; do
+  for key widget in "$_hookd_fixkey" _hookd_fix_key "$_hookd_aikey" _hookd_ai_key; do
     for km in emacs viins; do
       (( ++i ))
       [[ -n $key ]] || continue
@@ -344,12 +355,8 @@ _hookd_init_search() {
   emulate -L zsh
   [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
   local km key
-  _hookd_query 'for key in "$_hookd_searchkey" "$_hookd_searchup"; do
-    for km in emacs viins; do
-      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
-    done
-  done'
-  local -a bound=("${(@f)REPLY}")
+  _hookd_bindings "$_hookd_searchkey" "$_hookd_searchup"
+  local -a bound=("${(@)reply}")
   local -i i=0
   for key in "$_hookd_searchkey" "$_hookd_searchup"; do
     for km in emacs viins; do
@@ -748,11 +755,11 @@ _hookd_fix() {
     print -ru2 -- 'hookd: a secret was redacted from it: put it back in place of [REDACTED] before you press Enter'
 }
 
-# _hookd_fix_widget (bound to Ctrl-X f) puts the first fix that is not
+# _hookd_fix_key (bound to Ctrl-X f) puts the first fix that is not
 # high risk on the command line, to edit or run with Enter; pressed again,
 # the next one (a high-risk one is named so). When every fix is high risk,
 # it puts none there by itself: fix N does.
-_hookd_fix_widget() {
+_hookd_fix_key() {
   emulate -L zsh
   local f=$_hookd_fixes
   local -a fixes reply
@@ -779,10 +786,10 @@ _hookd_fix_widget() {
   _hookd_highlight
 }
 
-# _hookd_ai_widget (bound to Ctrl-X l) asks the LLM about the last failed
+# _hookd_ai_key (bound to Ctrl-X l) asks the LLM about the last failed
 # command, as fix --ai does: the analysis is printed above the prompt, and
 # its fixes are then the ones the fix key and fix N offer.
-_hookd_ai_widget() {
+_hookd_ai_key() {
   emulate -L zsh
   zle -I
   if [[ ! -x $_hookd_bin ]]; then
@@ -818,8 +825,8 @@ _hookd_search_widget() {
 # (where nothing else completes hookd, or the ask prefix), then takes
 # itself out of the precmd hooks. It fails when compinit has not run.
 _hookd_compdef() {
+  (( ${+functions[compdef]} )) || return 1 # (at each prompt until compinit has run: before emulate -L)
   emulate -L zsh
-  (( $+functions[compdef] )) || return 1
   precmd_functions=(${precmd_functions:#_hookd_compdef})
   (( $+_comps[hookd] )) || compdef _hookd_complete hookd
   [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
@@ -890,7 +897,7 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_bindings _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
     _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
   unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
