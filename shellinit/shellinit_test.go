@@ -2,6 +2,7 @@ package shellinit
 
 import (
 	"flag"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,10 +146,7 @@ func TestWithoutComments(t *testing.T) {
 
 func TestShellcheck(t *testing.T) {
 	if _, err := exec.LookPath("shellcheck"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("shellcheck is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("shellcheck not installed")
+		required.Skip(t, "shellcheck is not installed", "REQUIRE_SHELLS")
 	}
 	out, err := exec.Command("shellcheck", "-s", "bash", "../scripts/bash.sh").CombinedOutput()
 	if err != nil {
