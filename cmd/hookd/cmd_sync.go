@@ -134,7 +134,7 @@ func (e *env) syncSettings() *hsync.Settings {
 	if c.URL == "" || e.syncConfigError() != nil {
 		return nil
 	}
-	bucket, prefix, _ := hsync.ParseURL(string(c.URL))
+	bucket, prefix, _ := c.URL.Split()
 	pathStyle := c.Endpoint != ""
 	if c.PathStyle != nil {
 		pathStyle = *c.PathStyle

@@ -92,7 +92,7 @@ var allowed = map[string][]string{
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
-	"internal/sync":        {"capture", "history", "internal/hostid", "internal/sync/s3"},
+	"internal/sync":        {"capture", "history", "internal/config", "internal/hostid", "internal/sync/s3"},
 	"internal/sync/s3":     {},
 	"internal/sync/s3test": {"internal/required"},
 
