@@ -362,13 +362,9 @@ func TestSignalsEndHookd(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			// Wait until hookd is blocked reading its stdin.
-			deadline := time.Now().Add(20 * time.Second)
-			for !readingStdin(cmd.Process.Pid) {
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatal("hookd never read its stdin")
-				}
-				time.Sleep(20 * time.Millisecond)
+			if !shelltest.Poll(20*time.Second, func() bool { return readingStdin(cmd.Process.Pid) }) {
+				cmd.Process.Kill()
+				t.Fatal("hookd never read its stdin")
 			}
 			for _, sig := range tc.sigs {
 				// A signal sent while the same one is pending is lost, as
