@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -11,10 +10,7 @@ import (
 // left alone when current, and a small history left unread is read then.
 func TestAfterInteractive(t *testing.T) {
 	ctx := context.Background()
-	s := fill(t, sample)
-	cache := filepath.Join(t.TempDir(), "search.cache")
-	here := Here{Cwd: "/src/p", Now: now}
-	e := New(s, here, cache)
+	e, s, here, cache := sampleEngine(t)
 	if got := e.AfterInteractive(ctx); got != CacheLoadSave {
 		t.Errorf("a small history, unread, no cache: %v; want CacheLoadSave", got)
 	}
