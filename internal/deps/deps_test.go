@@ -143,7 +143,7 @@ var allowed = map[string][]string{
 	// search: the engine over the history (outputs through their
 	// full-text index), and its interactive face (Ctrl-R).
 	"internal/search":    {"history"},
-	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
+	"internal/search/ui": {"internal/search", "history", "internal/sanitize", "internal/ui/style"},
 
 	// apps
 	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},

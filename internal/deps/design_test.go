@@ -192,3 +192,40 @@ func TestNoStaleNames(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// colourLiteral is a colour chosen in place: a lipgloss or termenv colour
+// given as a number.
+var colourLiteral = regexp.MustCompile(`(lipgloss|\.out|termenv)\.Color\("`)
+
+// TestColoursFromPalette: every terminal view takes its colours from the
+// palette (internal/ui/style, whose doc says so); none names a colour of
+// its own.
+func TestColoursFromPalette(t *testing.T) {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "node_modules" || name == "testdata" || strings.HasSuffix(path, "internal/ui/style") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if colourLiteral.MatchString(line) {
+				t.Errorf("%s:%d chooses a colour of its own; take a style of internal/ui/style", path, i+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
