@@ -29,6 +29,7 @@
 #     _hookd_init_hooks        the prompt hooks (PS0, PROMPT_COMMAND)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
 #     _hookd_init_fix          the fix command, the fix and AI keys
+#       _hookd_key_map           where a key's function is listed (and search's)
 #     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
 #     _hookd_init_agent        the agent, started if it is not running
@@ -351,17 +352,27 @@ _hookd_init_fix() {
       _hookd_f=${_hookd_k##*:} _hookd_k=${_hookd_k%:*}
       [[ -n $_hookd_k && $_hookd_bound != *"\"$_hookd_k\": "* ]] || continue
       # Readline functions, in the keymap of the key's prefix.
-      _hookd_m=$_hookd_km _hookd_r=$_hookd_k
-      case $_hookd_km:$_hookd_k in
-        emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${_hookd_k#'\C-x'} ;;
-        emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
-      esac
+      _hookd_key_map "$_hookd_km" "$_hookd_k"
       [[ $_hookd_m == "${_hookd_pm-}" ]] || { _hookd_query "builtin bind -m $_hookd_m -p"; _hookd_pm=$_hookd_m _hookd_p=$REPLY; }
       [[ $_hookd_p == *"\"$_hookd_r\": "* ]] ||
         builtin bind -m "$_hookd_km" -x "\"$_hookd_k\": $_hookd_f" 2>/dev/null
     done
   done
   return 0
+}
+
+# _hookd_key_map KEYMAP KEY sets _hookd_m to the keymap whose bind -p
+# lists KEY's readline function and _hookd_r to KEY as it is listed there
+# (the caller's locals): a key under Ctrl-X or Esc is in its prefix's own
+# keymap (emacs-ctlx, emacs-meta), which costs ~2 M instructions to list
+# where the whole emacs keymap costs ~13 M. For _hookd_init_fix and
+# _hookd_init_search, which decide whether a key is free.
+_hookd_key_map() {
+  _hookd_m=$1 _hookd_r=$2
+  case $1:$2 in
+    emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${2#'\C-x'} ;;
+    emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${2#'\e'} ;;
+  esac
 }
 
 # _hookd_init_search binds Ctrl-R (search.key), and search.up_key (none
@@ -397,11 +408,7 @@ _hookd_init_search() {
         [[ $_hookd_bound != *"\"$_hookd_k\": "*$'\n@@\n'* ]] || continue
         if [[ $_hookd_bound != *$'\n@@\n'*"\"$_hookd_k\""* ]]; then
           # Another readline function, in the keymap of the key's prefix?
-          _hookd_m=$_hookd_km _hookd_r=$_hookd_k
-          case $_hookd_km:$_hookd_k in
-            emacs:'\C-x'?*) _hookd_m=emacs-ctlx _hookd_r=${_hookd_k#'\C-x'} ;;
-            emacs:'\e'?*) _hookd_m=emacs-meta _hookd_r=${_hookd_k#'\e'} ;;
-          esac
+          _hookd_key_map "$_hookd_km" "$_hookd_k"
           _hookd_query "builtin bind -m $_hookd_m -p"
           case $REPLY in
             *"\"$_hookd_r\": reverse-search-history"$'\n'* | *"\"$_hookd_r\": previous-history"$'\n'* | \
@@ -924,7 +931,7 @@ _hookd_agent() {
 _hookd_start() {
   _hookd_init
   builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_key_map _hookd_init_search _hookd_init_complete \
     _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
   builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask

@@ -25,6 +25,7 @@
 #       _hookd_proxy             re-execute under it (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, XFSZ trap
 #       _hookd_query             a builtin's listing, without a subshell
+#       _hookd_bindings          what keys are bound to (for the three below)
 #     _hookd_init_env          the environment's names (fix.watch_env), first record
 #     _hookd_init_hooks        the prompt hooks (preexec, precmd, PROMPT_SP)
 #     _hookd_init_ask          the `??` and `!!ctx` keys
@@ -42,7 +43,7 @@
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
 #     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
 #   the fixes
-#     _hookd_fix (the fix command), _hookd_fix_widget, _hookd_ai_widget
+#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
 #   the search
 #     _hookd_search_widget   Ctrl-R: hookd search, its choice on the line
 #   completion
@@ -205,6 +206,7 @@ _hookd_init_session() {
 # $(…): through this session's offer file, made 0600 and left empty (no
 # fix is offered yet). Where the umask is unknown, $(…) it is. Start-up only.
 _hookd_query() {
+  emulate -L zsh
   typeset -g REPLY=
   if [[ -n $_hookd_umask && -w $_hookd_fixdir ]]; then
     umask 077
@@ -216,6 +218,23 @@ _hookd_query() {
     REPLY=$(eval "$1" 2>/dev/null)
   fi
   return 0
+}
+
+# _hookd_bindings KEY… sets reply to what each KEY is bound to in the emacs
+# and viins keymaps, in that order (KEY1's two, then KEY2's…): bindkey's
+# line ("^Xf" undefined-key), or '' for an empty KEY. Asked once, without
+# a process (_hookd_query); the callers decide what counts as free.
+# Start-up only.
+_hookd_bindings() {
+  emulate -L zsh
+  local -a keys=("$@")
+  _hookd_query 'local key km
+  for key in "${keys[@]}"; do
+    for km in emacs viins; do
+      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
+    done
+  done'
+  typeset -ga reply=("${(@f)REPLY}")
 }
 
 # _hookd_init_env: the environment a command runs in, noted as a record
@@ -283,18 +302,15 @@ _hookd_init_ask() {
     user:*) _hookd_prev_paste=${widgets[bracketed-paste]#user:} ;;
   esac
   zle -N bracketed-paste _hookd_paste
-  # Only where the key is self-insert, asked without a process.
-  local arm_km arm_key
-  _hookd_query 'for arm_km in emacs viins; do
-    for arm_key in ${_hookd_prefix[1]} "!"; do bindkey -M $arm_km -- $arm_key 2>/dev/null || print; done
-  done'
-  local -a arm_bound
-  arm_bound=("${(@f)REPLY}")
-  local -i arm_i=0
-  for arm_km in emacs viins; do
-    for arm_key in ${_hookd_prefix[1]} '!'; do
-      (( ++arm_i ))
-      [[ ${arm_bound[arm_i]-} == *' self-insert' ]] && bindkey -M $arm_km -- $arm_key _hookd_arm
+  # Only where the key is self-insert.
+  local km key
+  _hookd_bindings ${_hookd_prefix[1]} '!'
+  local -a bound=("${(@)reply}")
+  local -i i=0
+  for key in ${_hookd_prefix[1]} '!'; do
+    for km in emacs viins; do
+      (( ++i ))
+      [[ ${bound[i]-} == *' self-insert' ]] && bindkey -M $km -- $key _hookd_arm
     done
   done
   return 0
@@ -312,17 +328,13 @@ _hookd_init_fix() {
     ! (( $+aliases[$_hookd_fixcmd] || $+functions[$_hookd_fixcmd] || $+commands[$_hookd_fixcmd] )); then
     functions[$_hookd_fixcmd]='_hookd_fix "$@"'
   fi
-  # The four bindings, asked without a process: a line each.
+  # Where the key is free.
   [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
   local km key widget
-  _hookd_query 'for key in "$_hookd_fixkey" "$_hookd_aikey"; do
-    for km in emacs viins; do
-      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
-    done
-  done'
-  local -a bound=("${(@f)REPLY}")
+  _hookd_bindings "$_hookd_fixkey" "$_hookd_aikey"
+  local -a bound=("${(@)reply}")
   local -i i=0
-  for key widget in "$_hookd_fixkey" _hookd_fix_widget "$_hookd_aikey" _hookd_ai_widget; do
+  for key widget in "$_hookd_fixkey" _hookd_fix_key "$_hookd_aikey" _hookd_ai_key; do
     for km in emacs viins; do
       (( ++i ))
       [[ -n $key ]] || continue
@@ -343,12 +355,8 @@ _hookd_init_search() {
   emulate -L zsh
   [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
   local km key
-  _hookd_query 'for key in "$_hookd_searchkey" "$_hookd_searchup"; do
-    for km in emacs viins; do
-      [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
-    done
-  done'
-  local -a bound=("${(@f)REPLY}")
+  _hookd_bindings "$_hookd_searchkey" "$_hookd_searchup"
+  local -a bound=("${(@)reply}")
   local -i i=0
   for key in "$_hookd_searchkey" "$_hookd_searchup"; do
     for km in emacs viins; do
@@ -503,7 +511,8 @@ _hookd_first() {
 
 # _hookd_end (in hookd's precmd()) notes the end time before the user's
 # precmd() runs; _hookd_precmd records it. $? is kept for the user's
-# function.
+# function. (Written for any options, without emulate -L: it runs at every
+# prompt.)
 _hookd_end() {
   local s=$?
   typeset -g _hookd_t1=$EPOCHREALTIME
@@ -514,7 +523,8 @@ _hookd_end() {
 # after the end-of-output mark (`setopt` then shows prompt_sp off). It runs
 # once at load and then as a precmd hook of its own, in case an rc file
 # sets PROMPT_SP again after hookd's line: it changes an option for the
-# whole shell, so it runs without `emulate -L`, which would undo that.
+# whole shell, so it runs without `emulate -L`, which would undo that (and
+# is written for any options: _hookd_sp is a global already).
 _hookd_take_sp() {
   [[ -o prompt_sp && -o prompt_cr ]] || return 0
   builtin unsetopt prompt_sp
@@ -537,7 +547,10 @@ _hookd_prompt_sp() {
 
 # _hookd_arm (bound to the prefix's first character and `!`) inserts the
 # key, and makes Enter rewrite the line (_hookd_accept_line) until it is
-# accepted.
+# accepted. It, _hookd_paste, _hookd_accept_line and _hookd_highlight call
+# widgets and functions that may be the user's (self-insert wrapped by a
+# plugin, their accept-line), which must run under the user's options: so
+# these four run without emulate -L and are written for any options.
 _hookd_arm() {
   zle self-insert
   _hookd_arm_enter
@@ -557,6 +570,7 @@ _hookd_paste() {
 # _hookd_arm_enter makes accept-line _hookd_accept_line until the line is
 # accepted.
 _hookd_arm_enter() {
+  emulate -L zsh
   [[ -z $_hookd_armed ]] || return 0
   _hookd_armed=1
   case ${widgets[accept-line]-} in
@@ -659,7 +673,7 @@ _hookd_offer_typed() {
 # hook are not among them. Called twice (hookd's line before the
 # highlighter), it does nothing the second time.
 _hookd_highlight() {
-  (( ! $+functions[_zsh_highlight] )) || _zsh_highlight
+  (( ! ${+functions[_zsh_highlight]} )) || _zsh_highlight
 }
 
 # _hookd_risk_of CMD sets reply to the risk level of an offered command
@@ -741,11 +755,11 @@ _hookd_fix() {
     print -ru2 -- 'hookd: a secret was redacted from it: put it back in place of [REDACTED] before you press Enter'
 }
 
-# _hookd_fix_widget (bound to Ctrl-X f) puts the first fix that is not
+# _hookd_fix_key (bound to Ctrl-X f) puts the first fix that is not
 # high risk on the command line, to edit or run with Enter; pressed again,
 # the next one (a high-risk one is named so). When every fix is high risk,
 # it puts none there by itself: fix N does.
-_hookd_fix_widget() {
+_hookd_fix_key() {
   emulate -L zsh
   local f=$_hookd_fixes
   local -a fixes reply
@@ -772,10 +786,10 @@ _hookd_fix_widget() {
   _hookd_highlight
 }
 
-# _hookd_ai_widget (bound to Ctrl-X l) asks the LLM about the last failed
+# _hookd_ai_key (bound to Ctrl-X l) asks the LLM about the last failed
 # command, as fix --ai does: the analysis is printed above the prompt, and
 # its fixes are then the ones the fix key and fix N offer.
-_hookd_ai_widget() {
+_hookd_ai_key() {
   emulate -L zsh
   zle -I
   if [[ ! -x $_hookd_bin ]]; then
@@ -811,7 +825,8 @@ _hookd_search_widget() {
 # (where nothing else completes hookd, or the ask prefix), then takes
 # itself out of the precmd hooks. It fails when compinit has not run.
 _hookd_compdef() {
-  (( $+functions[compdef] )) || return 1
+  (( ${+functions[compdef]} )) || return 1 # (at each prompt until compinit has run: before emulate -L)
+  emulate -L zsh
   precmd_functions=(${precmd_functions:#_hookd_compdef})
   (( $+_comps[hookd] )) || compdef _hookd_complete hookd
   [[ -z $_hookd_prefix ]] || (( $+_comps[$_hookd_prefix] )) || compdef _hookd_complete "$_hookd_prefix"
@@ -821,8 +836,11 @@ _hookd_compdef() {
 # _hookd_complete completes the words of a hookd command line (or a
 # question after the ask prefix, as hookd ask): hookd itself says what fits
 # (subcommands, flags, prompt-file names, with descriptions), or that file
-# names do.
+# names do. It runs under the completion system's options (_comp_options,
+# which _files and _describe are written for), whatever the user's are.
 _hookd_complete() {
+  emulate -L zsh
+  setopt ${_comp_options[@]}
   local -a w out cands
   local c
   w=("${(@Q)words[2,CURRENT]}")
@@ -854,6 +872,7 @@ _hookd_complete() {
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
 _hookd_agent() {
+  emulate -L zsh
   local _hookd_pid= _hookd_rest
   _hookd_alive=
   { read -r _hookd_pid _hookd_rest <$_hookd_pidfile } 2>/dev/null
@@ -874,11 +893,11 @@ _hookd_agent() {
 # _hookd_start runs the start-up, then takes every start-up function
 # away (itself too), so that nothing of it is left for the prompt's path.
 # (It runs without emulate -L: _hookd_take_sp changes an option for the
-# whole shell.)
+# whole shell. It is written for any options.)
 _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
-    _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
+    _hookd_bindings _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
     _hookd_init_agent _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
   unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask

@@ -162,7 +162,31 @@ func Script(shell string, o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return withoutComments(shell, lines), nil
+	src := withoutComments(shell, lines)
+	if shell != "zsh" {
+		return src, nil
+	}
+	i := strings.Index(src, "\n"+runMarker)
+	if i < 0 {
+		return "", fmt.Errorf("script for %s: no %q line", shell, runMarker)
+	}
+	head := strings.IndexByte(src, '\n') + 1
+	return src[:head] + zshOwnOptions(src[head:i+1]) + src[i+1:], nil
+}
+
+// zshOwnOptions returns zsh code that defines what defs defines under zsh's
+// own options, whatever the user's are: zsh parses a function when it is
+// defined, under the options of that moment (with SH_GLOB set,
+// `(5.<3->|<6->)` is no pattern but a parse error; an alias of the user's
+// is expanded in the body), and `eval "$(hookd init zsh)"` parses all of
+// its text before running any. So the definitions are one quoted word,
+// parsed by an eval in an anonymous function under emulate -L zsh, without
+// aliases; the function's options are the user's again when it returns.
+// The words are quoted so that no alias of the user's replaces them. What
+// the functions do at run time is under their own emulate -L zsh.
+func zshOwnOptions(defs string) string {
+	return "() {\n  'builtin' 'emulate' '-L' 'zsh'\n  'builtin' 'setopt' 'no_aliases'\n  'builtin' 'eval' \"$1\"\n} " +
+		shellwords.Quote(defs) + "\n"
 }
 
 // fill returns the lines of shell's script with the values of o filled in.
@@ -305,5 +329,9 @@ func Enter(shell, bin string) (string, error) {
 	if shell == "zsh" {
 		unset = "unfunction _hookd_proxy"
 	}
-	return src[start+1:start+end+3] + "_hookd_proxy " + shellwords.Quote(bin) + "\n" + unset + "\n", nil
+	def := src[start+1 : start+end+3]
+	if shell == "zsh" {
+		def = zshOwnOptions(def)
+	}
+	return def + "_hookd_proxy " + shellwords.Quote(bin) + "\n" + unset + "\n", nil
 }

@@ -2,6 +2,7 @@ package shellinit
 
 import (
 	"flag"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,9 @@ func TestScriptGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("Script(%q) differs from %s (run with -update if intended)", sh, golden)
 			}
+			if sh == "zsh" {
+				got = zshDefs(t, got)
+			}
 			bin, state := `_hookd_bin='/opt/hook d/it'\''s/hookd'`, `_hookd_state='/home/me/.local/state/hook d/it'\''s'`
 			if sh == "fish" {
 				bin, state = `_hookd_bin '/opt/hook d/it\'s/hookd'`, `_hookd_state '/home/me/.local/state/hook d/it\'s'`
@@ -53,6 +57,18 @@ func TestScriptUnknownShell(t *testing.T) {
 	}
 }
 
+// zshDefs returns the definitions in zsh's script: the quoted word that
+// zshOwnOptions' eval parses, unquoted.
+func zshDefs(t *testing.T, src string) string {
+	t.Helper()
+	start := strings.Index(src, "\n} '")
+	end := strings.Index(src, "'\n"+runMarker)
+	if start < 0 || end < start {
+		t.Fatalf("zsh's script has no quoted definitions:\n%s", src)
+	}
+	return strings.ReplaceAll(src[start+4:end], `'\''`, "'")
+}
+
 // TestScriptsParse runs each shell's own syntax check on the real script.
 func TestScriptsParse(t *testing.T) {
 	for _, sh := range Shells() {
@@ -62,10 +78,16 @@ func TestScriptsParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(sh, "-n")
-			cmd.Stdin = strings.NewReader(src)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s -n: %v\n%s", sh, err, out)
+			srcs := []string{src}
+			if sh == "zsh" {
+				srcs = append(srcs, zshDefs(t, src)) // what the eval parses
+			}
+			for _, src := range srcs {
+				cmd := exec.Command(sh, "-n")
+				cmd.Stdin = strings.NewReader(src)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s -n: %v\n%s", sh, err, out)
+				}
 			}
 		})
 	}
@@ -124,10 +146,7 @@ func TestWithoutComments(t *testing.T) {
 
 func TestShellcheck(t *testing.T) {
 	if _, err := exec.LookPath("shellcheck"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("shellcheck is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("shellcheck not installed")
+		required.Skip(t, "shellcheck is not installed", "REQUIRE_SHELLS")
 	}
 	out, err := exec.Command("shellcheck", "-s", "bash", "../scripts/bash.sh").CombinedOutput()
 	if err != nil {
@@ -167,6 +186,9 @@ func TestScriptWatch(t *testing.T) {
 			Capture: "off", Watch: []string{"API_URL", "PATH", "bad name", "$(rm -rf ~)", "API_URL", "DEPLOY_ENV"}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if sh == "zsh" {
+			got = zshDefs(t, got)
 		}
 		if !strings.Contains(got, "_hookd_watch='API_URL DEPLOY_ENV'\n") && !strings.Contains(got, "_hookd_watch 'API_URL DEPLOY_ENV'\n") {
 			t.Errorf("%s: the watched names are not filled in as expected", sh)

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// cmdOut is `hookd out REF`: the output of the command REF names, as it
+// was stored.
 func cmdOut(fs *pflag.FlagSet) runFunc {
 	stream := fs.String("stream", "", "print only the command's stdout or stderr (kept apart for commands run with hookd run)")
 	author := authorFlag(fs)
@@ -45,7 +47,6 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// entry resolves a REF, a malformed one being a usage error.
 // lookup opens the history (the spool ingested first) and finds the
 // command REF names among those of author ("": the user's); the caller
 // closes the store.
@@ -64,6 +65,7 @@ func (e *env) lookup(ctx context.Context, ref, author string) (*history.Store, *
 	return s, rd, en, nil
 }
 
+// entry resolves a REF, a malformed one being a usage error.
 func entry(ctx context.Context, rd *recall.Reader, ref string) (history.Entry, error) {
 	en, err := rd.Entry(ctx, ref)
 	var re *recall.RefError

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -122,19 +121,7 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 			enc := e.jsonEncoder()
 			self, _ := hostid.Get(e.paths.HostID) // this installation's id, for what was recorded here
 			for _, r := range res {
-				if r.HostID == "" {
-					r.HostID = self
-				}
-				m := r.JSON()
-				m["count"] = r.Count
-				if r.Matched != 0 {
-					m["matched"] = r.Matched.String()
-				}
-				if r.Matched&search.InOutput != 0 {
-					m["line"] = r.Line
-					m["line_number"] = r.LineNo
-				}
-				if err := enc.Encode(m); err != nil {
+				if err := enc.Encode(r.JSONLine(self)); err != nil {
 					return err
 				}
 			}
@@ -181,13 +168,8 @@ func saveSearchCache(e *env, eng *search.Engine) {
 	}
 }
 
-// smallHistory: a history read whole in a few milliseconds.
-func smallHistory(ctx context.Context, s *history.Store) bool {
-	g, err := s.Generation(ctx)
-	return err == nil && g.MaxID < 50000
-}
-
-// buildSearchCache starts hookd search --build-cache on its own, detached:
+// buildSearchCache starts hookd search --build-cache on its own, detached
+// (search.CacheBuild):
 // in a session of its own, with no stream of the shell's.
 func buildSearchCache(e *env) {
 	self, err := os.Executable()
@@ -231,9 +213,7 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 	_, lessErr := exec.LookPath("less")
 	pager := searchPager(os.Getenv("PAGER"), lessErr == nil)
 	rd := e.reader(s)
-	// A short-lived process that reads tens of megabytes at once: fewer
-	// collections, not less memory, is what it needs.
-	debug.SetGCPercent(400)
+	search.TuneGC()
 	// The history may still be being read when the search ends: the read
 	// is stopped then, so that closing the store does not wait for it.
 	uctx, stop := context.WithCancel(ctx)
@@ -259,18 +239,14 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 	} else if out.Action != ui.Cancel {
 		fmt.Fprintln(e.stdout, out.Command)
 	}
-	switch {
-	case eng.Loaded():
+	switch eng.AfterInteractive(ctx) {
+	case search.CacheSave:
 		saveSearchCache(e, eng)
-	case !eng.CacheStale():
-	case smallHistory(ctx, s):
+	case search.CacheLoadSave:
 		if eng.Load(ctx) == nil {
 			saveSearchCache(e, eng)
 		}
-	default:
-		// Left before a large history was read (the first search, or
-		// the first after a forget): another process reads it and
-		// writes the cache, so that the shell need not wait.
+	case search.CacheBuild:
 		buildSearchCache(e)
 	}
 	if widget == "" && out.Action == ui.Cancel {

@@ -44,7 +44,7 @@ func cmdStatus(fs *pflag.FlagSet) runFunc {
 			Open: func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 2*time.Second, false) }})
 		syncSt := e.syncStatus(ctx)
 		r.Sync = syncSt
-		syncText, syncProblem := syncLine(syncSt)
+		syncText, syncProblem := syncSt.Summary(time.Now())
 		if syncProblem != "" {
 			r.Problems = append(r.Problems, syncProblem)
 		}

@@ -26,6 +26,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// cmdSuggest is `hookd suggest`: the fixes for a failed command (the last
+// one, or REF), printed, as JSON, or inline for the shell hooks.
 func cmdSuggest(fs *pflag.FlagSet) runFunc {
 	command := fs.String("command", "", "analyse this command line instead of one from the history")
 	exit := fs.Int("exit", 1, "its exit status (with --command)")
@@ -167,6 +169,9 @@ func (e *env) aiAnalysis(ctx context.Context, in analyze.Input, res analyze.Resu
 	return out.Result
 }
 
+// printSuggest prints what `hookd suggest` found for in: its fixes, the
+// comparison with the last success, or that a command that succeeded has
+// nothing to fix.
 func printSuggest(e *env, in analyze.Input, r analyze.Result, cmp *before.Comparison) {
 	if in.ExitCode == 0 {
 		fmt.Fprintf(e.stdout, "%s succeeded (exit status 0): nothing to fix\n", sanitize.Line(in.Command))

@@ -134,7 +134,7 @@ func (e *env) syncSettings() *hsync.Settings {
 	if c.URL == "" || e.syncConfigError() != nil {
 		return nil
 	}
-	bucket, prefix, _ := hsync.ParseURL(string(c.URL))
+	bucket, prefix, _ := c.URL.Split()
 	pathStyle := c.Endpoint != ""
 	if c.PathStyle != nil {
 		pathStyle = *c.PathStyle
@@ -208,41 +208,9 @@ func count[N int | int64](n N, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// syncLine says the state of sync in one line, and the problem if any.
-func syncLine(st hsync.Status) (line, problem string) {
-	switch {
-	case !st.Configured:
-		return "off (set sync.url in the config file: docs/sync.md)", ""
-	case !st.Key:
-		return "not set up: " + st.URL, "sync: sync.url is set but this installation has no key: run `hookd sync init` (first machine) or `hookd sync join`"
-	}
-	last := "never"
-	if t, err := time.Parse(time.RFC3339Nano, st.LastSync); err == nil {
-		last = time.Since(t).Round(time.Second).String() + " ago"
-	}
-	line = fmt.Sprintf("%s, last sync %s, %d waiting to go up, %s", st.URL, last, st.Backlog, count(len(st.Hosts), "host"))
-	switch {
-	case st.LastError != "":
-		problem = "sync: the last pass failed: " + st.LastError
-	case len(st.Warnings) > 0 && syncWarningsRecent(st):
-		problem = "sync: " + st.Warnings[0]
-		if len(st.Warnings) > 1 {
-			problem += fmt.Sprintf(" (and %d more: hookd sync --status)", len(st.Warnings)-1)
-		}
-	}
-	return line, problem
-}
-
-// syncWarningsRecent reports whether the last pass's warnings are from the
-// last week (status names them as a problem that long).
-func syncWarningsRecent(st hsync.Status) bool {
-	t, err := time.Parse(time.RFC3339Nano, st.WarningsAt)
-	return err == nil && time.Since(t) < 7*24*time.Hour
-}
-
 func printSyncStatus(e *env, st hsync.Status) {
 	w := e.stdout
-	line, problem := syncLine(st)
+	line, problem := st.Summary(time.Now())
 	fmt.Fprintf(w, "sync      %s\n", line)
 	id := st.HostID
 	if id == "" {

@@ -153,7 +153,7 @@ func TestAIKey(t *testing.T) {
 		}[shell])
 		s.WaitForPlain(regexp.MustCompile(map[string]string{
 			"bash": `\n"\\C-xl": "mine"\n0\n1\n`, // vi-insert's only
-			"zsh":  `\n"\^Xl" beep\n"\^Xl" _hookd_ai_widget\n`,
+			"zsh":  `\n"\^Xl" beep\n"\^Xl" _hookd_ai_key\n`,
 		}[shell]), 5*time.Second)
 	})
 }

@@ -37,13 +37,9 @@ func TestOfferBelongsToItsQuestion(t *testing.T) {
 		from := len(s.Output())
 		s.Type("?? second question\r")
 		// The answer, then the line editor back at the next prompt.
-		deadline := time.Now().Add(20 * time.Second)
-		for !regexp.MustCompile(`Nothing to run for that\.(?s:.*)\x1b\[\?2004h`).MatchString(s.Output()[from:]) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no answer and prompt; output:\n%s", s.Output()[from:])
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		shelltest.Eventually(t, 20*time.Second, func() bool {
+			return regexp.MustCompile(`Nothing to run for that\.(?s:.*)\x1b\[\?2004h`).MatchString(s.Output()[from:])
+		}, func() string { return "no answer and prompt; output:\n" + s.Output()[from:] })
 		s.Type("echo typed-after\r")
 		s.WaitForPlain(regexp.MustCompile(`\ntyped-after\n`), 10*time.Second)
 		s.Sync()
@@ -155,19 +151,15 @@ func TestZombieAgent(t *testing.T) {
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell),
 			Wrap: []string{"sh", "-c", `cd "$0" && exec "$@"`, pkg, os.Args[0]}, Env: []string{noReapEnv + "=" + h.Dir}})
 		var old int
-		deadline := time.Now().Add(20 * time.Second)
-		for {
+		shelltest.Eventually(t, 20*time.Second, func() bool {
 			pid, alive := agentInPIDFile(h)
 			if alive {
 				old = pid
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no agent started")
+				return true
 			}
 			s.Run("true")
-			time.Sleep(100 * time.Millisecond)
-		}
+			return false
+		}, func() string { return "no agent started" })
 		s.Run("echo before-the-kill")
 		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -186,18 +178,14 @@ func TestZombieAgent(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		deadline = time.Now().Add(20 * time.Second)
-		for {
+		shelltest.Eventually(t, 20*time.Second, func() bool {
 			s.Run("echo after-the-kill")
-			if pid, alive := agentInPIDFile(h); alive && pid != old {
-				break
-			}
-			if time.Now().After(deadline) {
-				pid, alive := agentInPIDFile(h)
-				t.Fatalf("the prompt did not start a new agent (pid file: %d, running %v; the old one, %d, is a zombie)", pid, alive, old)
-			}
-			time.Sleep(300 * time.Millisecond)
-		}
+			pid, alive := agentInPIDFile(h)
+			return alive && pid != old
+		}, func() string {
+			pid, alive := agentInPIDFile(h)
+			return fmt.Sprintf("the prompt did not start a new agent (pid file: %d, running %v; the old one, %d, is a zombie)", pid, alive, old)
+		})
 	})
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"regexp"
 	"strings"
@@ -326,10 +327,7 @@ func TestFishSearchKeepsFzf(t *testing.T) {
 	t.Parallel()
 	shelltest.Need(t, "fish")
 	if _, err := os.Stat("/usr/share/fish/vendor_functions.d/fzf_key_bindings.fish"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("fzf's fish bindings are required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("fzf's fish bindings are not installed")
+		required.Skip(t, "fzf's fish bindings are not installed", "REQUIRE_SHELLS")
 	}
 	for _, replace := range []bool{false, true} {
 		h := newHome(t)

@@ -114,7 +114,7 @@ func TestPrintableFixKeyRefused(t *testing.T) {
 		}[shell])
 		s.WaitPlainSince(m, regexp.MustCompile(map[string]string{
 			"bash": `\n0\n"\\C-xf": "_hookd_fix_key"\n`,
-			"zsh":  `\n"12" undefined-key\n"\^Xf" _hookd_fix_widget\n`,
+			"zsh":  `\n"12" undefined-key\n"\^Xf" _hookd_fix_key\n`,
 		}[shell]), 10*time.Second)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,10 +110,7 @@ func runMCPClient(t *testing.T, h *shelltest.Home, calls ...mcpCall) mcpOut {
 	_, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk"))
 	node, nerr := exec.LookPath("node")
 	if err != nil || nerr != nil {
-		if os.Getenv("REQUIRE_SDKCHECK") == "1" {
-			t.Fatalf("REQUIRE_SDKCHECK=1 but node (%v) or the MCP SDK in %s/node_modules (%v) is missing: run npm ci there", nerr, dir, err)
-		}
-		t.Skip("no node or no internal/mcp/sdkcheck/node_modules (npm ci there)")
+		required.Skip(t, fmt.Sprintf("node (%v) or the MCP SDK in %s/node_modules (%v) is missing: run npm ci there", nerr, dir, err), "REQUIRE_SDKCHECK")
 	}
 	b, _ := json.Marshal(calls)
 	cmd := exec.CommandContext(t.Context(), node, filepath.Join(dir, "check.mjs"), hookdBin, string(b))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"regexp"
 	"strings"
@@ -17,10 +19,7 @@ import (
 func needFile(t *testing.T, path, pkg string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatalf("%s (Debian's %s) is required (REQUIRE_SHELLS is set): %v", path, pkg, err)
-		}
-		t.Skipf("%s not installed", pkg)
+		required.Skip(t, fmt.Sprintf("%s (Debian's %s) is not installed: %v", path, pkg, err), "REQUIRE_SHELLS")
 	}
 }
 

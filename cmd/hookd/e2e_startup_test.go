@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"regexp"
@@ -180,10 +181,7 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 // fish, past a command that changes the environment and a pipeline too).
 func TestNoProcessAtStartUp(t *testing.T) {
 	if _, err := exec.LookPath("strace"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("strace is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("strace not installed")
+		required.Skip(t, "strace is not installed", "REQUIRE_SHELLS")
 	}
 	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
@@ -199,7 +197,9 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		}
 		// Without capture: entering the proxy is starting a process.
 		script := hookd(t, h, "init", "--capture=off", shell)
-		if !strings.Contains(script, "_hookd_watch='API_URL'") && !strings.Contains(script, "_hookd_watch 'API_URL'") {
+		// (zsh's definitions are one quoted word: shellinit's zshOwnOptions.)
+		if !strings.Contains(script, "_hookd_watch='API_URL'") && !strings.Contains(script, "_hookd_watch 'API_URL'") &&
+			!strings.Contains(script, `_hookd_watch='\''API_URL'\''`) {
 			t.Fatalf("fix.watch_env is not in the script")
 		}
 		file := h.Path("hookd." + shell)

@@ -500,18 +500,12 @@ func TestSyncAgent(t *testing.T) {
 	sb := shelltest.Start(t, b, "zsh", shelltest.Options{RC: initLine("zsh")})
 	sa.Run("echo typed-on-a")
 	sb.Run("echo typed-on-b")
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		ga := matching(t, a, regexp.MustCompile(`^echo typed-on`))
-		gb := matching(t, b, regexp.MustCompile(`^echo typed-on`))
-		if len(ga) == 2 && len(gb) == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the agents did not sync within 90 s: a has %q, b has %q", ga, gb)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	var ga, gb []string
+	shelltest.Eventually(t, 90*time.Second, func() bool {
+		ga = matching(t, a, regexp.MustCompile(`^echo typed-on`))
+		gb = matching(t, b, regexp.MustCompile(`^echo typed-on`))
+		return len(ga) == 2 && len(gb) == 2
+	}, func() string { return fmt.Sprintf("the agents did not sync: a has %q, b has %q", ga, gb) })
 	if st := hookd(t, a, "sync", "--status"); !strings.Contains(st, "last sync") || strings.Contains(st, "last sync never") {
 		t.Errorf("hookd sync --status after a background pass:\n%s", st)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +18,7 @@ import (
 // fix depends on grep's message).
 func TestFixFromTmuxPane(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("tmux is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("tmux not installed")
+		required.Skip(t, "tmux is not installed", "REQUIRE_SHELLS")
 	}
 	shelltest.Need(t, "bash")
 	h := newHome(t)
@@ -68,10 +66,7 @@ func quoteAll(env []string) []string {
 // bottom of an empty one (issue 32).
 func TestSearchPagerShortOutputAtTop(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("tmux is required (REQUIRE_SHELLS is set)")
-		}
-		t.Skip("tmux not installed")
+		required.Skip(t, "tmux is not installed", "REQUIRE_SHELLS")
 	}
 	if _, err := exec.LookPath("less"); err != nil {
 		t.Skip("less not installed")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,10 +34,7 @@ func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("REQUIRE_SHELLS") != "" {
-				t.Fatalf("%s is needed", tool)
-			}
-			t.Skipf("no %s", tool)
+			required.Skip(t, tool+" is not installed", "REQUIRE_SHELLS")
 		}
 	}
 }
@@ -150,10 +149,7 @@ func TestWorkedBeforeVenv(t *testing.T) {
 		os.MkdirAll(app, 0o755)
 		venv := filepath.Join(app, ".venv")
 		if out, err := exec.Command("python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-			if os.Getenv("REQUIRE_SHELLS") != "" {
-				t.Fatalf("python3 -m venv: %v\n%s", err, out)
-			}
-			t.Skipf("python3 -m venv: %v", err)
+			required.Skip(t, fmt.Sprintf("python3 -m venv: %v\n%s", err, out), "REQUIRE_SHELLS")
 		}
 		site, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
 		if len(site) != 1 {

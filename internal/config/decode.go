@@ -26,25 +26,13 @@ type Warning struct {
 	Then         string // what applies instead, such as "using 1MiB"
 }
 
-// String formats the warning as file:line:column: key: message; then.
+// String formats the warning as file:line:column: key: message; then
+// (yamlpos.Message, as the chain files' problems).
 func (w Warning) String() string {
-	var b strings.Builder
-	b.WriteString(w.File)
-	if w.Line > 0 {
-		fmt.Fprintf(&b, ":%d", w.Line)
-		if w.Column > 0 {
-			fmt.Fprintf(&b, ":%d", w.Column)
-		}
-	}
-	b.WriteString(": ")
-	if w.Key != "" {
-		b.WriteString(w.Key + ": ")
-	}
-	b.WriteString(w.Msg)
 	if w.Then != "" {
-		b.WriteString("; " + w.Then)
+		return yamlpos.Message(w.File, w.Line, w.Column, w.Key, w.Msg) + "; " + w.Then
 	}
-	return b.String()
+	return yamlpos.Message(w.File, w.Line, w.Column, w.Key, w.Msg)
 }
 
 // Under reports whether w is about the setting key or one inside it:

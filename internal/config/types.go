@@ -497,13 +497,27 @@ func (u *S3URL) UnmarshalYAML(n ast.Node) error {
 		return err
 	}
 	if s != "" {
-		p, err := url.Parse(s)
-		if err != nil || p.Scheme != "s3" || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
-			return reject(n, fmt.Errorf("%q: want s3://BUCKET or s3://BUCKET/PREFIX", s))
+		if _, _, err := S3URL(s).Split(); err != nil {
+			return reject(n, err)
 		}
 	}
 	*u = S3URL(s)
 	return nil
+}
+
+// Split returns u's bucket and prefix ("" or ending in "/"), or an error
+// where u is not s3://BUCKET or s3://BUCKET/PREFIX: the one check of that
+// form (the config file's sync.url, sync's settings).
+func (u S3URL) Split() (bucket, prefix string, err error) {
+	p, err := url.Parse(string(u))
+	if err != nil || p.Scheme != "s3" || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+		return "", "", fmt.Errorf("%q: want s3://BUCKET or s3://BUCKET/PREFIX", string(u))
+	}
+	prefix = strings.Trim(p.Path, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	return p.Host, prefix, nil
 }
 
 // SyncOutputs says which outputs travel.

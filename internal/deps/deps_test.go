@@ -25,7 +25,7 @@ var layers = []struct {
 	// know nothing of processes or of the product's flows.
 	{"base", []string{"scripts", "shellinit", "capture", "history", "analyze",
 		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
-		"internal/textdiff", "internal/shellwords", "internal/yamlpos"}},
+		"internal/textdiff", "internal/shellwords", "internal/yamlpos", "internal/required"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
 	{"sync", []string{"internal/sync"}},
@@ -85,15 +85,16 @@ var allowed = map[string][]string{
 	"internal/textdiff":   {},
 	"internal/shellwords": {},
 	// Where in a YAML file a node or an error is.
-	"internal/yamlpos": {},
+	"internal/yamlpos":  {},
+	"internal/required": {},
 	// Tests' check that an offered command is only words.
 	"internal/shellwords/shellwordstest": {},
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
-	"internal/sync":        {"capture", "history", "internal/hostid", "internal/sync/s3"},
+	"internal/sync":        {"capture", "history", "internal/config", "internal/hostid", "internal/sync/s3"},
 	"internal/sync/s3":     {},
-	"internal/sync/s3test": {},
+	"internal/sync/s3test": {"internal/required"},
 
 	// recording: the hooks' spools and the capturers' outbox → ingest →
 	// history, run by the agent; recall reads it back.
@@ -142,14 +143,14 @@ var allowed = map[string][]string{
 	// search: the engine over the history (outputs through their
 	// full-text index), and its interactive face (Ctrl-R).
 	"internal/search":    {"history"},
-	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
+	"internal/search/ui": {"internal/search", "history", "internal/sanitize", "internal/ui/style"},
 
 	// apps
 	"internal/mcp":    {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing
-	"internal/shelltest": {},
+	"internal/shelltest": {"internal/required"},
 	"internal/spooltest": {"history", "internal/recording/spool"},
 	"internal/deps":      {},
 	// Benchmarks' own programs (the search's: its history generator and

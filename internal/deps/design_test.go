@@ -2,7 +2,9 @@ package deps
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -151,5 +153,79 @@ func TestDesignMap(t *testing.T) {
 		if _, ok := allowed[pkg]; !ok {
 			t.Errorf("%s §2.3 draws %s, which has no row in allowed", designPath, pkg)
 		}
+	}
+}
+
+// staleNames are the names of packages that were renamed (ctxblock is
+// promptblock, ctxcmd contextcmd, answer render, health status), as code,
+// comments, docs and errors could still say them.
+var staleNames = regexp.MustCompile(`\b(ctxblock|ctxcmd)\b|\bhealth\.Report\b|\bpackage answer\b|"answer: `)
+
+// TestNoStaleNames: no Go file and no document names a package by its old
+// name.
+func TestNoStaleNames(t *testing.T) {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "node_modules" || name == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".md") || strings.HasSuffix(path, "design_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := staleNames.FindString(line); m != "" {
+				t.Errorf("%s:%d names %q, an old package name", path, i+1, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// colourLiteral is a colour chosen in place: a lipgloss or termenv colour
+// given as a number.
+var colourLiteral = regexp.MustCompile(`(lipgloss|\.out|termenv)\.Color\("`)
+
+// TestColoursFromPalette: every terminal view takes its colours from the
+// palette (internal/ui/style, whose doc says so); none names a colour of
+// its own.
+func TestColoursFromPalette(t *testing.T) {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "node_modules" || name == "testdata" || strings.HasSuffix(path, "internal/ui/style") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if colourLiteral.MatchString(line) {
+				t.Errorf("%s:%d chooses a colour of its own; take a style of internal/ui/style", path, i+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -177,12 +177,18 @@ func TestIncrementalMatchesAsFresh(t *testing.T) {
 	}
 }
 
+// sampleEngine is an engine over the sample history with a cache file of
+// its own (not written yet), and what makes another like it.
+func sampleEngine(t *testing.T) (e *Engine, s *history.Store, here Here, cache string) {
+	s = fill(t, sample)
+	cache = filepath.Join(t.TempDir(), "search.cache")
+	here = Here{Cwd: "/src/p", Now: now}
+	return New(s, here, cache), s, here, cache
+}
+
 func TestCacheRoundTripAndForget(t *testing.T) {
 	ctx := context.Background()
-	s := fill(t, sample)
-	cache := filepath.Join(t.TempDir(), "search.cache")
-	here := Here{Cwd: "/src/p", Now: now}
-	e := New(s, here, cache)
+	e, s, here, cache := sampleEngine(t)
 	if err := e.Load(ctx); err != nil {
 		t.Fatal(err)
 	}

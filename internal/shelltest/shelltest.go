@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,10 +32,7 @@ func Need(t testing.TB, shell string) string {
 	t.Helper()
 	p, err := exec.LookPath(shell)
 	if err != nil {
-		if os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatalf("%s is required (REQUIRE_SHELLS is set) but not found: %v", shell, err)
-		}
-		t.Skipf("%s not installed", shell)
+		required.Skip(t, fmt.Sprintf("%s is not installed: %v", shell, err), "REQUIRE_SHELLS")
 	}
 	return p
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -128,26 +127,4 @@ func Header(pid int) []byte {
 func Hostname() string {
 	h, _ := os.Hostname()
 	return h
-}
-
-// WaitFor polls cond until it holds or the deadline passes: timeout, but
-// at least 30 s, times HOOKD_TEST_SLOW, as shelltest's waits (a deadline
-// only bounds a hang; a loaded machine takes its time).
-func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
-	t.Helper()
-	timeout = max(timeout, 30*time.Second)
-	if f, err := strconv.ParseFloat(os.Getenv("HOOKD_TEST_SLOW"), 64); err == nil && f > 1 {
-		timeout = time.Duration(float64(timeout) * f)
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, seen := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v, still waiting for %s; last seen: %s", timeout, what, seen)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

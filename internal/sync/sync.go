@@ -25,7 +25,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"sort"
@@ -37,18 +36,20 @@ import (
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/hostid"
 	"github.com/hookd/hookd/internal/sync/s3"
 )
 
-// Outputs says which captured outputs travel.
-type Outputs string
+// Outputs says which captured outputs travel: the config's sync.outputs,
+// whose values the config checks.
+type Outputs = config.SyncOutputs
 
 // The sync.outputs modes.
 const (
-	OutputsNone  Outputs = "none"
-	OutputsSmall Outputs = "small" // up to Settings.OutputLimit bytes each (the default)
-	OutputsAll   Outputs = "all"
+	OutputsNone  = config.SyncOutputsNone
+	OutputsSmall = config.SyncOutputsSmall // up to Settings.OutputLimit bytes each (the default)
+	OutputsAll   = config.SyncOutputsAll
 )
 
 // Settings are the sync section of the configuration, resolved.
@@ -67,19 +68,6 @@ type Settings struct {
 	// recorded here: head and tail around a marker); 0 keeps them whole.
 	KeepOutput int64
 	Interval   time.Duration
-}
-
-// ParseURL splits s3://BUCKET/PREFIX.
-func ParseURL(raw string) (bucket, prefix string, err error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "s3" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return "", "", fmt.Errorf("%q: want s3://BUCKET or s3://BUCKET/PREFIX", raw)
-	}
-	prefix = strings.Trim(u.Path, "/")
-	if prefix != "" {
-		prefix += "/"
-	}
-	return u.Host, prefix, nil
 }
 
 // Paths are the files sync uses.

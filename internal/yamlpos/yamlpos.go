@@ -5,6 +5,8 @@ package yamlpos
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -37,4 +39,25 @@ func Error(err error) (msg string, line, column int, ok bool) {
 	}
 	line, column = Of(ye.GetToken())
 	return ye.GetMessage(), line, column, true
+}
+
+// Message is the one form of a message about a place in a file, for the
+// configuration's warnings and the chain files' problems alike:
+// FILE:LINE:COLUMN: PART: PART… (LINE and COLUMN left out when 0, the
+// empty parts left out).
+func Message(file string, line, column int, parts ...string) string {
+	var b strings.Builder
+	b.WriteString(file)
+	if line > 0 {
+		fmt.Fprintf(&b, ":%d", line)
+		if column > 0 {
+			fmt.Fprintf(&b, ":%d", column)
+		}
+	}
+	for _, p := range parts {
+		if p != "" {
+			b.WriteString(": " + p)
+		}
+	}
+	return b.String()
 }

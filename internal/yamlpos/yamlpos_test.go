@@ -31,3 +31,20 @@ func TestPositions(t *testing.T) {
 		t.Errorf("Node(nil) = %d:%d", line, col)
 	}
 }
+
+// TestMessage: the one form of a message about a place in a file.
+func TestMessage(t *testing.T) {
+	for _, c := range []struct {
+		line, col int
+		parts     []string
+		want      string
+	}{
+		{3, 7, []string{"output.limit", "want a size"}, "c.yaml:3:7: output.limit: want a size"},
+		{3, 0, []string{"", "step 2 (x)", "", "bad"}, "c.yaml:3: step 2 (x): bad"},
+		{0, 5, []string{"not a mapping"}, "c.yaml: not a mapping"},
+	} {
+		if got := Message("c.yaml", c.line, c.col, c.parts...); got != c.want {
+			t.Errorf("Message(%d, %d, %q) = %q; want %q", c.line, c.col, c.parts, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,8 @@
 # fits: `hookd __complete -- WORD…` prints one candidate a line (a tab and
 # a description after it), or :files for file names. The shell code of
 # `hookd init bash` completes the same way and leaves this one in place.
+# Generated from _hookd_complete in scripts/bash.sh (shellinit.Packaged;
+# go test ./shellinit -update): edit that one.
 _hookd_packaged_complete() {
   local _hookd_c
   local -a _hookd_w=("${COMP_WORDS[@]:1:COMP_CWORD}")

@@ -1,7 +1,7 @@
 // Package ask prepares and asks a question of an LLM with the context
 // hookd keeps: `!!ctx`, `!-Nctx` and `!IDctx` in a question bring in
 // recorded commands (their text, status, directory, timing and output, as
-// package ctxblock writes them), a pinned command comes in likewise, piped
+// package promptblock writes them), a pinned command comes in likewise, piped
 // input becomes a block of its own, everything is redacted again right
 // before it leaves, and the system prompt says what the fenced data is.
 package ask
@@ -93,7 +93,7 @@ type Input struct {
 	// Skills whose pattern matches the question add their text to
 	// $_LLM_PREPEND.
 	Skills []skill.Skill
-	// Contexts are the context commands' results (package ctxcmd), each
+	// Contexts are the context commands' results (package contextcmd), each
 	// in a labelled block after the commands' blocks.
 	Contexts []contextcmd.Result
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/llm"
 )
 
-// Renderer shows an answer as it streams (package answer's Writer).
+// Renderer shows an answer as it streams (package render's Writer).
 type Renderer interface {
 	Text(delta string) error
 	Reasoning(delta string) error

@@ -22,7 +22,7 @@ var Builtins = []string{"_SCREEN", "_LAST", "_LLM_PREPEND", "_CWD", "_GIT", "_OS
 // holds at most (fewer when the budget is spent first).
 const ScreenCommands = 50
 
-// Tokens estimates the tokens of text (see ctxblock.Tokens).
+// Tokens estimates the tokens of text (see promptblock.Tokens).
 func Tokens(text string) int { return promptblock.Tokens(text) }
 
 // system writes the system prompt: the built-in one followed by the

@@ -104,24 +104,10 @@ type Problem struct {
 	Msg          string
 }
 
+// String is the problem as FILE:LINE:COLUMN: STEP: FIELD: MESSAGE
+// (yamlpos.Message: the configuration's warnings read the same).
 func (p Problem) String() string {
-	var b strings.Builder
-	b.WriteString(p.File)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
-		if p.Column > 0 {
-			fmt.Fprintf(&b, ":%d", p.Column)
-		}
-	}
-	b.WriteString(": ")
-	if p.Step != "" {
-		b.WriteString(p.Step + ": ")
-	}
-	if p.Field != "" {
-		b.WriteString(p.Field + ": ")
-	}
-	b.WriteString(p.Msg)
-	return b.String()
+	return yamlpos.Message(p.File, p.Line, p.Column, p.Step, p.Field, p.Msg)
 }
 
 // Problems is every problem found in a file, in the order of its lines.

@@ -257,10 +257,10 @@ func Failed(rs []Result) error {
 // is left out. The blocks fit in about budgetTokens (0: no limit; four
 // bytes a token): when they do not, the outputs share what is left after
 // the labels, the smaller ones whole, the larger ones cut to their head,
-// tail and error lines (ctxblock.Excerpt). notes say, for the user, what
+// tail and error lines (promptblock.Excerpt). notes say, for the user, what
 // failed and what was cut.
 //
-// With a boundary (see ctxblock.NewBoundary) each output is fenced with
+// With a boundary (see promptblock.NewBoundary) each output is fenced with
 // it, as commands' outputs are, so that an output that prints "--- End
 // Context ---" cannot pass for the end of its block.
 func Render(rs []Result, budgetTokens int, boundary string) (text string, notes []string) {

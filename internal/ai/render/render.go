@@ -71,7 +71,7 @@ type renderer struct {
 func newRenderer(name string, width int, profile termenv.Profile) (*renderer, error) {
 	pal, ok := palettes[name]
 	if !ok {
-		return nil, fmt.Errorf("answer: unknown style %q (want plain, dark or light)", name)
+		return nil, fmt.Errorf("render: unknown style %q (want plain, dark or light)", name)
 	}
 	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
 	return &renderer{md: md.Parser(), width: width, pal: pal, profile: profile, seqs: map[style]string{}}, nil

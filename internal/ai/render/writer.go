@@ -99,12 +99,12 @@ func NewWriter(out io.Writer, o Options) *Writer {
 	w := &Writer{out: out, o: o, plainEOL: true}
 	switch {
 	case o.Reasoning != "" && o.Reasoning != "dim" && o.Reasoning != "hide":
-		w.err = fmt.Errorf("answer: unknown reasoning display %q (want dim or hide)", o.Reasoning)
+		w.err = fmt.Errorf("render: unknown reasoning display %q (want dim or hide)", o.Reasoning)
 	case o.Style == "plain":
 	case o.Style == "dark" || o.Style == "light":
 		w.r, w.err = newRenderer(o.Style, o.Width, o.Profile)
 	default:
-		w.err = fmt.Errorf("answer: unknown style %q (want plain, dark or light)", o.Style)
+		w.err = fmt.Errorf("render: unknown style %q (want plain, dark or light)", o.Style)
 	}
 	return w
 }

@@ -127,7 +127,7 @@ func Prepare(in analyze.Input, rules analyze.Result, os string, red *redact.Reda
 }
 
 // Request is the question about a failure whose context block (package
-// ctxblock, redacted) is block; rules is the rules' own analysis, given as
+// promptblock, redacted) is block; rules is the rules' own analysis, given as
 // a hint the model may correct.
 func Request(system, block string, rules analyze.Result) llm.Request {
 	user := "This command failed:\n\n" + block

@@ -210,7 +210,6 @@ func (e *Engine) RunCompared(ctx context.Context, rd *recall.Reader, o Inline) (
 	return res, cmp, true, offer.Fixes(o.Offers, rd.Session, res.Fixes)
 }
 
-// isFixCall reports the shell's own fix command (fix, fix 2), called name.
 // LastFailed returns the session's last command that failed: the one the
 // fixes on offer are for. Interrupted commands (exit status 130) and calls
 // of the fix command (fixCmd) do not count; neither does a command older
@@ -232,6 +231,7 @@ func LastFailed(ctx context.Context, rd *recall.Reader, fixCmd string) (history.
 	return history.Entry{}, fmt.Errorf("no failed command in this shell yet: %w", history.ErrNotFound)
 }
 
+// isFixCall reports the shell's own fix command (fix, fix 2), called name.
 func isFixCall(cmd, name string) bool {
 	f := strings.Fields(cmd)
 	return name != "" && len(f) >= 1 && len(f) <= 2 && f[0] == name

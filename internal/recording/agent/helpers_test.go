@@ -1,8 +1,10 @@
 package agent_test
 
 import (
+	"github.com/hookd/hookd/internal/shelltest"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/ingest"
@@ -33,8 +35,19 @@ var (
 	openStore = spooltest.OpenStore
 	sessionID = spooltest.SessionID
 	records   = spooltest.Records
-	waitFor   = spooltest.WaitFor
 )
+
+// waitFor polls cond with the one poller of the tests (shelltest.Eventually:
+// HOOKD_TEST_SLOW, at least MinWait) and says what cond last saw.
+func waitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	var seen string
+	shelltest.Eventually(t, timeout, func() bool {
+		ok, s := cond()
+		seen = s
+		return ok
+	}, func() string { return "still waiting for " + what + "; last seen: " + seen })
+}
 
 // livePID is a process that runs for the whole test: this one.
 var livePID = os.Getpid()

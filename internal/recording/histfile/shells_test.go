@@ -2,6 +2,8 @@ package histfile
 
 import (
 	"bytes"
+	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +19,7 @@ func needShell(t *testing.T, name string) string {
 	t.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		if os.Getenv("REQUIRE_SHELLS") == "1" {
-			t.Fatalf("%s is not installed (REQUIRE_SHELLS=1): %v", name, err)
-		}
-		t.Skipf("%s is not installed: %v", name, err)
+		required.Skip(t, fmt.Sprintf("%s is not installed: %v", name, err), "REQUIRE_SHELLS")
 	}
 	return path
 }

@@ -12,18 +12,30 @@ import (
 
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
+	"github.com/hookd/hookd/internal/ui/style"
 )
 
+// The view's styles are the palette's (internal/ui/style), as every
+// terminal view's: lipgloss takes a style.Style as it is.
 var (
-	stSel     = lipgloss.NewStyle().Reverse(true)
-	stMatch   = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("5"))
-	stFail    = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
-	stOK      = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
-	stDim     = lipgloss.NewStyle().Faint(true)
-	stBar     = lipgloss.NewStyle().Foreground(lipgloss.Color("6"))
-	stHitLine = lipgloss.NewStyle().Reverse(true)
-	stWarn    = lipgloss.NewStyle().Foreground(lipgloss.Color("3")).Bold(true)
+	stSel     = lip(style.Selected)
+	stMatch   = lip(style.Match)
+	stFail    = lip(style.Danger)
+	stOK      = lip(style.Success)
+	stDim     = lip(style.Dim)
+	stBar     = lip(style.Rule)
+	stHitLine = lip(style.Selected)
+	stWarn    = lip(style.Caution)
 )
+
+// lip is s for lipgloss.
+func lip(s style.Style) lipgloss.Style {
+	st := lipgloss.NewStyle().Bold(s.Bold).Faint(s.Faint).Reverse(s.Reverse)
+	if s.Color != "" {
+		st = st.Foreground(lipgloss.Color(s.Color))
+	}
+	return st
+}
 
 // wide is the width from which the preview sits beside the list.
 const wide = 90

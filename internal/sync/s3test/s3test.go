@@ -9,6 +9,7 @@ package s3test
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"net"
 	"os"
 	"os/exec"
@@ -70,10 +71,7 @@ func Start(t testing.TB) *Server {
 	t.Helper()
 	bin := Binary()
 	if bin == "" {
-		if os.Getenv("REQUIRE_S3") != "" || os.Getenv("REQUIRE_SHELLS") != "" {
-			t.Fatal("versitygw is not installed (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0), and REQUIRE_S3/REQUIRE_SHELLS say the S3 tests must run")
-		}
-		t.Skip("versitygw is not installed: go install github.com/versity/versitygw/cmd/versitygw@v1.8.0")
+		required.Skip(t, "versitygw is not installed: go install github.com/versity/versitygw/cmd/versitygw@v1.8.0", "REQUIRE_S3", "REQUIRE_SHELLS")
 	}
 	dir := t.TempDir()
 	s := &Server{t: t, bin: bin, Root: filepath.Join(dir, "data"), sidecar: filepath.Join(dir, "meta")}

@@ -17,8 +17,8 @@ import "github.com/muesli/termenv"
 type Style struct {
 	// Color is an ANSI colour number, "0" to "15" ("1" red, "2" green, "3"
 	// yellow); "" keeps the terminal's own.
-	Color       string
-	Bold, Faint bool
+	Color                string
+	Bold, Faint, Reverse bool
 }
 
 // The named styles.
@@ -46,6 +46,13 @@ var (
 	Removed = Style{Color: "1"}
 	Added   = Style{Color: "2"}
 	Hunk    = Style{Color: "6"}
+	// Match is what matched a query in the text shown (the search's
+	// matched characters).
+	Match = Style{Color: "5", Bold: true}
+	// Selected is the row or line chosen in an interactive view.
+	Selected = Style{Reverse: true}
+	// Rule is a view's frame: the search's divider and its query's mark.
+	Rule = Style{Color: "6"}
 )
 
 // Palette renders styles for one output.
@@ -69,6 +76,9 @@ func (p Palette) Render(s Style, text string) string {
 	}
 	if s.Faint {
 		st = st.Faint()
+	}
+	if s.Reverse {
+		st = st.Reverse()
 	}
 	return st.String()
 }

@@ -2,6 +2,8 @@ package llmtest_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,10 +55,7 @@ func runSDKMode(t *testing.T, provider, baseURL, mode string) sdkOut {
 	_, err := os.Stat(filepath.Join(dir, "node_modules"))
 	node, nerr := exec.LookPath("node")
 	if err != nil || nerr != nil {
-		if os.Getenv("REQUIRE_SDKCHECK") == "1" {
-			t.Fatalf("REQUIRE_SDKCHECK=1 but node (%v) or %s/node_modules (%v) is missing: run npm ci there", nerr, dir, err)
-		}
-		t.Skip("no node or no sdkcheck/node_modules (npm ci in internal/ai/llm/llmtest/sdkcheck)")
+		required.Skip(t, fmt.Sprintf("node (%v) or %s/node_modules (%v) is missing: run npm ci there", nerr, dir, err), "REQUIRE_SDKCHECK")
 	}
 	cmd := exec.CommandContext(t.Context(), node, "check.mjs", provider, baseURL, mode)
 	cmd.Dir = dir
