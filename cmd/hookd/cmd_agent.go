@@ -48,12 +48,19 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			e.agentLog("agent-hook "+agent+": not recorded", err)
 			return nil
 		}
-		call, err := agenthook.ClaudeCode(payload, time.Now())
+		ev, err := agenthook.ClaudeCode(payload, time.Now())
 		if err != nil {
 			e.agentLog("agent-hook "+agent+": nothing recorded", err)
 			return nil
 		}
-		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End}
+		if ev.Prompt != nil {
+			if err := e.savePrompt(agent, *ev.Prompt); err != nil {
+				e.agentLog("agent-hook "+agent, err)
+			}
+			return nil
+		}
+		call := *ev.Call
+		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End, Intent: call.Intent}
 		limit := int(e.config().Output.Limit)
 		if !call.Background {
 			c.Output = capture.NewBuffer(limit)
@@ -142,10 +149,28 @@ func (e *env) saveAgent(author, key string, c recorder.Command) error {
 	if err != nil {
 		return fmt.Errorf("not recorded: %w", err)
 	}
+	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, agentWriter(author), c, recorder.AgentSession(author, key), seq)
+}
+
+// savePrompt records a prompt given to the coding agent author, unless
+// agents.keep_prompts is off: then it is not written anywhere.
+func (e *env) savePrompt(author string, p agenthook.Prompt) error {
+	if !e.config().Agents.KeepPrompts {
+		return nil
+	}
+	seq, err := recorder.NextSeq(e.paths.AgentSeq)
+	if err != nil {
+		return fmt.Errorf("prompt not recorded: %w", err)
+	}
+	return recorder.SavePrompt(e.paths.Spool, agentWriter(author), recorder.AgentSession(author, p.SessionKey), seq, p.At, p.Text)
+}
+
+// agentWriter is the writer of an agent's records: this process, for the
+// agent author.
+func agentWriter(author string) recorder.Writer {
 	host, _ := os.Hostname()
-	w := recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
+	return recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
 		UID: os.Getuid(), Author: author}
-	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, w, c, recorder.AgentSession(author, key), seq)
 }
 
 // agentLog writes a line about a hook's payload to hookd.log, where

@@ -53,10 +53,11 @@ type (
 		Timeout int    `json:"timeout"`
 	}
 	matcher struct {
-		Matcher string    `json:"matcher"`
+		Matcher string    `json:"matcher,omitempty"`
 		Hooks   []command `json:"hooks"`
 	}
 	events struct {
+		UserPromptSubmit   []matcher `json:"UserPromptSubmit"`
 		PostToolUse        []matcher `json:"PostToolUse"`
 		PostToolUseFailure []matcher `json:"PostToolUseFailure"`
 	}
@@ -68,14 +69,17 @@ func mcpServersJSON(bin string) string {
 
 // HookConfig returns the hooks block of Claude Code's settings that
 // records each command its Bash tool runs, with its output: after a
-// success (PostToolUse) and after a failure (PostToolUseFailure). The
-// hook runs in the background (async) and returns at once anyway.
+// success (PostToolUse) and after a failure (PostToolUseFailure); and
+// each prompt the user gives (UserPromptSubmit), which the commands are
+// shown under. The hook runs in the background (async) and returns at
+// once anyway.
 func HookConfig(agent, bin string) (Snippet, error) {
 	if agent != "claude-code" {
 		return Snippet{}, fmt.Errorf("no hook for %q: only claude-code has one (other tools: hookd record --author NAME -- COMMAND)", agent)
 	}
-	hook := []matcher{{Matcher: "Bash", Hooks: []command{{Type: "command", Command: shellwords.QuoteWord(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}}}
-	v := map[string]events{"hooks": {PostToolUse: hook, PostToolUseFailure: hook}}
+	run := []command{{Type: "command", Command: shellwords.QuoteWord(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}
+	hook := []matcher{{Matcher: "Bash", Hooks: run}}
+	v := map[string]events{"hooks": {UserPromptSubmit: []matcher{{Hooks: run}}, PostToolUse: hook, PostToolUseFailure: hook}}
 	return Snippet{Text: indentJSON(v),
 		Where: "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project)"}, nil
 }
