@@ -153,7 +153,7 @@ func TestSetup(t *testing.T) {
 		m[0].Hooks[0].Command != "'/opt/my tools/hookd' agent-hook claude-code" || !m[0].Hooks[0].Async {
 		t.Errorf("UserPromptSubmit: %+v", m)
 	}
-	if _, err := HookConfig("codex", bin); err == nil {
-		t.Error("codex has a hook config")
+	if _, err := HookConfig("vim", bin); err == nil {
+		t.Error("vim has a hook config")
 	}
 }
