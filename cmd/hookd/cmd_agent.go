@@ -19,14 +19,15 @@ import (
 
 // cmdAgentHook records a command a coding agent ran, from its hook's
 // payload on stdin (Claude Code's and Codex's PostToolUse, Gemini CLI's
-// AfterTool, hookd's opencode plugin's tool.execute.after), or a prompt
+// AfterTool, hookd's opencode plugin's tool.execute.after, Copilot CLI's
+// postToolUse), or a prompt
 // the user gave it. It never holds the agent up: it reads, writes a spool
 // file and the outputs, and exits 0 whatever happens; what it could not
 // record, or would not (a payload that is not a shell call), is a line in
 // hookd.log.
 func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 	printConfig := fs.Bool("print-config", false, "print the agent's hook configuration (settings.json hooks, config.toml tables, opencode plugin), and where it goes")
-	install := fs.Bool("install", false, "add the hook to the agent's settings file (~/.claude/settings.json, ~/.gemini/settings.json, ~/.codex/config.toml, opencode's plugin directory), keeping all else and a backup")
+	install := fs.Bool("install", false, "add the hook to the agent's settings file (~/.claude/settings.json, ~/.gemini/settings.json, ~/.codex/config.toml, opencode's plugin directory, this repository's .github/hooks for copilot), keeping all else and a backup")
 	uninstall := fs.Bool("uninstall", false, "take hookd's hook out of the agent's settings file again")
 	settings := fs.String("settings", "", "with --install/--uninstall: the settings `FILE` to edit (a project's .claude/settings.json…)")
 	return func(ctx context.Context, e *env, args []string) error {

@@ -32,6 +32,8 @@ func TestAgentHooks(t *testing.T) {
 			[]string{"why do the web tests fail?", "npm test", "↳ Run the unit tests"}, "FAIL src/app.test.js\n  expected 2, got 3\n"},
 		{"opencode", []string{"prompt.json", "read.json", "after.json"}, []string{"vet it", "go vet ./...", "↳ Vet the code"},
 			"./main.go:3:2: unused import\n"},
+		{"copilot", []string{"user_prompt.json", "view.json", "post_tool_use.json"}, []string{"run the checks", "make check", "↳ Run the checks"},
+			"vet: ok\nlint: 2 problems\n"},
 	} {
 		for _, name := range tc.payloads {
 			b, err := os.ReadFile(fix + tc.agent + "/" + name)
@@ -60,7 +62,7 @@ func TestAgentHooks(t *testing.T) {
 	// Malformed and huge payloads: exit 0 at once, nothing recorded, a
 	// line in the log.
 	before := hookd(t, h, "history", "--author", "codex")
-	for _, agent := range []string{"codex", "gemini", "opencode"} {
+	for _, agent := range []string{"codex", "gemini", "opencode", "copilot"} {
 		for _, in := range []string{"", "{", `{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": 3}`, strings.Repeat("[", 1<<20)} {
 			cmd := exec.Command(hookdBin, "agent-hook", agent)
 			cmd.Env, cmd.Stdin = h.Env, strings.NewReader(in)
@@ -79,7 +81,7 @@ func TestAgentHooks(t *testing.T) {
 		t.Errorf("a malformed payload was recorded:\n%s", after)
 	}
 	log, _ := os.ReadFile(h.Path(".local", "state", "hookd", "hookd.log"))
-	for _, agent := range []string{"codex", "gemini", "opencode"} {
+	for _, agent := range []string{"codex", "gemini", "opencode", "copilot"} {
 		if n := strings.Count(string(log), "agent-hook "+agent+": nothing recorded"); n < 4 {
 			t.Errorf("hookd.log has %d lines for %s's bad payloads; want one each (4 or more):\n%s", n, agent, log)
 		}

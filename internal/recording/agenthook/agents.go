@@ -2,6 +2,7 @@ package agenthook
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +10,7 @@ import (
 
 // Hooked are the coding agents `hookd agent-hook` reads the payloads of,
 // in the order help lists them.
-var Hooked = []string{"claude-code", "codex", "gemini", "opencode"}
+var Hooked = []string{"claude-code", "codex", "gemini", "opencode", "copilot"}
 
 // Parse reads the hook payload of agent (one of Hooked): a Call, a Prompt,
 // or an error wrapping ErrIgnored that says why it is neither.
@@ -23,6 +24,8 @@ func Parse(agent string, payload []byte, now time.Time) (Event, error) {
 		return Gemini(payload, now)
 	case "opencode":
 		return Opencode(payload, now)
+	case "copilot":
+		return Copilot(payload, now)
 	}
 	return Event{}, ignored("no hook for %q", agent)
 }
@@ -292,6 +295,69 @@ func Opencode(payload []byte, now time.Time) (Event, error) {
 	}
 	if p.Metadata.Exit != nil {
 		c.Exit = *p.Metadata.Exit
+	}
+	return Event{Call: &c}, nil
+}
+
+// copilotPayload is the part of a GitHub Copilot CLI hook input hookd
+// reads, in its camelCase format (docs.github.com, Copilot CLI hooks
+// reference: the common sessionId, timestamp in ms and cwd; postToolUse
+// adds toolName, toolArgs and toolResult {resultType, textResultForLlm};
+// userPromptSubmitted adds prompt). toolArgs is an object, or the same as
+// a JSON string in older versions.
+type copilotPayload struct {
+	SessionID  string          `json:"sessionId"`
+	Cwd        string          `json:"cwd"`
+	ToolName   string          `json:"toolName"`
+	ToolArgs   json.RawMessage `json:"toolArgs"`
+	ToolResult *struct {
+		ResultType       string `json:"resultType"`
+		TextResultForLlm string `json:"textResultForLlm"`
+	} `json:"toolResult"`
+	Prompt *string `json:"prompt"`
+}
+
+// exitedRe is the line Copilot CLI's shell tool ends its result with.
+var exitedRe = regexp.MustCompile(`\n?<exited with exit code (\d+)>\s*$`)
+
+// Copilot reads a GitHub Copilot CLI hook payload: postToolUse of its bash
+// tool (a Call), or userPromptSubmitted (a Prompt). The event is not in
+// the payload: a prompt says which it is.
+func Copilot(payload []byte, now time.Time) (Event, error) {
+	var p copilotPayload
+	if err := unmarshal(payload, &p); err != nil {
+		return Event{}, err
+	}
+	if p.Prompt != nil {
+		return promptEvent(p.SessionID, p.Prompt, now)
+	}
+	if p.ToolName != "bash" && p.ToolName != "shell" {
+		return Event{}, ignored("tool %q is not bash", p.ToolName)
+	}
+	raw := p.ToolArgs
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = json.RawMessage(s)
+	}
+	var args struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil || strings.TrimSpace(args.Command) == "" {
+		return Event{}, ignored("a bash call without a command")
+	}
+	c := Call{SessionKey: p.SessionID, Command: args.Command, Cwd: p.Cwd, Start: now, End: now, Intent: strings.TrimSpace(args.Description)}
+	if r := p.ToolResult; r != nil {
+		c.Output = r.TextResultForLlm
+		if m := exitedRe.FindStringSubmatchIndex(c.Output); m != nil {
+			c.Exit, _ = strconv.Atoi(c.Output[m[2]:m[3]])
+			c.Output = c.Output[:m[0]]
+			if c.Output != "" && !strings.HasSuffix(c.Output, "\n") {
+				c.Output += "\n"
+			}
+		} else if r.ResultType == "failure" {
+			c.Exit = 1
+		}
 	}
 	return Event{Call: &c}, nil
 }

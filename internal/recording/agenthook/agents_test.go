@@ -72,8 +72,24 @@ func TestAgents(t *testing.T) {
 	if p := prompt("opencode", "prompt.json"); p.Text != "vet it" {
 		t.Errorf("opencode prompt = %+v", p)
 	}
+	// Copilot CLI (docs.github.com, Copilot CLI hooks reference: the
+	// camelCase postToolUse {sessionId, timestamp, cwd, toolName,
+	// toolArgs, toolResult {resultType, textResultForLlm}} and
+	// userPromptSubmitted {…, prompt}); its shell tool ends its result
+	// with "<exited with exit code N>".
+	c = call("copilot", "post_tool_use.json")
+	if c != (Call{SessionKey: "0f4d1c2e-3b5a-4e6f-9a8b-7c6d5e4f3a2b", Command: "make check", Cwd: "/home/u/src/app", Exit: 2,
+		Output: "vet: ok\nlint: 2 problems\n", Start: now, End: now, Intent: "Run the checks"}) {
+		t.Errorf("copilot = %+v", c)
+	}
+	if c = call("copilot", "post_tool_use_string_args.json"); c.Command != "ls" || c.Exit != 1 || c.Intent != "List files" {
+		t.Errorf("copilot, toolArgs a string, a failure = %+v", c)
+	}
+	if p := prompt("copilot", "user_prompt.json"); p.Text != "run the checks" {
+		t.Errorf("copilot prompt = %+v", p)
+	}
 	for _, bad := range []struct{ agent, name, why string }{{"gemini", "before_tool.json", `event "BeforeTool"`},
-		{"opencode", "read.json", `tool "read" is not bash`}} {
+		{"opencode", "read.json", `tool "read" is not bash`}, {"copilot", "view.json", `tool "view" is not bash`}} {
 		if _, err := Parse(bad.agent, agentFixture(t, bad.agent, bad.name), now); !errors.Is(err, ErrIgnored) || !strings.Contains(err.Error(), bad.why) {
 			t.Errorf("%s %s: %v; want ignored: %s", bad.agent, bad.name, err, bad.why)
 		}

@@ -30,6 +30,9 @@ func Settings(agent, home, config string) (string, error) {
 		return filepath.Join(home, ".codex", "config.toml"), nil
 	case "opencode":
 		return filepath.Join(config, "opencode", "plugin", "hookd.js"), nil
+	case "copilot":
+		// Copilot CLI loads hooks from the repository it works in.
+		return filepath.Join(".github", "hooks", "hookd.json"), nil
 	}
 	return "", fmt.Errorf("no hook for %q: want one of %s", agent, strings.Join(Hooked, ", "))
 }
@@ -60,6 +63,8 @@ func Edit(agent, bin string, old []byte, install bool) ([]byte, bool, error) {
 		out, err = editTOML(agent, bin, old, install)
 	case "opencode":
 		out, err = editPlugin(bin, old, install)
+	case "copilot":
+		out, err = editCopilot(bin, old, install)
 	default:
 		return nil, false, fmt.Errorf("no hook for %q: want one of %s", agent, strings.Join(Hooked, ", "))
 	}
@@ -92,7 +97,7 @@ func Install(agent, bin, path string, install bool) (changed bool, backup string
 			return false, "", fmt.Errorf("backup: %w", err)
 		}
 	}
-	if len(out) == 0 && agent == "opencode" {
+	if len(out) == 0 && (agent == "opencode" || agent == "copilot") {
 		return true, backup, os.Remove(path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -487,4 +492,25 @@ func encodeIndent(b *bytes.Buffer, v any, indent string) {
 	case nil:
 		b.WriteString("null")
 	}
+}
+
+// CopilotHooks is the hooks file hookd adds to a repository for GitHub
+// Copilot CLI (.github/hooks/hookd.json, version 1): postToolUse and
+// userPromptSubmitted run `bin agent-hook copilot`.
+func CopilotHooks(bin string) string {
+	h := []any{obj{{"type", "command"}, {"bash", hookCommand("copilot", bin)}, {"timeoutSec", json.Number("10")}}}
+	return string(encodeOrdered(obj{{"version", json.Number("1")}, {"hooks", obj{{"userPromptSubmitted", h}, {"postToolUse", h}}}}))
+}
+
+// editCopilot writes or removes hookd's hooks file for Copilot CLI; a file
+// of that name that does not run hookd's hook is not hookd's, and is left
+// alone.
+func editCopilot(bin string, old []byte, install bool) ([]byte, error) {
+	if len(old) > 0 && !bytes.Contains(old, []byte(" agent-hook copilot")) {
+		return nil, errors.New("the hooks file is not hookd's: move it away first")
+	}
+	if !install {
+		return nil, nil
+	}
+	return []byte(CopilotHooks(bin)), nil
 }

@@ -26,6 +26,7 @@ func TestInstall(t *testing.T) {
 			`"matcher": "run_shell_command"`, `"BeforeAgent"`}},
 		{"codex", "codex_config.toml", nil},
 		{"opencode", "", nil},
+		{"copilot", "", nil},
 	} {
 		t.Run(tc.agent, func(t *testing.T) {
 			dir := t.TempDir()
@@ -86,7 +87,7 @@ func TestInstall(t *testing.T) {
 				t.Errorf("install from another binary: %v %v", changed, err)
 			}
 			got, _ = os.ReadFile(path)
-			if strings.Contains(string(got), "my tools") || tc.agent != "opencode" && tc.agent != "codex" && strings.Count(string(got), "agent-hook "+tc.agent) != len(hookGroups(tc.agent, bin)) {
+			if strings.Contains(string(got), "my tools") || tc.agent != "opencode" && tc.agent != "codex" && tc.agent != "copilot" && strings.Count(string(got), "agent-hook "+tc.agent) != len(hookGroups(tc.agent, bin)) {
 				t.Errorf("after installing another binary:\n%s", got)
 			}
 			// Uninstall: the file as it was (JSON: its content in its order).
@@ -126,6 +127,7 @@ func TestInstallRefuses(t *testing.T) {
 		{"codex", "[hooks]\nPostToolUse = []\n", "inline"},
 		{"codex", "a = 1\n" + tomlBegin + "\n", "marker"},
 		{"opencode", "export const Mine = 1\n", "not hookd's"},
+		{"copilot", `{"version": 1, "hooks": {}}`, "not hookd's"},
 	} {
 		path := filepath.Join(t.TempDir(), "f")
 		os.WriteFile(path, []byte(tc.text), 0o600)

@@ -69,6 +69,8 @@ func HookConfig(agent, bin string) (Snippet, error) {
 			Where: "add it to ~/.codex/config.toml (or run hookd agent-hook codex --install); Codex asks you to trust a new hook once"}, nil
 	case "opencode":
 		return Snippet{Text: OpencodePlugin(bin), Where: "save it as " + path + " (or run hookd agent-hook opencode --install)"}, nil
+	case "copilot":
+		return Snippet{Text: CopilotHooks(bin), Where: "save it as " + path + " in your repository (or run hookd agent-hook copilot --install there)"}, nil
 	}
 	hooks := obj{}
 	for _, g := range hookGroups(agent, bin) {
