@@ -203,7 +203,8 @@ func BenchmarkMCPHistorySearch1M(b *testing.B) {
 // BenchmarkAgentHook measures `hookd agent-hook AGENT` as each agent runs
 // it (a process, a payload on stdin) from start to exit, over 100 runs per
 // payload, with `hookd version` in the same run as the baseline: Claude
-// Code's failure and prompt, Codex's, Gemini CLI's and opencode's calls.
+// Code's failure and prompt, Codex's, Gemini CLI's, opencode's and Copilot
+// CLI's calls.
 //
 //	go test -tags sqlite_fts5 ./cmd/hookd -run XXX -bench AgentHook -benchtime 1x
 func BenchmarkAgentHook(b *testing.B) {
@@ -211,7 +212,7 @@ func BenchmarkAgentHook(b *testing.B) {
 	payloads := []struct{ name, agent, file string }{
 		{"claude", "claude-code", "claude-code/failure.json"}, {"claude-prompt", "claude-code", "claude-code/user_prompt.json"},
 		{"codex", "codex", "codex/post_tool_use.json"}, {"gemini", "gemini", "gemini/after_tool.json"},
-		{"opencode", "opencode", "opencode/after.json"},
+		{"opencode", "opencode", "opencode/after.json"}, {"copilot", "copilot", "copilot/post_tool_use.json"},
 	}
 	env := benchEnv(b.TempDir())
 	run := func(payload []byte, args ...string) time.Duration {
