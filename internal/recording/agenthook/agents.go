@@ -39,25 +39,11 @@ func Parse(agent string, payload []byte, now time.Time) (Event, error) {
 // command starts with "Exit code: N" (codex-rs's exec output format: the
 // status, "Wall time: S seconds", then "Output:" and the text).
 func Codex(payload []byte, now time.Time) (Event, error) {
-	var p claudePayload
-	if err := unmarshal(payload, &p); err != nil {
-		return Event{}, err
-	}
-	switch p.HookEventName {
-	case "UserPromptSubmit":
-		return promptEvent(p.SessionID, p.Prompt, now)
-	case "PostToolUse":
-	default:
-		return Event{}, ignored("event %q is not PostToolUse or UserPromptSubmit", p.HookEventName)
-	}
-	c, err := claudeCall(p, now)
-	if err != nil {
-		return Event{}, err
-	}
-	if !c.Apart && c.Output != "" {
+	ev, err := claudeEvent(payload, now, "PostToolUse")
+	if c := ev.Call; c != nil && !c.Apart && c.Output != "" {
 		c.Exit, c.Output, c.Start = codexOutput(c.Output, now)
 	}
-	return Event{Call: &c}, nil
+	return ev, err
 }
 
 // codexOutput reads Codex's exec output text: the status and wall time

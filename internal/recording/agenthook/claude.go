@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,18 +111,22 @@ const MaxPayload = 64 << 20
 // UserPromptSubmit (a Prompt). Anything else is an error wrapping
 // ErrIgnored that says what it was.
 func ClaudeCode(payload []byte, now time.Time) (Event, error) {
+	// Older versions sent no event name: a tool_response says which.
+	return claudeEvent(payload, now, "PostToolUse", "PostToolUseFailure", "")
+}
+
+// claudeEvent reads a payload in Claude Code's shape (Claude Code's, or
+// Codex's): a UserPromptSubmit, or a call of one of events.
+func claudeEvent(payload []byte, now time.Time, events ...string) (Event, error) {
 	var p claudePayload
 	if err := unmarshal(payload, &p); err != nil {
 		return Event{}, err
 	}
-	switch p.HookEventName {
-	case "UserPromptSubmit":
+	if p.HookEventName == "UserPromptSubmit" {
 		return promptEvent(p.SessionID, p.Prompt, now)
-	case "PostToolUse", "PostToolUseFailure":
-	case "":
-		// Older versions sent no event name: a tool_response says which.
-	default:
-		return Event{}, ignored("event %q is not PostToolUse, PostToolUseFailure or UserPromptSubmit", p.HookEventName)
+	}
+	if !slices.Contains(events, p.HookEventName) {
+		return Event{}, ignored("event %q is not %s or UserPromptSubmit", p.HookEventName, strings.Join(slices.DeleteFunc(slices.Clone(events), func(e string) bool { return e == "" }), ", "))
 	}
 	c, err := claudeCall(p, now)
 	if err != nil {
