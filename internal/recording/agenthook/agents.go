@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -304,7 +305,8 @@ type copilotPayload struct {
 }
 
 // exitedRe is the line Copilot CLI's shell tool ends its result with.
-var exitedRe = regexp.MustCompile(`\n?<exited with exit code (\d+)>\s*$`)
+// (Compiled when first used: hookd's every command starts without it.)
+var exitedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n?<exited with exit code (\d+)>\s*$`) })
 
 // Copilot reads a GitHub Copilot CLI hook payload: postToolUse of its bash
 // tool (a Call), or userPromptSubmitted (a Prompt). The event is not in
@@ -335,7 +337,7 @@ func Copilot(payload []byte, now time.Time) (Event, error) {
 	c := Call{SessionKey: p.SessionID, Command: args.Command, Cwd: p.Cwd, Start: now, End: now, Intent: strings.TrimSpace(args.Description)}
 	if r := p.ToolResult; r != nil {
 		c.Output = r.TextResultForLlm
-		if m := exitedRe.FindStringSubmatchIndex(c.Output); m != nil {
+		if m := exitedRe().FindStringSubmatchIndex(c.Output); m != nil {
 			c.Exit, _ = strconv.Atoi(c.Output[m[2]:m[3]])
 			c.Output = c.Output[:m[0]]
 			if c.Output != "" && !strings.HasSuffix(c.Output, "\n") {

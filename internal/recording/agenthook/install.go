@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookd/hookd/internal/shellwords"
 )
@@ -236,7 +237,10 @@ const (
 
 // inlineHooks finds hook events a config.toml defines inline (an array
 // value), which a [[hooks.EVENT]] table could not be added to.
-var inlineHooks = regexp.MustCompile(`(?m)^\s*(hooks\.)?(PostToolUse|UserPromptSubmit)\s*=`)
+// (Compiled when first used.)
+var inlineHooks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(hooks\.)?(PostToolUse|UserPromptSubmit)\s*=`)
+})
 
 // editTOML installs or removes hookd's block in Codex's config.toml,
 // editing only the lines between its markers: the rest of the file,
@@ -261,7 +265,7 @@ func editTOML(agent, bin string, old []byte, install bool) ([]byte, error) {
 	if !install {
 		return []byte(text), nil
 	}
-	if inlineHooks.MatchString(text) {
+	if inlineHooks().MatchString(text) {
 		return nil, errors.New("config.toml defines its hooks inline (EVENT = [...]): add hookd agent-hook codex --print-config's tables by hand")
 	}
 	cmd := jsonString(hookCommand(agent, bin))
