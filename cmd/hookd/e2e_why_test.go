@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // TestAgentWhyByPrompt: Claude Code's UserPromptSubmit, PreToolUse and
@@ -60,6 +63,16 @@ func TestAgentWhyByPrompt(t *testing.T) {
 	if err := json.Unmarshal([]byte(hookd(t, h, "show", "--json", "--author", "claude-code", "-1")), &m); err != nil ||
 		m["intent"] != "Wait" || m["prompt"] != "Deploy it with token [REDACTED]" || m["prompt_at"] == nil {
 		t.Errorf("show --json -1 = %v (%v)", m, err)
+	}
+	// hookd out: the intent above the output on a terminal (script gives
+	// it one), the output alone through a pipe.
+	if out := hookd(t, h, "out", "--author", "claude-code", "-3"); strings.Contains(out, "Build the project") {
+		t.Errorf("out -3 through a pipe has the intent: %q", out)
+	}
+	tty := exec.Command("script", "-qec", shellwords.Quote(hookdBin)+" out --author claude-code -3", "/dev/null")
+	tty.Env, tty.Dir = h.Env, h.Dir
+	if out, err := tty.CombinedOutput(); err != nil || !strings.Contains(string(out), "# Build the project") || !strings.Contains(string(out), "built") {
+		t.Errorf("out -3 on a terminal: %q, %v; want the intent, then the output", out, err)
 	}
 	if _, _, err := hookdRun(h, nil, "history", "--by-prompt"); exitStatus(err) != 2 {
 		t.Errorf("history --by-prompt without --author: %v; want a usage error", err)
