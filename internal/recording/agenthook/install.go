@@ -30,7 +30,7 @@ func Settings(agent, home, config string) (string, error) {
 	case "codex":
 		return filepath.Join(home, ".codex", "config.toml"), nil
 	case "opencode":
-		return filepath.Join(config, "opencode", "plugin", "hookd.js"), nil
+		return filepath.Join(config, "opencode", "plugins", "hookd.js"), nil
 	case "copilot":
 		// Copilot CLI loads hooks from the repository it works in.
 		return filepath.Join(".github", "hooks", "hookd.json"), nil
