@@ -317,9 +317,10 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 }
 
 // forgetRows deletes the commands with the given ids inside tx, with their
-// outputs, their rows in the full-text index, their contexts and what was
-// learned from them, and returns how many there were; a session left with
-// no command loses its environments, and an environment or a work tree no
+// outputs, their rows in the full-text index, their contexts, their
+// intents (and a prompt whose turn is left empty) and what was learned
+// from them, and returns how many there were; a session left with no
+// command loses its environments, and an environment or a work tree no
 // command refers to any more goes too. (The schema's trigger records a
 // tombstone for each, for sync.)
 func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, error) {
@@ -328,13 +329,17 @@ func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, e
 	var repos []any
 	for _, id := range ids {
 		var sess string
+		var seq int64
 		var repo sql.NullInt64
-		switch err := tx.QueryRowContext(ctx, `SELECT c.session, x.repo FROM commands c LEFT JOIN contexts x ON x.id = c.id
-			WHERE c.id = ?`, id).Scan(&sess, &repo); err {
+		switch err := tx.QueryRowContext(ctx, `SELECT c.session, c.seq, x.repo FROM commands c LEFT JOIN contexts x ON x.id = c.id
+			WHERE c.id = ?`, id).Scan(&sess, &seq, &repo); err {
 		case nil:
 			sessions[sess] = true
 			if repo.Int64 > 0 {
 				repos = append(repos, repo.Int64)
+			}
+			if err := forgetWhy(ctx, tx, sess, seq); err != nil {
+				return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 			}
 		case sql.ErrNoRows:
 		default:

@@ -205,6 +205,24 @@ var migrations = []string{
 		dirty INTEGER NOT NULL DEFAULT -1
 	);
 	CREATE INDEX contexts_ok_key ON contexts (key, started_at) WHERE ok = 1;`,
+	// Why a coding agent ran its commands (why.go): intents, what the
+	// agent said a command was for, keyed like outputs by the command's
+	// session and sequence number; prompts, what the user asked the
+	// agent, numbered in the session's sequence: the commands after one,
+	// up to the next, are its turn. Both redacted, neither synced.
+	`CREATE TABLE intents (
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		text TEXT NOT NULL,
+		PRIMARY KEY (session, seq)
+	) WITHOUT ROWID;
+	CREATE TABLE prompts (
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		at INTEGER NOT NULL,
+		text TEXT NOT NULL,
+		PRIMARY KEY (session, seq)
+	) WITHOUT ROWID;`,
 }
 
 // backupPath is where migrate keeps the copy of the database at path as it

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,19 +18,25 @@ import (
 )
 
 // cmdAgentHook records a command a coding agent ran, from its hook's
-// payload on stdin (Claude Code's PostToolUse/PostToolUseFailure for its
-// Bash tool). It never holds the agent up: it reads, writes a spool file
-// and the outputs, and exits 0 whatever happens; what it could not record,
-// or would not (a payload that is not a Bash call), is a line in hookd.log.
+// payload on stdin (Claude Code's and Codex's PostToolUse, Gemini CLI's
+// AfterTool, hookd's opencode plugin's tool.execute.after, Copilot CLI's
+// postToolUse), or a prompt
+// the user gave it. It never holds the agent up: it reads, writes a spool
+// file and the outputs, and exits 0 whatever happens; what it could not
+// record, or would not (a payload that is not a shell call), is a line in
+// hookd.log.
 func cmdAgentHook(fs *pflag.FlagSet) runFunc {
-	printConfig := fs.Bool("print-config", false, "print the hooks block for the agent's settings (.claude/settings.json), and where it goes")
+	printConfig := fs.Bool("print-config", false, "print the agent's hook configuration (settings.json hooks, config.toml tables, opencode plugin), and where it goes")
+	install := fs.Bool("install", false, "add the hook to the agent's settings file (~/.claude/settings.json, ~/.gemini/settings.json, ~/.codex/config.toml, opencode's plugin directory, this repository's .github/hooks for copilot), keeping all else and a backup")
+	uninstall := fs.Bool("uninstall", false, "take hookd's hook out of the agent's settings file again")
+	settings := fs.String("settings", "", "with --install/--uninstall: the settings `FILE` to edit (a project's .claude/settings.json…)")
 	return func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
-			return usagef("name the agent: claude-code")
+			return usagef("name the agent: %s", strings.Join(agenthook.Hooked, ", "))
 		}
 		agent := args[0]
-		if agent != "claude-code" {
-			return usagef("no hook for %q: only claude-code has one (any other tool: hookd record --author NAME -- COMMAND)", agent)
+		if !slices.Contains(agenthook.Hooked, agent) {
+			return usagef("no hook for %q: one of %s has one (any other tool: hookd record --author NAME -- COMMAND; cursor: hookd mcp --print-config cursor)", agent, strings.Join(agenthook.Hooked, ", "))
 		}
 		if *printConfig {
 			s, err := agenthook.HookConfig(agent, e.executable())
@@ -40,6 +47,17 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			_, err = io.WriteString(e.stdout, s.Text)
 			return err
 		}
+		if *install || *uninstall {
+			if *install && *uninstall {
+				return usagef("--install and --uninstall: give one")
+			}
+			return e.installHook(agent, *settings, *install)
+		}
+		if agent == "gemini" {
+			// Gemini CLI reads a hook's stdout as JSON: an empty object
+			// changes nothing.
+			defer io.WriteString(e.stdout, "{}\n")
+		}
 		payload, err := io.ReadAll(io.LimitReader(e.stdin, agenthook.MaxPayload+1))
 		if err == nil && len(payload) > agenthook.MaxPayload {
 			err = fmt.Errorf("the payload is larger than %d MiB", agenthook.MaxPayload>>20)
@@ -48,12 +66,19 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			e.agentLog("agent-hook "+agent+": not recorded", err)
 			return nil
 		}
-		call, err := agenthook.ClaudeCode(payload, time.Now())
+		ev, err := agenthook.Parse(agent, payload, time.Now())
 		if err != nil {
 			e.agentLog("agent-hook "+agent+": nothing recorded", err)
 			return nil
 		}
-		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End}
+		if ev.Prompt != nil {
+			if err := e.savePrompt(agent, *ev.Prompt); err != nil {
+				e.agentLog("agent-hook "+agent, err)
+			}
+			return nil
+		}
+		call := *ev.Call
+		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End, Intent: call.Intent}
 		limit := int(e.config().Output.Limit)
 		if !call.Background {
 			c.Output = capture.NewBuffer(limit)
@@ -142,10 +167,28 @@ func (e *env) saveAgent(author, key string, c recorder.Command) error {
 	if err != nil {
 		return fmt.Errorf("not recorded: %w", err)
 	}
+	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, agentWriter(author), c, recorder.AgentSession(author, key), seq)
+}
+
+// savePrompt records a prompt given to the coding agent author, unless
+// agents.keep_prompts is off: then it is not written anywhere.
+func (e *env) savePrompt(author string, p agenthook.Prompt) error {
+	if !e.config().Agents.KeepPrompts {
+		return nil
+	}
+	seq, err := recorder.NextSeq(e.paths.AgentSeq)
+	if err != nil {
+		return fmt.Errorf("prompt not recorded: %w", err)
+	}
+	return recorder.SavePrompt(e.paths.Spool, agentWriter(author), recorder.AgentSession(author, p.SessionKey), seq, p.At, p.Text)
+}
+
+// agentWriter is the writer of an agent's records: this process, for the
+// agent author.
+func agentWriter(author string) recorder.Writer {
 	host, _ := os.Hostname()
-	w := recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
+	return recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
 		UID: os.Getuid(), Author: author}
-	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, w, c, recorder.AgentSession(author, key), seq)
 }
 
 // agentLog writes a line about a hook's payload to hookd.log, where
@@ -171,4 +214,36 @@ func (e *env) executable() string {
 		return "hookd"
 	}
 	return p
+}
+
+// installHook adds hookd's hook to agent's settings file (path, or the
+// agent's own), or takes it out, and says what it did.
+func (e *env) installHook(agent, path string, install bool) error {
+	if path == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return err
+		}
+		if path, err = agenthook.Settings(agent, home, os.Getenv("XDG_CONFIG_HOME")); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	changed, backup, err := agenthook.Install(agent, e.executable(), path, install)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	did := "installed in"
+	switch {
+	case !changed && install:
+		did = "already in"
+	case !changed:
+		did = "not in"
+	case !install:
+		did = "removed from"
+	}
+	fmt.Fprintf(e.stdout, "hookd's %s hook: %s %s\n", agent, did, path)
+	if backup != "" {
+		fmt.Fprintf(e.stdout, "the file as it was: %s\n", backup)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +35,11 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 	hostName := fs.String("host", "", "only commands recorded on the host `NAME`: its hostname, or its installation id (`hookd sync --status` lists them)")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one command per line, newest first (the text is oldest first)")
 	author := fs.String("author", "", "only the commands of the coding agent `NAME` (claude-code, or what hookd record --author gave); --author= for your own shells' only")
+	byPrompt := fs.Bool("by-prompt", false, "with --author: each command under the prompt that started the agent's turn, with what the agent said it was for")
 	return func(ctx context.Context, e *env, args []string) error {
+		if *byPrompt && (*author == "" || *asJSON) {
+			return usagef("--by-prompt needs --author NAME (an agent's commands), and no --json (the JSON has each command's prompt)")
+		}
 		q := history.Query{Limit: *n, Failed: *failed, Text: strings.Join(args, " ")}
 		if fs.Changed("author") {
 			q.Authors = []string{*author}
@@ -74,6 +80,12 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 		}
 		defer s.Close()
 		w := bufio.NewWriterSize(e.stdout, 64<<10)
+		if *byPrompt {
+			if err := printByPrompt(ctx, w, e, s, q); err != nil {
+				return err
+			}
+			return w.Flush()
+		}
 		if !*asJSON && q.Limit == 0 {
 			// The whole history, oldest first as it is read.
 			q.Oldest = true
@@ -96,7 +108,9 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 				if en.HostID == "" {
 					en.HostID = self
 				}
-				if err := enc.Encode(en.JSON()); err != nil {
+				m := en.JSON()
+				addWhy(m, e.why(ctx, s, en))
+				if err := enc.Encode(m); err != nil {
 					return err
 				}
 			}
@@ -167,24 +181,26 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 		}
 		defer s.Close()
 		o, oerr := rd.Output(ctx, en, "", 0)
-		why := ""
+		none := ""
 		var no *recall.NoOutput
 		if errors.As(oerr, &no) {
-			why = no.Reason
+			none = no.Reason
 		} else if oerr != nil {
 			return oerr
 		}
+		why := e.why(ctx, s, en)
 		if *asJSON {
 			if en.HostID == "" {
 				en.HostID, _ = hostid.Get(e.paths.HostID)
 			}
 			m := en.JSON()
+			addWhy(m, why)
 			m["output"] = string(o.Text)
 			if !utf8.Valid(o.Text) {
 				m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)
 			}
-			if why != "" {
-				m["output_missing"] = why
+			if none != "" {
+				m["output_missing"] = none
 			}
 			if o.Flags&history.OutputTruncated != 0 {
 				m["output_truncated"] = true
@@ -193,10 +209,11 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			return enc.Encode(m)
 		}
 		printEntry(e.stdout, e, en)
+		printWhy(e.stdout, e, why)
 		label := e.palette.Render(style.Label, fmt.Sprintf("%-9s", "output"))
 		switch {
-		case why != "":
-			fmt.Fprintf(e.stdout, "%s none: %s\n", label, why)
+		case none != "":
+			fmt.Fprintf(e.stdout, "%s none: %s\n", label, none)
 		case len(o.Text) == 0:
 			fmt.Fprintf(e.stdout, "%s none: it printed nothing\n", label)
 		default:
@@ -279,4 +296,87 @@ func cwdSince(cwd, since string) (dir string, start int64, err error) {
 		start = t.UnixMicro()
 	}
 	return dir, start, nil
+}
+
+// why is why the coding agent ran en (nothing for the user's own
+// commands, or when it cannot be read).
+func (e *env) why(ctx context.Context, s *history.Store, en history.Entry) history.Why {
+	if en.Author == "" {
+		return history.Why{}
+	}
+	w, _ := s.Why(ctx, en.Session, en.Seq)
+	return w
+}
+
+// addWhy adds an agent's intent and prompt to a command's JSON object.
+func addWhy(m map[string]any, w history.Why) {
+	if w.Intent != "" {
+		m["intent"] = w.Intent
+	}
+	if w.Prompt != "" {
+		m["prompt"] = w.Prompt
+		m["prompt_at"] = time.UnixMicro(w.PromptAt).UTC().Format(time.RFC3339Nano)
+	}
+}
+
+// printWhy prints an agent's intent and prompt under a command's facts.
+func printWhy(out io.Writer, e *env, w history.Why) {
+	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
+	if w.Intent != "" {
+		fmt.Fprintf(out, "%s %s\n", label("intent"), indentText(e, w.Intent))
+	}
+	if w.Prompt != "" {
+		fmt.Fprintf(out, "%s %s\n", label("prompt"), indentText(e, w.Prompt))
+	}
+}
+
+// indentText is text for a labelled field: its lines after the first
+// indented under the label's value, sanitized on a terminal.
+func indentText(e *env, text string) string {
+	if e.stdoutTTY {
+		text = sanitize.Text(text)
+	}
+	return strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n"+strings.Repeat(" ", 10))
+}
+
+// printByPrompt lists an agent's commands q selects, oldest first, each
+// under the prompt that started its turn (a line for each new prompt) and
+// over what the agent said it was for.
+func printByPrompt(ctx context.Context, w io.Writer, e *env, s *history.Store, q history.Query) error {
+	q.Oldest = q.Limit == 0
+	entries, err := s.List(ctx, q)
+	if err != nil {
+		return err
+	}
+	// In the order the agent ran them within a session (the history's is
+	// by start, and a longer command that ended later started earlier).
+	slices.SortStableFunc(entries, func(a, b history.Entry) int {
+		if a.Session == b.Session {
+			return cmp.Compare(a.Seq, b.Seq)
+		}
+		return cmp.Compare(a.StartedAt, b.StartedAt)
+	})
+	type turn struct {
+		session string
+		seq     int64
+	}
+	last := turn{seq: -1}
+	for _, en := range entries {
+		why := e.why(ctx, s, en)
+		if t := (turn{en.Session, why.PromptSeq}); t != last {
+			last = t
+			head := "(no prompt kept)"
+			if why.Prompt != "" {
+				when := time.UnixMicro(why.PromptAt).Local().Format("2006-01-02 15:04:05")
+				head = when + "  " + sanitize.Line(why.Prompt)
+			}
+			fmt.Fprintln(w, e.palette.Render(style.Label, "▸ "+head))
+		}
+		fmt.Fprint(w, "  ")
+		printEntryLine(w, e, en)
+		if why.Intent != "" {
+			fmt.Fprintln(w, e.palette.Render(style.Dim, "          ↳ "+sanitize.Line(why.Intent)))
+		}
+	}
+	return nil
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
+	"github.com/hookd/hookd/internal/ui/style"
 	"github.com/spf13/pflag"
 )
 
@@ -41,6 +43,11 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 		text := o.Text
 		if e.stdoutTTY {
 			text = []byte(sanitize.Text(string(text)))
+			// An agent's command: what it was for, above the output, on
+			// the terminal only (a pipe gets the output as it was).
+			if w := e.why(ctx, s, en); w.Intent != "" {
+				fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, "# "+sanitize.Line(w.Intent)))
+			}
 		}
 		_, err = e.stdout.Write(text)
 		return err

@@ -43,6 +43,10 @@ type Agents struct {
 	// agent's and the command that fixed it. Off by default, as the fixes
 	// offered are the user's own.
 	Learn bool `yaml:"learn"`
+	// KeepPrompts keeps the prompts the user gave a coding agent
+	// (redacted, never sent anywhere), so that its commands are shown
+	// under the prompt that caused them. On by default.
+	KeepPrompts bool `yaml:"keep_prompts"`
 }
 
 // Sync configures end-to-end encrypted sync through an S3-compatible
@@ -155,6 +159,7 @@ func Defaults() Config {
 		LLM:     LLM{Provider: ProviderAuto, Timeout: Duration(DefaultLLMTimeout)},
 		Ask:     Ask{Prefix: "??", Offer: true, Reasoning: ReasoningDim, Budget: DefaultBudget},
 		AI:      AIOff,
+		Agents:  Agents{KeepPrompts: true},
 		Search:  Search{Key: "^R", Enter: EnterAccept, Height: 12, Scope: "everything", Mode: "fuzzy"},
 		Sync:    Sync{Outputs: SyncOutputsSmall, OutputLimit: DefaultSyncOutputLimit, Interval: Duration(DefaultSyncInterval)},
 	}
@@ -181,6 +186,7 @@ fix:
                         # one that worked before (PATH, VIRTUAL_ENV... are always noted)
 agents:
   learn: false          # true: learn fixes from coding agents' commands too (hookd agent-hook, hookd record)
+  keep_prompts: true    # false: keep no prompt given to an agent (hookd history --by-prompt)
 output:
   limit: 1MiB           # kept per command (head and tail); the rest is elided
   keep_size: 500MiB     # all outputs together; the oldest go first (0: no limit)

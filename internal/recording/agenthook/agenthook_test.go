@@ -21,30 +21,30 @@ func fixture(t *testing.T, name string) []byte {
 
 func TestClaudeCode(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	c, err := ClaudeCode(fixture(t, "success.json"), now)
+	c, err := claudeCallOf(fixture(t, "success.json"), now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Call{SessionKey: "9ecf22fa-edf8-4332-ae85-b6d5456eda64", Command: "go build ./... && echo built", Cwd: "/home/u/src/app",
 		Stdout: "built\n", Stderr: "go: downloading golang.org/x/sys v0.49.0\n", Apart: true,
-		Start: now.Add(-1532 * time.Millisecond), End: now}
+		Start: now.Add(-1532 * time.Millisecond), End: now, Intent: "Build the project"}
 	if c != want {
 		t.Errorf("success = %+v\nwant      %+v", c, want)
 	}
-	c, err = ClaudeCode(fixture(t, "failure.json"), now)
+	c, err = claudeCallOf(fixture(t, "failure.json"), now)
 	if err != nil || c.Exit != 1 || c.Command != "go test ./..." || !strings.HasPrefix(c.Output, "--- FAIL: TestParse") ||
 		strings.Contains(c.Output, "Exit code") || c.Apart || c.End.Sub(c.Start) != 2210*time.Millisecond {
 		t.Errorf("failure = %+v, %v; want exit 1, the output without its status line, 2.21 s", c, err)
 	}
-	c, err = ClaudeCode(fixture(t, "interrupted.json"), now)
+	c, err = claudeCallOf(fixture(t, "interrupted.json"), now)
 	if err != nil || c.Exit != 130 || c.Start != now {
 		t.Errorf("interrupted = %+v, %v; want exit 130, no duration", c, err)
 	}
-	c, err = ClaudeCode(fixture(t, "background.json"), now)
+	c, err = claudeCallOf(fixture(t, "background.json"), now)
 	if err != nil || !c.Background || c.Exit != 0 {
 		t.Errorf("background = %+v, %v", c, err)
 	}
-	for name, why := range map[string]string{"not_bash.json": `tool "Write" is not Bash`, "pre_tool_use.json": `event "PreToolUse"`,
+	for name, why := range map[string]string{"not_bash.json": `tool "Write" is not Bash`, "pre_tool_use.json": `event "PreToolUse"`, "prompt_empty.json": "without a prompt",
 		"not_json.txt": "not JSON"} {
 		_, err := ClaudeCode(fixture(t, name), now)
 		if !errors.Is(err, ErrIgnored) || !strings.Contains(err.Error(), why) {
@@ -55,6 +55,34 @@ func TestClaudeCode(t *testing.T) {
 		if _, err := ClaudeCode([]byte(bad), now); !errors.Is(err, ErrIgnored) {
 			t.Errorf("ClaudeCode(%q) = %v; want ignored", bad, err)
 		}
+	}
+}
+
+// claudeCallOf is the Call of a Claude Code payload that must be one.
+func claudeCallOf(payload []byte, now time.Time) (Call, error) {
+	ev, err := ClaudeCode(payload, now)
+	if err != nil {
+		return Call{}, err
+	}
+	if ev.Call == nil {
+		return Call{}, errors.New("not a call")
+	}
+	return *ev.Call, nil
+}
+
+// The UserPromptSubmit payload as Claude Code's hooks reference documents
+// it (code.claude.com/docs/en/hooks#userpromptsubmit-input: the common
+// fields session_id, transcript_path, cwd, permission_mode,
+// hook_event_name, and prompt), in testdata/claude-code/user_prompt.json.
+func TestClaudeCodePrompt(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	ev, err := ClaudeCode(fixture(t, "user_prompt.json"), now)
+	if err != nil || ev.Prompt == nil || ev.Call != nil {
+		t.Fatalf("ClaudeCode(user_prompt.json) = %+v, %v; want a prompt", ev, err)
+	}
+	want := Prompt{SessionKey: "9ecf22fa-edf8-4332-ae85-b6d5456eda64", Text: "Why does the build fail? Fix it and run the tests.", At: now}
+	if *ev.Prompt != want {
+		t.Errorf("prompt = %+v; want %+v", *ev.Prompt, want)
 	}
 }
 
@@ -121,7 +149,11 @@ func TestSetup(t *testing.T) {
 			t.Errorf("%s: %+v", ev, m)
 		}
 	}
-	if _, err := HookConfig("codex", bin); err == nil {
-		t.Error("codex has a hook config")
+	if m := v.Hooks["UserPromptSubmit"]; len(m) != 1 || m[0].Matcher != "" || len(m[0].Hooks) != 1 ||
+		m[0].Hooks[0].Command != "'/opt/my tools/hookd' agent-hook claude-code" || !m[0].Hooks[0].Async {
+		t.Errorf("UserPromptSubmit: %+v", m)
+	}
+	if _, err := HookConfig("vim", bin); err == nil {
+		t.Error("vim has a hook config")
 	}
 }

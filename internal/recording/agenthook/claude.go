@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,24 @@ type Call struct {
 	// Background is a command the agent started in the background: its
 	// output is not in the payload.
 	Background bool
+	// Intent is what the agent said the command was for (Claude Code's
+	// description of a Bash call); "" when it said nothing.
+	Intent string
+}
+
+// Prompt is what the user asked a coding agent, as its hook told it: the
+// commands the agent runs next in the session are its answer.
+type Prompt struct {
+	SessionKey string
+	Text       string
+	At         time.Time
+}
+
+// Event is what one hook payload tells: exactly one of Call and Prompt is
+// set.
+type Event struct {
+	Call   *Call
+	Prompt *Prompt
 }
 
 // ErrIgnored wraps the reason a payload records nothing (not JSON, not a
@@ -63,11 +82,14 @@ type claudePayload struct {
 	Error       *string  `json:"error"`
 	IsInterrupt bool     `json:"is_interrupt"`
 	DurationMS  *float64 `json:"duration_ms"`
+	// UserPromptSubmit: what the user typed.
+	Prompt *string `json:"prompt"`
 }
 
 type bashInput struct {
 	Command         string `json:"command"`
 	RunInBackground bool   `json:"run_in_background"`
+	Description     string `json:"description"`
 }
 
 type bashResponse struct {
@@ -85,24 +107,58 @@ type bashResponse struct {
 const MaxPayload = 64 << 20
 
 // ClaudeCode reads a Claude Code hook payload: a PostToolUse or
-// PostToolUseFailure event of its Bash tool. Anything else is an error
-// wrapping ErrIgnored that says what it was.
-func ClaudeCode(payload []byte, now time.Time) (Call, error) {
+// PostToolUseFailure event of its Bash tool (a Call), or a
+// UserPromptSubmit (a Prompt). Anything else is an error wrapping
+// ErrIgnored that says what it was.
+func ClaudeCode(payload []byte, now time.Time) (Event, error) {
+	// Older versions sent no event name: a tool_response says which.
+	return claudeEvent(payload, now, "PostToolUse", "PostToolUseFailure", "")
+}
+
+// claudeEvent reads a payload in Claude Code's shape (Claude Code's, or
+// Codex's): a UserPromptSubmit, or a call of one of events.
+func claudeEvent(payload []byte, now time.Time, events ...string) (Event, error) {
 	var p claudePayload
-	if err := json.Unmarshal(payload, &p); err != nil {
+	if err := unmarshal(payload, &p); err != nil {
+		return Event{}, err
+	}
+	if p.HookEventName == "UserPromptSubmit" {
+		return promptEvent(p.SessionID, p.Prompt, now)
+	}
+	if !slices.Contains(events, p.HookEventName) {
+		return Event{}, ignored("event %q is not %s or UserPromptSubmit", p.HookEventName, strings.Join(slices.DeleteFunc(slices.Clone(events), func(e string) bool { return e == "" }), ", "))
+	}
+	c, err := claudeCall(p, now)
+	if err != nil {
+		return Event{}, err
+	}
+	return Event{Call: &c}, nil
+}
+
+// unmarshal reads a payload into p, an error wrapping ErrIgnored when it
+// is not a JSON object of the right shape.
+func unmarshal(payload []byte, p any) error {
+	if err := json.Unmarshal(payload, p); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) || len(bytes.TrimSpace(payload)) == 0 {
-			return Call{}, ignored("the payload is not JSON (%d bytes)", len(payload))
+			return ignored("the payload is not JSON (%d bytes)", len(payload))
 		}
-		return Call{}, ignored("the payload is not a hook event's: %v", err)
+		return ignored("the payload is not a hook event's: %v", err)
 	}
-	switch p.HookEventName {
-	case "PostToolUse", "PostToolUseFailure":
-	case "":
-		// Older versions sent no event name: a tool_response says which.
-	default:
-		return Call{}, ignored("event %q is not PostToolUse or PostToolUseFailure", p.HookEventName)
+	return nil
+}
+
+// promptEvent is the Prompt of a prompt hook's payload.
+func promptEvent(session string, prompt *string, now time.Time) (Event, error) {
+	if prompt == nil || strings.TrimSpace(*prompt) == "" {
+		return Event{}, ignored("a prompt event without a prompt")
 	}
+	return Event{Prompt: &Prompt{SessionKey: session, Text: *prompt, At: now}}, nil
+}
+
+// claudeCall reads the Bash call of a PostToolUse or PostToolUseFailure
+// payload (Claude Code's, or another agent's in the same shape).
+func claudeCall(p claudePayload, now time.Time) (Call, error) {
 	if p.ToolName != "Bash" {
 		return Call{}, ignored("tool %q is not Bash", p.ToolName)
 	}
@@ -110,7 +166,8 @@ func ClaudeCode(payload []byte, now time.Time) (Call, error) {
 	if err := json.Unmarshal(p.ToolInput, &in); err != nil || strings.TrimSpace(in.Command) == "" {
 		return Call{}, ignored("a Bash call without a command")
 	}
-	c := Call{SessionKey: p.SessionID, Command: in.Command, Cwd: p.Cwd, End: now, Start: now, Background: in.RunInBackground}
+	c := Call{SessionKey: p.SessionID, Command: in.Command, Cwd: p.Cwd, End: now, Start: now, Background: in.RunInBackground,
+		Intent: strings.TrimSpace(in.Description)}
 	if p.DurationMS != nil && *p.DurationMS > 0 {
 		c.Start = now.Add(-time.Duration(*p.DurationMS * float64(time.Millisecond)))
 	}

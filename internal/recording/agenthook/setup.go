@@ -46,38 +46,41 @@ type (
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}
-	command struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-		Async   bool   `json:"async"`
-		Timeout int    `json:"timeout"`
-	}
-	matcher struct {
-		Matcher string    `json:"matcher"`
-		Hooks   []command `json:"hooks"`
-	}
-	events struct {
-		PostToolUse        []matcher `json:"PostToolUse"`
-		PostToolUseFailure []matcher `json:"PostToolUseFailure"`
-	}
 )
 
 func mcpServersJSON(bin string) string {
 	return indentJSON(map[string]any{"mcpServers": map[string]server{"hookd": {Command: bin, Args: []string{"mcp"}}}})
 }
 
-// HookConfig returns the hooks block of Claude Code's settings that
-// records each command its Bash tool runs, with its output: after a
-// success (PostToolUse) and after a failure (PostToolUseFailure). The
-// hook runs in the background (async) and returns at once anyway.
+// HookConfig returns what records the commands agent runs, with their
+// output, and the prompts it is given, for the user to put in place by
+// hand (or hookd agent-hook AGENT --install): Claude Code's and Gemini
+// CLI's hooks block (UserPromptSubmit, PostToolUse and PostToolUseFailure
+// of Bash; BeforeAgent, AfterTool of run_shell_command), Codex's hook
+// tables, opencode's plugin file.
 func HookConfig(agent, bin string) (Snippet, error) {
-	if agent != "claude-code" {
-		return Snippet{}, fmt.Errorf("no hook for %q: only claude-code has one (other tools: hookd record --author NAME -- COMMAND)", agent)
+	path, err := Settings(agent, "~", "")
+	if err != nil {
+		return Snippet{}, fmt.Errorf("%w (any other tool: hookd record --author NAME -- COMMAND)", err)
 	}
-	hook := []matcher{{Matcher: "Bash", Hooks: []command{{Type: "command", Command: shellwords.QuoteWord(bin) + " agent-hook claude-code", Async: true, Timeout: 10}}}}
-	v := map[string]events{"hooks": {PostToolUse: hook, PostToolUseFailure: hook}}
-	return Snippet{Text: indentJSON(v),
-		Where: "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project)"}, nil
+	switch agent {
+	case "codex":
+		return Snippet{Text: codexTables(jsonString(hookCommand(agent, bin))),
+			Where: "add it to ~/.codex/config.toml (or run hookd agent-hook codex --install); Codex asks you to trust a new hook once"}, nil
+	case "opencode":
+		return Snippet{Text: OpencodePlugin(bin), Where: "save it as " + path + " (or run hookd agent-hook opencode --install)"}, nil
+	case "copilot":
+		return Snippet{Text: CopilotHooks(bin), Where: "save it as " + path + " in your repository (or run hookd agent-hook copilot --install there)"}, nil
+	}
+	hooks := obj{}
+	for _, g := range hookGroups(agent, bin) {
+		hooks = append(hooks, kv{g.k, []any{g.v}})
+	}
+	where := "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project), or run hookd agent-hook claude-code --install"
+	if agent == "gemini" {
+		where = "merge it into ~/.gemini/settings.json (every project) or .gemini/settings.json (one project), or run hookd agent-hook gemini --install"
+	}
+	return Snippet{Text: string(encodeOrdered(obj{{"hooks", hooks}})), Where: where}, nil
 }
 
 func indentJSON(v any) string {
@@ -89,8 +92,12 @@ func indentJSON(v any) string {
 	return b.String()
 }
 
-// jsonString is s as a JSON string, which is also a TOML basic string.
+// jsonString is s as a JSON string, which is also a TOML basic string
+// (<, > and & as they are).
 func jsonString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -54,5 +55,43 @@ func TestAgentCommands(t *testing.T) {
 	se, err := e.store.Session(t.Context(), session)
 	if err != nil || se.Author != "claude-code" || se.Capture != "agent" {
 		t.Errorf("session = %+v, %v", se, err)
+	}
+}
+
+// TestAgentWhy: an agent's intents and prompts are stored redacted; the
+// intent of a command history.ignore leaves out is not; with
+// DropPrompts (agents.keep_prompts: false) no prompt is, even one already
+// in a spool.
+func TestAgentWhy(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		e := newEnv(t)
+		e.rules = &ingest.Rules{Ignore: []*regexp.Regexp{regexp.MustCompile(`^secret-tool`)}, DropPrompts: drop}
+		outDir := filepath.Join(filepath.Dir(e.dir), "outputs")
+		start := time.Unix(1_800_000_000, 0)
+		session := recorder.AgentSession("claude-code", "sess-1")
+		w := recorder.Writer{Shell: "agent", PID: 999999999, Author: "claude-code"}
+		if err := recorder.SavePrompt(e.dir, w, session, 1, start, "deploy with ghp_0123456789abcdefghijABCDEFGHIJ012345"); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range []recorder.Command{{Text: "make", Intent: "Build it"}, {Text: "secret-tool --x", Intent: "Do the secret thing"}} {
+			c.Cwd, c.Start, c.End = "/src", start.Add(time.Second), start.Add(2*time.Second)
+			if err := recorder.SaveAgent(e.dir, outDir, w, c, session, int64(2+i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ingest.Pass(t.Context(), e.store, e.dir, outDir, e.rules, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		why, err := e.store.Why(t.Context(), session, 2)
+		wantPrompt := "deploy with [REDACTED]"
+		if drop {
+			wantPrompt = ""
+		}
+		if err != nil || why.Intent != "Build it" || why.Prompt != wantPrompt {
+			t.Errorf("drop %v: Why(make) = %+v, %v; want intent Build it, prompt %q", drop, why, err, wantPrompt)
+		}
+		if why, _ := e.store.Why(t.Context(), session, 3); why.Intent != "" {
+			t.Errorf("an ignored command's intent was kept: %+v", why)
+		}
 	}
 }

@@ -17,5 +17,5 @@ func RulesFrom(c config.Config, file string) (*Rules, []config.Warning) {
 		red, _ = redact.New(nil)
 	}
 	return &Rules{IgnoreDirs: c.History.IgnoreDirs, Ignore: c.History.Ignore.Compiled(), Redactor: red,
-		LearnFromAgents: c.Agents.Learn}, warns
+		LearnFromAgents: c.Agents.Learn, DropPrompts: !c.Agents.KeepPrompts}, warns
 }

@@ -15,6 +15,9 @@ type Rules struct {
 	// LearnFromAgents makes Learn learn from coding agents' commands too
 	// (by default it learns from the user's own only).
 	LearnFromAgents bool
+	// DropPrompts leaves out the prompts coding agents were given
+	// (agents.keep_prompts: false).
+	DropPrompts bool
 }
 
 // Filter decides whether a command is recorded and returns its text with

@@ -142,6 +142,7 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 	// (a header with an author, written by hookd agent-hook or hookd
 	// record), which go to the session the header names.
 	source := "hook"
+	ignored := map[int64]bool{} // commands not recorded: nor are their intents
 	for i, r := range recs {
 		switch {
 		case r.Env != nil:
@@ -169,11 +170,16 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 				StartedAt: s.Start, Capture: s.Capture, Author: s.Author}); err != nil {
 				return 0, 0, err
 			}
+		case r.Why != nil:
+			if err := noteWhy(ctx, tx, session, r.Why, ignored, rules, st); err != nil {
+				return 0, 0, err
+			}
 		case r.Command != nil:
 			c := r.Command
 			text, ok, k := rules.Filter(c.Text, c.Cwd)
 			if !ok {
 				st.Ignored++
+				ignored[c.Seq] = true
 				continue
 			}
 			st.Redacted += k
@@ -208,4 +214,29 @@ func ttyOf(pid int, ended bool) string {
 		return ""
 	}
 	return t
+}
+
+// noteWhy stores why an agent ran its commands, redacted: the intent of a
+// command (not of one left out of the history), or a prompt (unless
+// agents.keep_prompts is off).
+func noteWhy(ctx context.Context, tx *history.Tx, session string, w *spool.Why, ignored map[int64]bool, rules *Rules, st *Stats) error {
+	if strings.TrimSpace(w.Text) == "" {
+		return nil
+	}
+	text, k := rules.Redactor.String(w.Text)
+	switch w.Kind {
+	case spool.WhyIntent:
+		if ignored[w.Seq] {
+			return nil
+		}
+		st.Redacted += k
+		return tx.AddIntent(ctx, session, w.Seq, text)
+	case spool.WhyPrompt:
+		if rules.DropPrompts {
+			return nil
+		}
+		st.Redacted += k
+		return tx.AddPrompt(ctx, session, w.Seq, w.Time, text)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
@@ -110,6 +111,10 @@ func SaveAgent(spoolDir, outboxDir string, w Writer, c Command, session string, 
 		User: w.User, UID: w.UID, Start: c.Start.UnixMicro(), Capture: "agent", Author: w.Author, Session: session})
 	rec = spool.AppendCommand(rec, spool.Command{Seq: seq, Start: c.Start.UnixMicro(), End: c.End.UnixMicro(), Exit: c.Status,
 		Cwd: c.Cwd, Text: strings.ReplaceAll(c.Text, "\x00", "")})
+	if c.Intent != "" {
+		rec = spool.AppendWhy(rec, spool.Why{Seq: seq, Time: c.Start.UnixMicro(), Kind: spool.WhyIntent,
+			Text: strings.ReplaceAll(c.Intent, "\x00", "")})
+	}
 	// The outputs first: the agent may ingest the command at once, and a
 	// command whose output is not there yet reads as one without.
 	for _, o := range []struct {
@@ -126,6 +131,27 @@ func SaveAgent(spoolDir, outboxDir string, w Writer, c Command, session string, 
 			return fmt.Errorf("output not kept: %w", err)
 		}
 	}
+	return writeSpool(spoolDir, file, rec)
+}
+
+// SavePrompt records a prompt the user gave the coding agent w.Author, at
+// time at, as number seq of session (see SaveAgent): the agent's commands
+// numbered after it, up to its next prompt, are shown under it.
+func SavePrompt(spoolDir string, w Writer, session string, seq int64, at time.Time, prompt string) error {
+	if !ValidAuthor(w.Author) {
+		return fmt.Errorf("not recorded: bad author %q", w.Author)
+	}
+	if !spool.ValidSessionID(session) {
+		return fmt.Errorf("not recorded: bad session id %q", session)
+	}
+	rec := spool.AppendSession(nil, spool.Session{Shell: w.Shell, Version: w.Version, PID: w.PID, Host: w.Host,
+		User: w.User, UID: w.UID, Start: at.UnixMicro(), Capture: "agent", Author: w.Author, Session: session})
+	rec = spool.AppendWhy(rec, spool.Why{Seq: seq, Time: at.UnixMicro(), Kind: spool.WhyPrompt, Text: strings.ReplaceAll(prompt, "\x00", "")})
+	return writeSpool(spoolDir, spool.NewSessionID(at, w.PID), rec)
+}
+
+// writeSpool writes rec as the spool file named file.
+func writeSpool(spoolDir, file string, rec []byte) error {
 	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
 		return fmt.Errorf("not recorded: %w", err)
 	}

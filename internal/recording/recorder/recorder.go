@@ -33,6 +33,8 @@ type Command struct {
 	// and Stderr apart (nil: not kept apart). Each keeps head and tail
 	// within the capture limit.
 	Output, Stdout, Stderr *capture.Buffer
+	// Intent is what a coding agent said the command was for (SaveAgent).
+	Intent string
 }
 
 // Exec runs one command with its stdout and stderr passed through and

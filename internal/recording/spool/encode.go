@@ -59,6 +59,12 @@ func AppendEnv(buf []byte, e Env) []byte {
 	return appendFields(buf, tagEnv, strconv.FormatInt(e.Seq, 10), strings.Join(e.Names, " "), vals.String())
 }
 
+// AppendWhy appends w as a why record. w.Text must not contain a NUL
+// byte.
+func AppendWhy(buf []byte, w Why) []byte {
+	return appendFields(buf, tagWhy, strconv.FormatInt(w.Seq, 10)+" "+strconv.FormatInt(w.Time, 10), string(w.Kind), w.Text)
+}
+
 func appendFields(buf []byte, fields ...string) []byte {
 	for _, f := range fields {
 		buf = append(buf, f...)

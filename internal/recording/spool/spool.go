@@ -4,7 +4,8 @@
 // A spool is a stream of fields, each ended by a NUL byte (a shell string
 // cannot hold one, so no escaping is needed). A record starts with a field
 // that is exactly "\nS1", "\nS2" or "\nS3" (a session header), "\nC1" (a finished
-// command) or "\nE1" (the environment commands ran in) and has a fixed number
+// command), "\nE1" (the environment commands ran in) or "\nW1" (why an
+// agent ran commands: an intent, a prompt) and has a fixed number
 // of fields after it. No other field can be one of those
 // tags, so a reader that meets garbage or a record cut short by a crash finds
 // the next record again.
@@ -28,17 +29,21 @@ const (
 	tagSession3 = "\nS3"
 	tagCommand  = "\nC1"
 	tagEnv      = "\nE1"
+	// tagWhy says why an agent's command ran (its intent) or what the
+	// user asked the agent (a prompt): hookd agent-hook writes it, never
+	// a shell.
+	tagWhy = "\nW1"
 )
 
 // isTag reports whether f opens a record.
 func isTag(f string) bool {
-	return f == tagSession || f == tagSession2 || f == tagSession3 || f == tagCommand || f == tagEnv
+	return f == tagSession || f == tagSession2 || f == tagSession3 || f == tagCommand || f == tagEnv || f == tagWhy
 }
 
 // endsWithTag reports whether f ends with a tag (a field cut short with the
 // next record's tag glued on), and which.
 func endsWithTag(f string) (int, bool) {
-	for _, t := range []string{tagSession, tagSession2, tagSession3, tagCommand, tagEnv} {
+	for _, t := range []string{tagSession, tagSession2, tagSession3, tagCommand, tagEnv, tagWhy} {
 		if strings.HasSuffix(f, t) {
 			return len(t), true
 		}
@@ -50,6 +55,7 @@ const (
 	sessionFields = 7 // after the tag; S2 has one more
 	commandFields = 4 // numbers, cwd, text format, text
 	envFields     = 3 // sequence number, names, values
+	whyFields     = 3 // sequence number and time, kind, text
 )
 
 // Text formats of a command record.
@@ -114,11 +120,31 @@ const EnvSep = '\x1f'
 // record nothing.
 const EnvSepShown = "\u241f"
 
+// Kinds of a Why record.
+const (
+	// WhyIntent is what the agent said a command was for (Claude Code's
+	// description of a Bash call): Seq is the command's.
+	WhyIntent = 'i'
+	// WhyPrompt is what the user asked the agent: the commands of the
+	// same session numbered after Seq, up to the next prompt, are the
+	// agent's answer to it.
+	WhyPrompt = 'p'
+)
+
+// Why is why an agent ran commands: a command's intent, or a prompt.
+type Why struct {
+	Seq  int64
+	Time int64 // microseconds since the epoch
+	Kind byte  // WhyIntent or WhyPrompt
+	Text string
+}
+
 // Record is one decoded record: exactly one of its fields is set.
 type Record struct {
 	Session *Session
 	Command *Command
 	Env     *Env
+	Why     *Why
 }
 
 // Decode decodes the complete records at the start of buf. It returns them,
@@ -146,6 +172,8 @@ func Decode(buf []byte, atEOF bool) (recs []Record, n int, bad []error) {
 			want = commandFields
 		case tagEnv:
 			want = envFields
+		case tagWhy:
+			want = whyFields
 		default:
 			// Garbage: skip whole fields up to the next tag. What follows
 			// the last NUL may be a tag still being written: it is left for
@@ -258,6 +286,12 @@ func parse(tag string, f []string) (Record, error) {
 			return Record{}, fmt.Errorf("session header: bad start time %q", f[6])
 		}
 		return Record{Session: s}, nil
+	case tagWhy:
+		w, err := parseWhy(f)
+		if err != nil {
+			return Record{}, fmt.Errorf("why record: %w", err)
+		}
+		return Record{Why: w}, nil
 	case tagEnv:
 		e, err := parseEnv(f)
 		if err != nil {
@@ -435,4 +469,25 @@ func parseTerm(s string) (int64, error) {
 	}
 	us, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)
 	return sec*1e6 + us, nil
+}
+
+// parseWhy reads a why record: "SEQ TIME", the kind, the text.
+func parseWhy(f []string) (*Why, error) {
+	nums := strings.Fields(f[0])
+	if len(nums) != 2 {
+		return nil, fmt.Errorf("bad numbers %q", f[0])
+	}
+	w := &Why{Text: f[2]}
+	var err error
+	if w.Seq, err = strconv.ParseInt(nums[0], 10, 64); err != nil || w.Seq < 1 {
+		return nil, fmt.Errorf("bad sequence number %q", nums[0])
+	}
+	if w.Time, err = parseTime(nums[1]); err != nil {
+		return nil, fmt.Errorf("bad time %q", nums[1])
+	}
+	if len(f[1]) != 1 || f[1][0] != WhyIntent && f[1][0] != WhyPrompt {
+		return nil, fmt.Errorf("unknown kind %q", f[1])
+	}
+	w.Kind = f[1][0]
+	return w, nil
 }

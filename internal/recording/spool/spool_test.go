@@ -285,3 +285,34 @@ func TestEnvRecord(t *testing.T) {
 		}
 	}
 }
+
+func TestWhyRecord(t *testing.T) {
+	in := []Why{{Seq: 7, Time: 1_800_000_000_000_000, Kind: WhyPrompt, Text: "fix the build\nplease"},
+		{Seq: 8, Time: 1_800_000_001_000_000, Kind: WhyIntent, Text: "Run the tests"}}
+	buf := AppendSession(nil, Session{Shell: "agent", PID: 1, Start: 1, Author: "claude-code", Session: "claude-code-s1"})
+	for _, w := range in {
+		buf = AppendWhy(buf, w)
+	}
+	recs, n, bad := Decode(buf, true)
+	if len(bad) > 0 || n != len(buf) || len(recs) != 3 || recs[1].Why == nil || recs[2].Why == nil {
+		t.Fatalf("Decode: %+v, %d of %d bytes, bad %v", recs, n, len(buf), bad)
+	}
+	for i, w := range in {
+		if *recs[i+1].Why != w {
+			t.Errorf("why %d = %+v; want %+v", i, *recs[i+1].Why, w)
+		}
+	}
+	// Malformed: a problem each, and the command after it still read.
+	for _, b := range []string{
+		"\nW1\x000 1\x00i\x00x\x00", // sequence number 0
+		"\nW1\x001\x00i\x00x\x00",   // no time
+		"\nW1\x001 1\x00x\x00x\x00", // unknown kind
+		"\nW1\x001 1\x00i\x00",      // cut short
+	} {
+		buf := append([]byte(b), AppendCommand(nil, Command{Seq: 2, Start: 1, End: 2, Text: "pwd"})...)
+		recs, _, bad := Decode(buf, true)
+		if len(bad) != 1 || len(recs) != 1 || recs[0].Command == nil {
+			t.Errorf("Decode(%q) = %+v, bad %v; want the command and one problem", buf, recs, bad)
+		}
+	}
+}

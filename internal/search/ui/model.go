@@ -90,6 +90,7 @@ type model struct {
 
 	// The selected command's details and output, for the preview.
 	detail   *history.Entry
+	why      history.Why // the selected agent command's intent and prompt
 	detailID int64
 	outLines []string
 	outNote  string
@@ -277,6 +278,11 @@ func (m *model) loadDetail() {
 		}
 	}
 	m.detail = &en
+	m.why = history.Why{}
+	if en.Author != "" && m.o.Store != nil {
+		// An agent's command: what it said it was for, what it was asked.
+		m.why, _ = m.o.Store.Why(m.ctx, en.Session, en.Seq)
+	}
 	m.outLines, m.outNote = nil, ""
 	text, err := m.output(en)
 	switch {

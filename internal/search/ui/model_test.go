@@ -315,3 +315,38 @@ func TestPreviewUnknownStatus(t *testing.T) {
 		t.Errorf("a shell's command's preview: %q; want ✓ 0 and its duration", head)
 	}
 }
+
+// TestPreviewWhy: an agent's command's preview says what the agent said it
+// was for and what it was asked, sanitized; a command of the user's has
+// neither line.
+func TestPreviewWhy(t *testing.T) {
+	m := testModel(t, 80, 12)
+	ctx := context.Background()
+	s := m.o.Store
+	tx, _ := s.Begin(ctx)
+	tx.AddSession(ctx, history.Session{ID: "cc", Shell: "agent", Author: "claude-code"})
+	tx.AddPrompt(ctx, "cc", 1, time.Now().UnixMicro(), "fix the \x1b[31mbuild")
+	tx.AddCommand(ctx, history.Entry{Session: "cc", Seq: 2, Command: "go build ./...", Cwd: "/tmp", StartedAt: time.Now().UnixMicro(), Source: "agent"})
+	tx.AddIntent(ctx, "cc", 2, "Build the project")
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	en, err := s.BySeq(ctx, "cc", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.res, m.sel, m.detailID = []search.Result{{Entry: en, Count: 1}}, 0, 0
+	m.loadDetail()
+	lines := m.previewLines(80)
+	if len(lines) < 3 || ansi.Strip(lines[1]) != "why: Build the project" || !strings.HasPrefix(ansi.Strip(lines[2]), "asked: fix the ") ||
+		strings.Contains(lines[2], "\x1b[31m") {
+		t.Errorf("agent's preview: %q", lines)
+	}
+	m = testModel(t, 80, 12)
+	m.loadDetail()
+	for _, l := range m.previewLines(80) {
+		if strings.HasPrefix(ansi.Strip(l), "why: ") || strings.HasPrefix(ansi.Strip(l), "asked: ") {
+			t.Errorf("a user's command's preview has %q", l)
+		}
+	}
+}

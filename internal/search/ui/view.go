@@ -272,6 +272,11 @@ func (m *model) previewLines(w int) []string {
 		head += fmt.Sprintf("  ×%d", r.Count)
 	}
 	out := []string{ansi.Truncate(head, w, "…")}
+	for _, l := range [][2]string{{"why: ", m.why.Intent}, {"asked: ", m.why.Prompt}} {
+		if l[1] != "" {
+			out = append(out, ansi.Truncate(stDim.Render(l[0]+sanitize.Line(l[1])), w, "…"))
+		}
+	}
 	if m.outNote != "" {
 		return append(out, stDim.Render(m.outNote))
 	}
