@@ -61,6 +61,7 @@ var commands = []command{
 	{name: "agent-hook", args: "claude-code [--print-config]", summary: "record a command Claude Code's Bash tool ran, with its output, from the hook's JSON on stdin (returns at once, exits 0); --print-config prints the hooks block for .claude/settings.json", flags: cmdAgentHook},
 	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record, without running it, a command another tool (a coding agent) already ran, with its output, as that tool's", flags: cmdRecord},
 	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
+	{name: "serve", args: "[--port N] [--open]", summary: "a local web page of the history (127.0.0.1 only): search as you type, each command's page with its output and what changed since it worked; prints its address, with its access token, first", flags: cmdServe},
 	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
 	{name: "version", args: "[--json]", summary: "print the version, the commit and date it was built from, the Go and SQLite versions, and whether full-text search (FTS5) is in", flags: cmdVersion},
 }
