@@ -126,7 +126,7 @@ func pageHTML(ctx context.Context) string {
 
 // poll waits until the expression is true in the page.
 func poll(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(shelltest.Scale(60*time.Second)))
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(shelltest.Scale(60*time.Second)), chromedp.WithPollingInterval(50*time.Millisecond))
 }
 
 // TestServeInBrowser drives hookd serve's page in a real browser: a
@@ -144,6 +144,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Fatal("the check did not fail")
 	}
 	hookd(t, h, "run", "--no-suggest", "--", "echo", "<script>document.title='owned'</script>")
+	hookd(t, h, "run", "--no-suggest", "--", "seq", "1", "40000") // 229 KB: parts loaded as the page scrolls
 	// A coloured output, as the history stores one with its colours (the
 	// capture keeps plain text today: docs/serve.md).
 	ctx := context.Background()
@@ -214,5 +215,15 @@ func TestServeInBrowser(t *testing.T) {
 	title := value(t, b, "title", chromedp.Title())
 	if scripts != 0 || title == "owned" {
 		t.Errorf("the output's script became an element (%d) or ran (title %q)", scripts, title)
+	}
+	within(t, b, "a long output, scrolled to its end",
+		chromedp.Navigate(root+"?q=seq+1+40000&in=command"),
+		chromedp.WaitVisible(chromedp.CSS("#results a.cmd")),
+		chromedp.Click(chromedp.CSS("#results a.cmd")),
+		chromedp.WaitVisible(chromedp.ID("more")),
+		poll(`(window.scrollTo(0, document.body.scrollHeight), document.getElementById('more') === null)`),
+	)
+	if end := value(t, b, "the output's end", chromedp.Evaluate[string](`document.getElementById('output').textContent.slice(-12)`)); end != "39999\n40000\n" {
+		t.Errorf("the long output ends %q once scrolled, want all its parts", end)
 	}
 }

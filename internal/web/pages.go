@@ -242,12 +242,11 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	text, missing, o, err := s.output(ctx, en)
+	text, missing, o, starts, err := s.cutOutput(ctx, en)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	starts := parts(text)
 	if p := r.URL.Query().Get("part"); p != "" {
 		// One part of a long output, for the page's script to append.
 		n, err := strconv.Atoi(p)
@@ -313,6 +312,34 @@ func (s *Server) output(ctx context.Context, en history.Entry) (text, missing st
 	return string(o.Text), "", o, nil
 }
 
+// cut is an output cut into parts, kept for the requests of its next
+// parts (a 10 MB output is read and cut once, not once a part).
+type cut struct {
+	id, size      int64
+	text, missing string
+	o             history.Output
+	starts        []int
+}
+
+// cutOutput reads en's output and cuts it into parts (parts).
+func (s *Server) cutOutput(ctx context.Context, en history.Entry) (text, missing string, o history.Output, starts []int, err error) {
+	s.cutMu.Lock()
+	c := s.last
+	s.cutMu.Unlock()
+	if c != nil && c.id == en.ID && c.size == en.OutputBytes && c.missing == "" {
+		return c.text, c.missing, c.o, c.starts, nil
+	}
+	text, missing, o, err = s.output(ctx, en)
+	if err != nil {
+		return "", "", o, nil, err
+	}
+	starts = parts(text)
+	s.cutMu.Lock()
+	s.last = &cut{id: en.ID, size: en.OutputBytes, text: text, missing: missing, o: o, starts: starts}
+	s.cutMu.Unlock()
+	return text, missing, o, starts, nil
+}
+
 // workedBefore compares a failure with the last success of the same
 // command, as hookd diff does (package before).
 func (s *Server) workedBefore(ctx context.Context, now history.Entry) *worked {
@@ -376,6 +403,9 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	s.cutMu.Lock()
+	s.last = nil
+	s.cutMu.Unlock()
 	if s.o.Forgot != nil {
 		s.o.Forgot()
 	}

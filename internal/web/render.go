@@ -309,7 +309,7 @@ func Inert(s string) template.HTML {
 
 // partSize is how much of an output one page part holds: the first
 // paints at once, the next ones come as the reader scrolls.
-const partSize = 256 << 10
+const partSize = 64 << 10
 
 // parts cuts text into parts of about partSize bytes, at line ends where
 // there is one, and returns their starts.

@@ -58,6 +58,9 @@ type Server struct {
 	port  int
 
 	mu sync.Mutex // one search at a time: the engine narrows the previous query
+
+	cutMu sync.Mutex
+	last  *cut // the last output cut into parts
 }
 
 // Listen binds the loopback address, on port (0: a free one chosen by the
