@@ -377,6 +377,14 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	return res, nil
 }
 
+// TypedOutputs reports whether a query typed key by key (Ctrl-R, the web
+// page's search as you type) searches the outputs too: from two
+// characters on, and not in prefix mode (a prefix is the start of a
+// command line). A single letter would match most outputs' words.
+func TypedOutputs(q Query) bool {
+	return len(strings.TrimSpace(q.Text)) >= 2 && q.Mode != Prefix
+}
+
 func (q Query) norm() Query {
 	if q.In == 0 {
 		q.In = InBoth

@@ -158,6 +158,14 @@ func (s *Server) search(ctx context.Context, f searchForm) ([]search.Result, err
 	if err != nil {
 		return nil, err
 	}
+	// Outputs as Ctrl-R searches them: from two characters on, not for
+	// a prefix (the page asks for the command lines first, then for both).
+	if q.In != search.InCommand && !search.TypedOutputs(q) {
+		if q.In == search.InOutput {
+			return nil, nil
+		}
+		q.In = search.InCommand
+	}
 	if q.Scope == search.ScopeSession && s.o.Engine.Here().Session == "" {
 		return nil, errors.New("no session: hookd serve was not started from a shell that loads hookd")
 	}

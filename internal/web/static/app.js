@@ -8,15 +8,11 @@
     var form = document.getElementById("search");
     if (!form) return;
     var pending = null, timer = null, seq = 0;
-    function run() {
-      var params = new URLSearchParams(new FormData(form));
-      var url = "/?" + params.toString();
-      history.replaceState(null, "", url);
-      params.set("frag", "1");
-      if (pending) pending.abort();
-      pending = new AbortController();
-      var mine = ++seq;
-      fetch("/?" + params.toString(), { signal: pending.signal, credentials: "same-origin" })
+    // Each key asks for the command lines first (from memory: at once),
+    // then, when the query is long enough for Ctrl-R to search outputs,
+    // for both (the outputs' index); a later key aborts both.
+    function show(params, mine) {
+      return fetch("/?" + params.toString(), { signal: pending.signal, credentials: "same-origin" })
         .then(function (r) { return r.text(); })
         .then(function (html) {
           if (mine !== seq) return;
@@ -25,8 +21,29 @@
           var fresh = doc.getElementById("results");
           var old = document.getElementById("results");
           if (fresh && old) old.replaceWith(document.adoptNode(fresh));
-        })
-        .catch(function () {});
+        });
+    }
+    function run() {
+      var params = new URLSearchParams(new FormData(form));
+      history.replaceState(null, "", "/?" + params.toString());
+      params.set("frag", "1");
+      if (pending) pending.abort();
+      pending = new AbortController();
+      var mine = ++seq;
+      var where = params.get("in") || "both";
+      var q = (params.get("q") || "").trim();
+      var outputs = where !== "command" && q.length >= 2 && params.get("mode") !== "prefix";
+      var first = Promise.resolve();
+      if (where !== "output") {
+        var cmds = new URLSearchParams(params);
+        cmds.set("in", "command");
+        first = show(cmds, mine);
+      }
+      if (outputs) {
+        first.then(function () { if (mine === seq) return show(params, mine); }).catch(function () {});
+      } else {
+        first.catch(function () {});
+      }
     }
     form.addEventListener("input", function () {
       clearTimeout(timer);
