@@ -145,12 +145,13 @@ var allowed = map[string][]string{
 	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
 
 	// apps
-	"internal/mcp": {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
+
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
 		"internal/textdiff"},
-	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// testing
 	"internal/shelltest": {},
