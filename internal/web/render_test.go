@@ -93,3 +93,14 @@ func TestParts(t *testing.T) {
 		t.Errorf("a part past the end: status %d", code)
 	}
 }
+
+// BenchmarkRenderText: 10 MB of coloured output rendered whole (the page
+// renders 64 KB at a time; README compares terminal-to-html on the same
+// input).
+func BenchmarkRenderText(b *testing.B) {
+	big := strings.Repeat("line of output \x1b[32mok\x1b[0m with words 1234567890\n", 10<<20/50)
+	b.SetBytes(int64(len(big)))
+	for b.Loop() {
+		RenderText(big)
+	}
+}
