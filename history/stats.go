@@ -45,7 +45,8 @@ type Tally struct {
 	// count runs in (0: no series).
 	Buckets int
 	// Sort orders the rows: "count" (the default), "failures", "rate",
-	// "lost" or "time", largest first; the key breaks ties.
+	// "lost" or "time", largest first, or "key", the last key first (the
+	// newest day or week); the key breaks ties.
 	Sort string
 	// Rows is how many rows to return, after sorting (0: all).
 	Rows int
@@ -82,6 +83,7 @@ var tallySorts = map[string]string{
 	"rate":     "CAST(f AS REAL) / n DESC, n DESC",
 	"lost":     "l DESC, n DESC",
 	"time":     "d DESC, n DESC",
+	"key":      "k DESC",
 }
 
 // Tally returns the figures of the commands t selects grouped by t.By,

@@ -23,7 +23,7 @@ var Groupings = []string{history.ByCommand, history.ByProgram, history.ByDir, hi
 	history.ByDay, history.ByWeek, history.ByHost, history.ByAuthor}
 
 // Sorts are the orders of a Query's rows, largest first.
-var Sorts = []string{"count", "failures", "rate", "lost", "time"}
+var Sorts = []string{"count", "failures", "rate", "lost", "time", "key"}
 
 // Query is one table of statistics.
 type Query struct {
@@ -45,7 +45,8 @@ type Query struct {
 	// Buckets is the number of spans of the period the series count in
 	// (0: none; a terminal's sparkline asks for as many as it has room).
 	Buckets int
-	// Sort orders the rows (Sorts; "" is "count").
+	// Sort orders the rows (Sorts; "" is "count", and "key", the newest
+	// first, by day or week).
 	Sort string
 }
 
@@ -99,10 +100,13 @@ func (q Query) norm() (Query, error) {
 		q.By = history.ByCommand
 	}
 	if !contains(Groupings, q.By) {
-		return q, fmt.Errorf("unknown grouping %q (want %s)", q.By, strings.Join(Groupings, ", "))
+		return q, UsageError{fmt.Sprintf("unknown grouping %q (want %s)", q.By, strings.Join(Groupings, ", "))}
 	}
 	if q.Sort != "" && !contains(Sorts, q.Sort) {
-		return q, fmt.Errorf("unknown order %q (want %s)", q.Sort, strings.Join(Sorts, ", "))
+		return q, UsageError{fmt.Sprintf("unknown order %q (want %s)", q.Sort, strings.Join(Sorts, ", "))}
+	}
+	if q.Sort == "" && (q.By == history.ByDay || q.By == history.ByWeek) {
+		q.Sort = "key"
 	}
 	if q.Here.Now.IsZero() {
 		q.Here.Now = time.Now()
@@ -111,6 +115,25 @@ func (q Query) norm() (Query, error) {
 		q.Rows = 20
 	}
 	return q, nil
+}
+
+// UsageError is a Query that asks for what does not exist: a grouping or
+// an order not known.
+type UsageError struct{ Msg string }
+
+func (u UsageError) Error() string { return u.Msg }
+
+// RowJSON is r as hookd stats --json prints it (DESIGN.md's contract): key,
+// count, failed, failure_rate (0 to 1), total_ms, median_ms, lost_ms,
+// flaky; and the series, activity and failures.
+func RowJSON(r Row) map[string]any {
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	m := map[string]any{"key": r.Key, "count": r.Count, "failed": r.Failures, "failure_rate": r.FailureRate,
+		"total_ms": ms(r.Total), "median_ms": ms(r.Median), "lost_ms": ms(r.Lost), "flaky": r.Flaky}
+	if r.Activity != nil {
+		m["activity"], m["failures"] = r.Activity, r.Failing
+	}
+	return m
 }
 
 func contains(list []string, s string) bool {
