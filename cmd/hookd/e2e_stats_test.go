@@ -60,3 +60,41 @@ func TestStatsCLI(t *testing.T) {
 		t.Errorf("--by colour: %v %s, want a usage error", err, errOut)
 	}
 }
+
+// TestExportCLI: hookd export writes commands (or a session) in each
+// format, an output's HTML inert. (The output's colours: hookd run keeps
+// its text only; internal/export's tests draw colours.)
+func TestExportCLI(t *testing.T) {
+	h := newHome(t)
+	proj := h.Path("proj")
+	os.MkdirAll(proj, 0o755)
+	hookdIn(h, proj, nil, "run", "--no-suggest", "--", "sh", "-c", "true")
+	hookdIn(h, proj, nil, "run", "--no-suggest", "--", "sh", "-c", `printf '<script>x</script>\033[31mred\033[0m\n'; exit 4`)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"export", "2", "--format", "md"}, []string{"failed: exit 4", "```console\n$ sh -c", "<script>x</script>red\n```\n"}},
+		{[]string{"export", "2", "--format", "html"}, []string{"&lt;script&gt;x&lt;/script&gt;red"}},
+		{[]string{"export", "2", "--format", "json"}, []string{`"exit_code":4`, `"output":"<script>x</script>red\n"`}},
+		{[]string{"export", "1", "2", "--format", "text"}, []string{"$ sh -c true\n", "[#2 · failed: exit 4"}},
+		// hookd run makes a session of each run: #2's is #2 alone.
+		{[]string{"export", "2", "--session", "--format", "text"}, []string{"$ sh -c 'printf", "[#2 · failed: exit 4"}},
+	} {
+		out, errOut, err := hookdIn(h, proj, nil, c.args...)
+		if err != nil {
+			t.Fatalf("hookd %v: %v\n%s", c.args, err, errOut)
+		}
+		if strings.Contains(out, "\x1b") {
+			t.Errorf("hookd %v: an escape sequence reaches the reader:\n%q", c.args, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("hookd %v lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	if _, errOut, err := hookdIn(h, proj, nil, "export", "--format", "pdf"); err == nil || !strings.Contains(errOut, "unknown format") {
+		t.Errorf("--format pdf: %v %s, want a usage error", err, errOut)
+	}
+}
