@@ -48,6 +48,8 @@ var commands = []command{
 	{name: "suggest", args: "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", refs: true, summary: "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", flags: cmdSuggest},
 	{name: "ask", args: "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", summary: "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", flags: cmdAsk},
 	{name: "diff", args: "[REF [REF2]] [--author NAME] [--context N] [--json]", refs: true, summary: "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", flags: cmdDiff},
+	{name: "stats", args: "[--by command|program|dir|repo|day|week|host|author] [--since WHEN] [--failed] [--scope S] [--cwd DIR] [--agents] [--sort ORDER] [-n N] [--calendar] [--json] [--width N]", summary: "counts, failure rates, total and median durations and time lost to failures per command (or program, directory, repository, day, week, host, author), with sparklines; flaky commands apart; --calendar a year of runs per day", flags: cmdStats},
+	{name: "export", args: "[REF…] [--session] [--format md|html|json|text] [--author NAME]", refs: true, summary: "write commands (the last one, the REFs, or REF's whole session) with their outputs, redacted and made inert, for a bug report or a pull request: Markdown, a self-contained HTML page, JSON Lines or text", flags: cmdExport},
 	{name: "ctx", args: "[REF…] [--author NAME] [--budget N]", refs: true, summary: "print the context block of commands (text, status, directory, output) for any LLM tool", flags: cmdCtx},
 	{name: "allow", args: "[FILE] | --list", summary: "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", flags: cmdAllow},
 	{name: "deny", args: "[FILE]", summary: "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", flags: cmdDeny},
@@ -68,7 +70,7 @@ var commands = []command{
 
 // rereadable are the commands that only read the history, run again after
 // a damaged database was recovered under them.
-var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true}
+var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true, "stats": true, "export": true}
 
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }

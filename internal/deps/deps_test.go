@@ -39,7 +39,7 @@ var layers = []struct {
 	{"search", []string{"internal/search"}},
 	// What reads all of them for the user or another program: hookd
 	// status, the MCP server for coding agents.
-	{"apps", []string{"internal/status", "internal/mcp", "internal/web"}},
+	{"apps", []string{"internal/status", "internal/mcp", "internal/stats", "internal/export", "internal/web"}},
 	// Helpers that only tests import.
 	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps", "bench"}},
 	// The CLI: flags, output and wiring. Nothing imports it.
@@ -145,7 +145,11 @@ var allowed = map[string][]string{
 	"internal/search/ui": {"internal/search", "history", "internal/sanitize"},
 
 	// apps
-	"internal/mcp":    {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp": {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	// Commands with their outputs written for a report (hookd export).
+	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords"},
+	// The figures of hookd stats and hookd serve's charts.
+	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
 
 	// hookd serve: the local web page over the search, the command's
@@ -176,7 +180,7 @@ var allowed = map[string][]string{
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
 		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
-		"internal/search", "internal/search/ui", "internal/web"},
+		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/web"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

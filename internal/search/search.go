@@ -558,21 +558,11 @@ func (e *Engine) countsOf(f Filter, entries []history.Entry) map[string]int {
 	return m
 }
 
-func (e *Engine) sessionOrNone() string {
-	if e.here.Session == "" {
-		return "\x00none" // outside a hooked shell the session has nothing
-	}
-	return e.here.Session
-}
+func (e *Engine) sessionOrNone() string { return e.here.sessionOrNone() }
 
 // repo is the directory the repository scope covers: the repository's top,
 // else the directory.
-func (e *Engine) repo() string {
-	if e.here.Repo != "" {
-		return e.here.Repo
-	}
-	return e.here.Cwd
-}
+func (e *Engine) repo() string { return e.here.repo() }
 
 // MatchingLine returns the first line of text that holds every word
 // (ASCII case ignored), else the first that holds one of them, else the
@@ -662,23 +652,11 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 // from the database, without the corpus: the first screen of Ctrl-R while
 // the corpus loads. Counts are 0 (not known yet).
 func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
-	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd, Session: f.Session,
-		Authors: f.authors(), ThisHost: f.Scope == ScopeHost}
-	if f.Scope == ScopeRepo {
-		q.CwdUnder = e.repo()
+	q, ok := f.HistoryQuery(e.here)
+	if !ok {
+		return nil, nil
 	}
-	switch f.Scope {
-	case ScopeSession:
-		if f.Session != "" && f.Session != e.here.Session {
-			return nil, nil
-		}
-		q.Session = e.sessionOrNone()
-	case ScopeDir:
-		if f.Cwd != "" && f.Cwd != e.here.Cwd {
-			return nil, nil
-		}
-		q.Cwd = e.here.Cwd
-	}
+	q.Limit = limit * 3
 	entries, err := e.store.List(ctx, q)
 	if err != nil {
 		return nil, err
