@@ -132,7 +132,7 @@ func poll(expr string) chromedp.Action[chromedp.Void] {
 // TestServeInBrowser drives hookd serve's page in a real browser: a
 // command found by a word of its output as the words are typed, its
 // page, its output's colours, and the diff against the last time it
-// worked.
+// worked, and the statistics' charts.
 func TestServeInBrowser(t *testing.T) {
 	h := newHome(t)
 	state := filepath.Join(h.Dir, "state.txt")
@@ -225,5 +225,16 @@ func TestServeInBrowser(t *testing.T) {
 	)
 	if end := value(t, b, "the output's end", chromedp.Evaluate[string](`document.getElementById('output').textContent.slice(-12)`)); end != "39999\n40000\n" {
 		t.Errorf("the long output ends %q once scrolled, want all its parts", end)
+	}
+	within(t, b, "the statistics page",
+		chromedp.Navigate(root+"stats?since=7d"),
+		chromedp.WaitVisible(chromedp.CSS("#calendar svg.heatmap")),
+		chromedp.WaitVisible(chromedp.CSS("#rate svg")),
+	)
+	drawn := value(t, b, "the charts", chromedp.Evaluate[[]int](`[document.querySelectorAll('#calendar svg rect').length,
+		document.querySelectorAll('#calendar svg rect:not(.h0)').length, document.querySelectorAll('#rate svg rect.runs').length,
+		document.querySelectorAll('#failing svg rect.fails').length, Math.round(document.querySelector('#calendar svg').getBBox().width)]`))
+	if len(drawn) != 5 || drawn[0] < 365 || drawn[1] < 1 || drawn[2] < 1 || drawn[3] == 0 || drawn[4] < 500 {
+		t.Errorf("the charts: %v; want a year of days with today (and yesterday, at midnight) shaded, their bars, a failing command, a drawn calendar", drawn)
 	}
 }

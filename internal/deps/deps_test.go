@@ -155,7 +155,7 @@ var allowed = map[string][]string{
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
-		"internal/textdiff"},
+		"internal/textdiff", "internal/sanitize", "internal/stats"},
 
 	// testing
 	"internal/shelltest": {},

@@ -17,6 +17,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/fix/before"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
 	"github.com/hookd/hookd/internal/shellwords"
 	"github.com/hookd/hookd/internal/textdiff"
@@ -30,6 +31,9 @@ var files embed.FS
 var pages = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
 		"inert": Inert,
+		"codes":  sanitize.Line, // text in an SVG: no markup, every hidden character by its code
+		"mul100": func(f float64) float64 { return 100 * f },
+		"add":    func(a, b int) int { return a + b },
 	}).ParseFS(files, "templates/*.html"))
 })
 

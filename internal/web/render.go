@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // Output is rendered to HTML by its own small renderer rather than a
@@ -136,19 +138,6 @@ func rgb256(r, g, b int) int {
 	return 16 + 36*q(r) + 6*q(g) + q(b)
 }
 
-// invisible reports the characters shown as their code rather than
-// themselves: bidirectional controls (which reorder what is shown around
-// them: "Trojan Source"), zero-width and other format characters.
-func invisible(r rune) bool {
-	switch {
-	case r == '\u061c', r == '\u200b', r == '\u200c', r == '\u200d', r == '\u200e', r == '\u200f',
-		r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == '\ufeff',
-		r >= '\u2060' && r <= '\u2064':
-		return true
-	}
-	return false
-}
-
 // renderer writes text as HTML, carrying the colours from one part of an
 // output to the next.
 type renderer struct {
@@ -231,7 +220,7 @@ func (w *renderer) write(s string) {
 				w.escaped(fmt.Sprintf(`\x%02x`, c))
 			case r >= 0x80 && r <= 0x9f:
 				w.escaped(fmt.Sprintf(`\u%04x`, r))
-			case invisible(r):
+			case sanitize.Hidden(r):
 				w.escaped(fmt.Sprintf(`\u%04x`, r))
 			default:
 				w.b.WriteString(s[i : i+n])

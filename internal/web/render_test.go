@@ -80,7 +80,7 @@ func TestParts(t *testing.T) {
 		t.Errorf("the parts together are not the output (%d bytes, want %d)", len(got), len(plain))
 	}
 
-	s := serve(t, cmdSpec{"make -j8", text, 2})
+	s := serve(t, cmdSpec{text: "make -j8", out: text, exit: 2})
 	code, page, _ := do(t, s, "GET", "/c/1", nil, "Cookie", s.cookie())
 	if code != 200 || len(page) > 2*partSize || !strings.Contains(page, `data-parts="`+strconv.Itoa(len(starts))+`"`) {
 		t.Fatalf("the page: status %d, %d bytes (want at most %d), parts %v", code, len(page), 2*partSize, regexp.MustCompile(`data-parts="\d+"`).FindString(page))

@@ -148,6 +148,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /c/{id}", s.handleCommand)
 	mux.HandleFunc("GET /c/{id}/raw", s.handleRaw)
 	mux.HandleFunc("POST /c/{id}/forget", s.handleForget)
+	mux.HandleFunc("GET /stats", s.handleStats)
 	mux.HandleFunc("GET /static/{name}", s.handleStatic)
 	return s.guard(mux)
 }

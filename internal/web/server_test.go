@@ -22,6 +22,8 @@ const t0 = int64(1_800_000_000_000_000)
 type cmdSpec struct {
 	text, out string
 	exit      int
+	ago       time.Duration // started this long before the fixture's now
+	took      time.Duration
 }
 
 // serve starts a server over a history of cmds (one session, in order)
@@ -43,7 +45,7 @@ func serve(t *testing.T, cmds ...cmdSpec) *Server {
 	for i, c := range cmds {
 		seq := int64(i + 1)
 		if _, err := tx.AddCommand(ctx, history.Entry{Session: "bash-1", Seq: seq, Command: c.text, ExitCode: c.exit,
-			Cwd: "/src", StartedAt: t0 + seq*1_000_000, DurationUS: 1500}); err != nil {
+			Cwd: "/src", StartedAt: t0 + seq*1_000_000 - c.ago.Microseconds(), DurationUS: max(1500, c.took.Microseconds())}); err != nil {
 			t.Fatal(err)
 		}
 		if err := tx.AddOutput(ctx, history.Output{Session: "bash-1", Seq: seq, Text: []byte(c.out), Bytes: int64(len(c.out)), CreatedAt: t0}); err != nil {
@@ -54,7 +56,7 @@ func serve(t *testing.T, cmds ...cmdSpec) *Server {
 		t.Fatal(err)
 	}
 	eng := search.New(st, search.Here{Cwd: "/src", Now: time.UnixMicro(t0 + 100_000_000)}, "")
-	srv, l, err := Listen(Options{Store: st, Engine: eng, Reader: &recall.Reader{Store: st, Outbox: filepath.Join(t.TempDir(), "outbox")}}, 0)
+	srv, l, err := Listen(Options{Now: func() time.Time { return time.UnixMicro(t0 + 100_000_000) }, Store: st, Engine: eng, Reader: &recall.Reader{Store: st, Outbox: filepath.Join(t.TempDir(), "outbox")}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func do(t *testing.T, s *Server, method, path string, body url.Values, headers .
 func (s *Server) cookie() string { return s.cookieName() + "=" + s.token }
 
 func TestRefused(t *testing.T) {
-	s := serve(t, cmdSpec{"make build", "compiling zebrafish\n", 2})
+	s := serve(t, cmdSpec{text: "make build", out: "compiling zebrafish\n", exit: 2})
 	ok := s.cookie()
 	for _, c := range []struct {
 		name    string
@@ -154,7 +156,7 @@ func TestRefused(t *testing.T) {
 }
 
 func TestHeaders(t *testing.T) {
-	s := serve(t, cmdSpec{"ls", "a\n", 0})
+	s := serve(t, cmdSpec{text: "ls", out: "a\n", exit: 0})
 	for _, p := range []string{"/", "/c/1", "/static/app.js", "/nowhere"} {
 		_, _, h := do(t, s, "GET", p, nil, "Cookie", s.cookie())
 		csp := h.Get("Content-Security-Policy")
@@ -180,7 +182,7 @@ func TestHeaders(t *testing.T) {
 }
 
 func TestForgetNeedsCSRF(t *testing.T) {
-	s := serve(t, cmdSpec{"ls", "a\n", 0}, cmdSpec{"rm -rf build", "", 0})
+	s := serve(t, cmdSpec{text: "ls", out: "a\n", exit: 0}, cmdSpec{text: "rm -rf build", out: "", exit: 0})
 	ck := s.cookie()
 	origin := "http://" + s.Addr()
 	for _, c := range []struct {
@@ -219,7 +221,7 @@ func TestForgetNeedsCSRF(t *testing.T) {
 }
 
 func TestLoopbackOnly(t *testing.T) {
-	s := serve(t, cmdSpec{"ls", "a\n", 0})
+	s := serve(t, cmdSpec{text: "ls", out: "a\n", exit: 0})
 	host, port, _ := net.SplitHostPort(s.Addr())
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() || ip.To4() == nil {
 		t.Fatalf("listening on %s, want 127.0.0.1", s.Addr())
@@ -251,7 +253,7 @@ func TestLoopbackOnly(t *testing.T) {
 func TestInert(t *testing.T) {
 	out := "<script>alert('x')</script>\n\x1b]0;title\x07\x1b[2J\x1b[31mred\x1b[0m <img src=x onerror=alert(1)>\n" +
 		"access = \u202eadmin\u2066 \u200b\n\x07\x08 \\x1b[\u0085\n"
-	s := serve(t, cmdSpec{"echo '<b>hi</b>' \u202e", out, 0})
+	s := serve(t, cmdSpec{text: "echo '<b>hi</b>' \u202e", out: out, exit: 0})
 	_, page, _ := do(t, s, "GET", "/c/1", nil, "Cookie", s.cookie())
 	for _, bad := range []string{"<script>alert", "<img", "<b>", "\u202e", "\u2066", "\u200b", "\x1b", "\x07", "\x08", "\u0085"} {
 		if strings.Contains(page, bad) {
