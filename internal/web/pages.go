@@ -30,7 +30,7 @@ var files embed.FS
 // the other commands of the binary pay nothing for them.
 var pages = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
-		"inert": Inert,
+		"inert":  Inert,
 		"codes":  sanitize.Line, // text in an SVG: no markup, every hidden character by its code
 		"mul100": func(f float64) float64 { return 100 * f },
 		"add":    func(a, b int) int { return a + b },

@@ -42,7 +42,7 @@ func TestStatsPage(t *testing.T) {
 		t.Errorf("the calendar: %d days, %d shaded; want a year, 10 days with runs", len(cells), shaded)
 	}
 	section := func(id string) string {
-		return regexp.MustCompile(`(?s)<section id="`+id+`">.*?</section>`).FindString(page)
+		return regexp.MustCompile(`(?s)<section id="` + id + `">.*?</section>`).FindString(page)
 	}
 	if rate := section("rate"); strings.Count(rate, `class="runs"`) != 10 || !strings.Contains(rate, "<polyline") {
 		t.Errorf("the chart over time: %d bars (want 10 days), a rate line %v", strings.Count(rate, `class="runs"`), strings.Contains(rate, "<polyline"))
