@@ -129,6 +129,15 @@ func poll(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(shelltest.Scale(60*time.Second)), chromedp.WithPollingInterval(50*time.Millisecond))
 }
 
+// openFound searches (the search's address) and opens the first command
+// found, then waits for the element id of its page.
+func openFound(search, id string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		return chromedp.Void{}, chromedp.Do(ctx, chromedp.Navigate(search), chromedp.WaitVisible(chromedp.CSS("#results a.cmd")),
+			chromedp.Click(chromedp.CSS("#results a.cmd")), chromedp.WaitVisible(chromedp.ID(id)))
+	}
+}
+
 // TestServeInBrowser drives hookd serve's page in a real browser: a
 // command found by a word of its output as the words are typed, its
 // page, its output's colours, and the diff against the last time it
@@ -194,10 +203,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the failed run's page: status %q, diff %q %q; want exit 1 and the lines against the last success", status, del, add)
 	}
 	within(t, b, "search the coloured output and open it",
-		chromedp.Navigate(root+"?q=lint+--color&in=command"),
-		chromedp.WaitVisible(chromedp.CSS("#results a.cmd")),
-		chromedp.Click(chromedp.CSS("#results a.cmd")),
-		chromedp.WaitVisible(chromedp.ID("output")),
+		openFound(root+"?q=lint+--color&in=command", "output"),
 	)
 	red := value(t, b, "red", chromedp.Text(chromedp.CSS("#output span.f1.bo")))
 	green := value(t, b, "green", chromedp.Text(chromedp.CSS("#output span.f2")))
@@ -206,10 +212,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the colours: red span %q (%s), green span %q; want the style sheet's colours on the output's spans", red, redColor, green)
 	}
 	within(t, b, "an output with a script tag",
-		chromedp.Navigate(root+"?q=document.title&in=output"),
-		chromedp.WaitVisible(chromedp.CSS("#results a.cmd")),
-		chromedp.Click(chromedp.CSS("#results a.cmd")),
-		chromedp.WaitVisible(chromedp.ID("output")),
+		openFound(root+"?q=document.title&in=output", "output"),
 	)
 	scripts := value(t, b, "scripts", chromedp.Evaluate[int](`document.querySelectorAll('#output script').length`))
 	title := value(t, b, "title", chromedp.Title())
@@ -217,10 +220,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the output's script became an element (%d) or ran (title %q)", scripts, title)
 	}
 	within(t, b, "a long output, scrolled to its end",
-		chromedp.Navigate(root+"?q=seq+1+40000&in=command"),
-		chromedp.WaitVisible(chromedp.CSS("#results a.cmd")),
-		chromedp.Click(chromedp.CSS("#results a.cmd")),
-		chromedp.WaitVisible(chromedp.ID("more")),
+		openFound(root+"?q=seq+1+40000&in=command", "more"),
 		poll(`(window.scrollTo(0, document.body.scrollHeight), document.getElementById('more') === null)`),
 	)
 	if end := value(t, b, "the output's end", chromedp.Evaluate[string](`document.getElementById('output').textContent.slice(-12)`)); end != "39999\n40000\n" {
