@@ -79,6 +79,8 @@ var allowed = map[string][]string{
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
 	"internal/ui/style": {},
+	// A terminal's text as HTML (hookd serve, hookd export's page).
+	"internal/ui/termhtml": {"internal/sanitize"},
 	// This installation's id (the "this host" of sync and of searches).
 	"internal/hostid": {},
 	// Two texts compared line by line, as diff -u does (hookd diff).
@@ -147,7 +149,7 @@ var allowed = map[string][]string{
 	// apps
 	"internal/mcp": {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
 	// Commands with their outputs written for a report (hookd export).
-	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords"},
+	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
 	// The figures of hookd stats and hookd serve's charts.
 	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
@@ -155,7 +157,7 @@ var allowed = map[string][]string{
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
-		"internal/textdiff", "internal/sanitize", "internal/stats"},
+		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml"},
 
 	// testing
 	"internal/shelltest": {},

@@ -14,6 +14,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/shellwords"
+	"github.com/hookd/hookd/internal/ui/termhtml"
 )
 
 // Formats are the formats Write knows, as --format names them.
@@ -220,7 +222,12 @@ type htmlCommand struct {
 	Note    string
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// pageTmpl is parsed on first use: nothing at start-up (TestInitCost).
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageHTML))
+})
+
+const pageHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -234,12 +241,7 @@ section { margin-bottom: 2em; }
 .failed .status { color: #cf222e; font-weight: bold; }
 pre { background: #0d1117; color: #e6edf3; padding: 1em; border-radius: 6px; overflow-x: auto; line-height: 1.35; }
 pre .cmd { color: #7ee787; font-weight: bold; }
-.b { font-weight: bold; } .d { opacity: 0.65; } .i { font-style: italic; } .u { text-decoration: underline; }
-.c0 { color: #484f58; } .c1 { color: #ff7b72; } .c2 { color: #3fb950; } .c3 { color: #d29922; }
-.c4 { color: #58a6ff; } .c5 { color: #bc8cff; } .c6 { color: #39c5cf; } .c7 { color: #b1bac4; }
-.c8 { color: #6e7681; } .c9 { color: #ffa198; } .c10 { color: #56d364; } .c11 { color: #e3b341; }
-.c12 { color: #79c0ff; } .c13 { color: #d2a8ff; } .c14 { color: #56d4dd; } .c15 { color: #ffffff; }
-.esc { color: #8b949e; }
+{{.Palette}}
 </style>
 </head>
 <body>
@@ -253,13 +255,14 @@ pre .cmd { color: #7ee787; font-weight: bold; }
 {{end}}<p class="about">Exported by hookd.</p>
 </body>
 </html>
-`))
+`
 
 func page(w io.Writer, cmds []Command, o Options) error {
 	data := struct {
 		Title    string
 		Commands []htmlCommand
-	}{Title: o.Title}
+		Palette  template.CSS // the output's colours (termhtml)
+	}{Title: o.Title, Palette: template.CSS(termhtml.Stylesheet())}
 	if data.Title == "" {
 		switch len(cmds) {
 		case 1:
@@ -272,5 +275,5 @@ func page(w io.Writer, cmds []Command, o Options) error {
 		data.Commands = append(data.Commands, htmlCommand{Command: sanitize.Line(c.Entry.Command),
 			Failed: c.Entry.ExitCode != 0, About: about(c, o), Output: Colours(c.Output), Note: note(c)})
 	}
-	return pageTmpl.Execute(w, data)
+	return pageTmpl().Execute(w, data)
 }

@@ -79,7 +79,7 @@ func TestExportGolden(t *testing.T) {
 						t.Errorf("html: %q not escaped", bad)
 					}
 				}
-				if !strings.Contains(out, `<span class="c1 b">red bold</span>`) || !strings.Contains(out, `<span class="c2">green</span>`) {
+				if !strings.Contains(out, `<span class="f1 bo">red bold</span>`) || !strings.Contains(out, `<span class="f2">green</span>`) {
 					t.Errorf("html: the colours are not drawn")
 				}
 			case "md":

@@ -21,6 +21,7 @@ import (
 	"github.com/hookd/hookd/internal/search"
 	"github.com/hookd/hookd/internal/shellwords"
 	"github.com/hookd/hookd/internal/textdiff"
+	"github.com/hookd/hookd/internal/ui/termhtml"
 )
 
 //go:embed templates/*.html static/*
@@ -30,7 +31,7 @@ var files embed.FS
 // the other commands of the binary pay nothing for them.
 var pages = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
-		"inert":  Inert,
+		"inert":  termhtml.Inert,
 		"codes":  sanitize.Line, // text in an SVG: no markup, every hidden character by its code
 		"mul100": func(f float64) float64 { return 100 * f },
 		"add":    func(a, b int) int { return a + b },
@@ -69,6 +70,9 @@ func (s *Server) handleStatic(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 	}
 	w.Write(b)
+	if name == "app.css" {
+		w.Write([]byte(termhtml.Stylesheet())) // the output's colours, as hookd export's page has them
+	}
 }
 
 // searchForm is the search's state, as the page's form and its URL carry it.
@@ -267,7 +271,7 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(renderPart(text, starts, n)))
+		w.Write([]byte(termhtml.RenderPart(text, starts, n)))
 		return
 	}
 	d := commandData{E: en, When: s.when(en.StartedAt), Dir: s.tilde(en.Cwd), Duration: duration(en.DurationUS),
@@ -276,7 +280,7 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 	if len(en.Pipestatus) > 1 {
 		d.Pipestatus = strings.Trim(strings.ReplaceAll(strconvInts(en.Pipestatus), " ", " | "), "[]")
 	}
-	d.Output = renderPart(text, starts, 0)
+	d.Output = termhtml.RenderPart(text, starts, 0)
 	if c, ok, err := s.o.Store.Context(ctx, en); err == nil && ok {
 		d.Ctx, d.CtxKnown = c, true
 		d.Repo = s.tilde(c.Repo)
@@ -345,7 +349,7 @@ func (s *Server) cutOutput(ctx context.Context, en history.Entry) (text, missing
 	if err != nil {
 		return "", "", o, nil, err
 	}
-	starts = parts(text)
+	starts = termhtml.Parts(text)
 	s.cutMu.Lock()
 	s.last = &cut{id: en.ID, size: en.OutputBytes, text: text, missing: missing, o: o, starts: starts}
 	s.cutMu.Unlock()

@@ -1,15 +1,14 @@
-package web
+package termhtml
 
 import (
 	"fmt"
 	"html"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-func TestRenderText(t *testing.T) {
+func TestRender(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"plain <b>&\"'\n", "plain &lt;b&gt;&amp;&#34;&#39;\n"},
 		{"\x1b[31mred\x1b[0m", `<span class="f1">red</span>`},
@@ -17,9 +16,10 @@ func TestRenderText(t *testing.T) {
 		{"\x1b[38;5;208morange\x1b[39m", `<span class="f208">orange</span>`},
 		{"\x1b[38;2;255;0;0mtrue red\x1b[m", `<span class="f196">true red</span>`},
 		{"\x1b[97;44mwhite on blue\x1b[0m", `<span class="f15 b4">white on blue</span>`},
-		{"\x1b]8;;http://evil\x07link\x1b]8;;\x07", "link"},
-		{"\x1b[2Jcleared", "cleared"},
-		{"lone \x1b", `lone <span class="esc">\x1b</span>`},
+		{"\x1b]8;;http://evil\x07link\x1b]8;;\x07", `<span class="esc">\e]8;;http://evil\x07</span>link<span class="esc">\e]8;;\x07</span>`},
+		{"\x1b[2Jcleared", `<span class="esc">\e[2J</span>cleared`},
+		{"\x1b]0;<b>\x1b\\", `<span class="esc">\e]0;&lt;b&gt;\e\</span>`},
+		{"lone \x1b", `lone <span class="esc">\e</span>`},
 		{"bell\x07 nul\x00", `bell<span class="esc">\x07</span> nul<span class="esc">\x00</span>`},
 		{"rtl \u202eevil\u202c", `rtl <span class="esc">\u202e</span>evil<span class="esc">\u202c</span>`},
 		{"zw\u200bsp \u2067iso\u2069", `zw<span class="esc">\u200b</span>sp <span class="esc">\u2067</span>iso<span class="esc">\u2069</span>`},
@@ -28,18 +28,18 @@ func TestRenderText(t *testing.T) {
 		{"unclosed \x1b[31mred", `unclosed <span class="f1">red</span>`},
 		{"naïve 日本", "naïve 日本"},
 	} {
-		if got := string(RenderText(c.in)); got != c.want {
-			t.Errorf("RenderText(%q) = %q, want %q", c.in, got, c.want)
+		if got := string(Render(c.in)); got != c.want {
+			t.Errorf("Render(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if got := string(Inert("\x1b[31mred")); got != `<span class="esc">\x1b</span>[31mred` {
+	if got := string(Inert("\x1b[31mred")); got != `<span class="esc">\e</span>[31mred` {
 		t.Errorf("Inert kept a colour: %q", got)
 	}
 }
 
 // TestParts: a long output is cut into parts at line ends; rendered part
 // by part (each starting in the colours the text before left), it is the
-// whole output, and the page's first answer holds only the first part.
+// whole output.
 func TestParts(t *testing.T) {
 	var b strings.Builder
 	for i := 0; b.Len() < 10<<20; i++ {
@@ -52,7 +52,7 @@ func TestParts(t *testing.T) {
 		}
 	}
 	text := b.String()
-	starts := parts(text)
+	starts := Parts(text)
 	if len(starts) < 30 {
 		t.Fatalf("%d parts for 10 MB", len(starts))
 	}
@@ -62,7 +62,7 @@ func TestParts(t *testing.T) {
 		if n > 0 && text[starts[n]-1] != '\n' {
 			t.Errorf("part %d starts within a line", n)
 		}
-		p := string(renderPart(text, starts, n))
+		p := string(RenderPart(text, starts, n))
 		before := text[:starts[n]]
 		on := strings.LastIndex(before, "\x1b[33m") > strings.LastIndex(before, "\x1b[0m")
 		if on != strings.HasPrefix(p, `<span class="f3">`) && !strings.HasPrefix(text[starts[n]:], "\x1b[33m") {
@@ -80,27 +80,15 @@ func TestParts(t *testing.T) {
 		t.Errorf("the parts together are not the output (%d bytes, want %d)", len(got), len(plain))
 	}
 
-	s := serve(t, cmdSpec{text: "make -j8", out: text, exit: 2})
-	code, page, _ := do(t, s, "GET", "/c/1", nil, "Cookie", s.cookie())
-	if code != 200 || len(page) > 2*partSize || !strings.Contains(page, `data-parts="`+strconv.Itoa(len(starts))+`"`) {
-		t.Fatalf("the page: status %d, %d bytes (want at most %d), parts %v", code, len(page), 2*partSize, regexp.MustCompile(`data-parts="\d+"`).FindString(page))
-	}
-	_, last, _ := do(t, s, "GET", "/c/1?part="+strconv.Itoa(len(starts)-1), nil, "Cookie", s.cookie())
-	if !strings.HasSuffix(html.UnescapeString(tags.ReplaceAllString(last, "")), plain[len(plain)-200:]) {
-		t.Errorf("the last part does not end the output: %q", last[max(0, len(last)-200):])
-	}
-	if code, _, _ := do(t, s, "GET", "/c/1?part="+strconv.Itoa(len(starts)), nil, "Cookie", s.cookie()); code != 404 {
-		t.Errorf("a part past the end: status %d", code)
-	}
 }
 
-// BenchmarkRenderText: 10 MB of coloured output rendered whole (the page
+// BenchmarkRender: 10 MB of coloured output rendered whole (the page
 // renders 64 KB at a time; README compares terminal-to-html on the same
 // input).
-func BenchmarkRenderText(b *testing.B) {
+func BenchmarkRender(b *testing.B) {
 	big := strings.Repeat("line of output \x1b[32mok\x1b[0m with words 1234567890\n", 10<<20/50)
 	b.SetBytes(int64(len(big)))
 	for b.Loop() {
-		RenderText(big)
+		Render(big)
 	}
 }

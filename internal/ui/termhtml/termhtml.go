@@ -1,4 +1,10 @@
-package web
+// Package termhtml draws a terminal's text as HTML: an output's SGR colours
+// and attributes as spans with classes (Stylesheet draws them), every other
+// character escaped, and controls, escape sequences it does not draw and
+// invisible or bidirectional characters (sanitize.Hidden) shown by their
+// code, inert. hookd serve's pages and hookd export's HTML page both draw
+// outputs with it.
+package termhtml
 
 import (
 	"fmt"
@@ -10,16 +16,15 @@ import (
 	"github.com/hookd/hookd/internal/sanitize"
 )
 
-// Output is rendered to HTML by its own small renderer rather than a
-// terminal emulator such as Buildkite's terminal-to-html: hookd stores an
-// output already rendered the way the terminal showed it (package capture
-// applied the carriage returns, cursor moves and erasures), so what is left
-// to draw is text and colours (SGR). The renderer is linear in the text,
-// allocates nothing at start-up, gives colours as classes (a strict Content
-// Security Policy forbids style attributes, which terminal-to-html writes
-// for 24-bit colours) and shows bidirectional and other invisible controls
-// as visible escapes rather than passing them to the browser (README,
-// dependencies; docs/benchmarks.md §23).
+// hookd renders outputs to HTML itself rather than through a terminal
+// emulator such as Buildkite's terminal-to-html: hookd stores an output
+// already rendered the way the terminal showed it (package capture applied
+// the carriage returns, cursor moves and erasures), so what is left to draw
+// is text and colours (SGR). The renderer is linear in the text, allocates
+// nothing at start-up, gives colours as classes (a strict Content Security
+// Policy forbids style attributes) and shows bidirectional and other
+// invisible controls as visible escapes rather than passing them to the
+// browser (README, dependencies; docs/benchmarks.md §23).
 
 // sgr is the state of the colours and attributes: what a span carries.
 type sgr struct {
@@ -189,13 +194,16 @@ func (w *renderer) write(s string) {
 			if w.plain {
 				n = 0
 			}
-			if final == 'm' && !w.plain {
+			switch {
+			case final == 'm' && !w.plain:
 				w.setState(w.cur.apply(params))
-			} else if n == 0 {
-				w.escaped(`\x1b`)
+			case n == 0: // a lone ESC
+				w.escaped(`\e`)
 				n = 1
+			default: // any other sequence is shown, not acted on
+				w.escaped(template.HTMLEscapeString(sanitize.Line(s[i : i+n])))
 			}
-			i += n // other sequences are dropped, as capture drops them
+			i += n
 			continue
 		case c == '&':
 			w.b.WriteString("&amp;")
@@ -279,9 +287,9 @@ func csi(s string) (n int, params string, final byte) {
 	return 0, "", 0
 }
 
-// RenderText renders a whole text (an output, a command line) as HTML
+// Render renders a whole text (an output, a command line) as HTML
 // with its colours, every character escaped or shown by its code.
-func RenderText(s string) template.HTML {
+func Render(s string) template.HTML {
 	var w renderer
 	w.write(s)
 	return w.html()
@@ -296,16 +304,16 @@ func Inert(s string) template.HTML {
 	return w.html()
 }
 
-// partSize is how much of an output one page part holds: the first
-// paints at once, the next ones come as the reader scrolls.
-const partSize = 64 << 10
+// PartSize is how much of an output one part holds (Parts): a page paints
+// the first at once, the next ones as the reader scrolls.
+const PartSize = 64 << 10
 
-// parts cuts text into parts of about partSize bytes, at line ends where
+// Parts cuts text into parts of about PartSize bytes, at line ends where
 // there is one, and returns their starts.
-func parts(text string) []int {
+func Parts(text string) []int {
 	starts := []int{0}
-	for at := 0; len(text)-at > partSize; {
-		end := at + partSize
+	for at := 0; len(text)-at > PartSize; {
+		end := at + PartSize
 		if nl := strings.LastIndexByte(text[at:end], '\n'); nl > 0 {
 			end = at + nl + 1
 		} else {
@@ -319,9 +327,9 @@ func parts(text string) []int {
 	return starts
 }
 
-// renderPart renders part n of text (parts' cut), starting in the colours
-// the text before it left.
-func renderPart(text string, starts []int, n int) template.HTML {
+// RenderPart renders part n of text (as Parts cut it), starting in the
+// colours the text before it left.
+func RenderPart(text string, starts []int, n int) template.HTML {
 	var w renderer
 	from, to := starts[n], len(text)
 	if n+1 < len(starts) {
@@ -341,4 +349,36 @@ func renderPart(text string, starts []int, n int) template.HTML {
 	}
 	w.write(text[from:to])
 	return w.html()
+}
+
+// The palette: the sixteen colours, the 6×6×6 cube and the greys of the
+// 256.
+var base16 = [16]string{"#000000", "#cd3131", "#0dbc79", "#b5a000", "#2472c8", "#bc3fbc", "#11a8cd", "#b0b0b0",
+	"#666666", "#f14c4c", "#23d18b", "#d5c000", "#3b8eea", "#d670d6", "#29b8db", "#e5e5e5"}
+
+// Stylesheet is the CSS of the classes Render writes: fN and bN (colour N
+// of 256 as text and background), bo, fa, it, un, in, st (bold, faint,
+// italic, underline, inverse, struck) and esc (a character shown by its
+// code).
+func Stylesheet() string {
+	var b strings.Builder
+	b.WriteString(".bo{font-weight:bold}.fa{opacity:.7}.it{font-style:italic}.un{text-decoration:underline}" +
+		".st{text-decoration:line-through}.in{filter:invert(100%)}\n" +
+		".esc{color:#111;background:#ffb300;border-radius:2px;font-size:smaller;padding:0 1px}\n")
+	levels := [6]int{0, 95, 135, 175, 215, 255}
+	for i := 0; i < 256; i++ {
+		var c string
+		switch {
+		case i < 16:
+			c = base16[i]
+		case i < 232:
+			n := i - 16
+			c = fmt.Sprintf("#%02x%02x%02x", levels[n/36], levels[n/6%6], levels[n%6])
+		default:
+			v := 8 + 10*(i-232)
+			c = fmt.Sprintf("#%02x%02x%02x", v, v, v)
+		}
+		fmt.Fprintf(&b, ".f%d{color:%s}.b%d{background:%s}\n", i, c, i, c)
+	}
+	return b.String()
 }
