@@ -179,9 +179,12 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				SameSite: http.SameSiteStrictMode})
 			q := r.URL.Query()
 			q.Del("token")
-			u := *r.URL
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			// This server's own path only ("//host/…" would leave it).
+			to := "/" + strings.TrimLeft(r.URL.Path, "/")
+			if len(q) > 0 {
+				to += "?" + q.Encode()
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		}
 		next.ServeHTTP(w, r)

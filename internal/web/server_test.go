@@ -144,6 +144,9 @@ func TestRefused(t *testing.T) {
 		!strings.Contains(h.Get("Set-Cookie"), "SameSite=Strict") {
 		t.Errorf("the token: status %d, Location %q, Set-Cookie %q; want a redirect without it and a strict cookie", code, h.Get("Location"), h.Get("Set-Cookie"))
 	}
+	if code, _, h := do(t, s, "GET", "//evil.example/?token="+s.token, nil); code != http.StatusSeeOther || h.Get("Location") != "/evil.example/" {
+		t.Errorf("the token on //evil.example/: status %d, Location %q; want a path of this server", code, h.Get("Location"))
+	}
 	for _, hs := range [][]string{
 		{"Cookie", ok},
 		{"Cookie", ok, "Host", "localhost:" + strings.Split(s.Addr(), ":")[1]},
