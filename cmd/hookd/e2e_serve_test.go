@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,10 +35,11 @@ func chromiumPath(t testing.TB) string {
 	return ""
 }
 
-// startServe starts hookd serve in h and returns the address it printed.
-func startServe(t testing.TB, h *shelltest.Home) string {
+// startServe starts hookd serve in h (with args) and returns the address
+// it printed.
+func startServe(t testing.TB, h *shelltest.Home, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(hookdBin, "serve")
+	cmd := exec.Command(hookdBin, append([]string{"serve"}, args...)...)
 	cmd.Env, cmd.Dir = h.Env, h.Dir
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -236,5 +239,34 @@ func TestServeInBrowser(t *testing.T) {
 		document.querySelectorAll('#failing svg rect.fails').length, Math.round(document.querySelector('#calendar svg').getBBox().width)]`))
 	if len(drawn) != 5 || drawn[0] < 365 || drawn[1] < 1 || drawn[2] < 1 || drawn[3] == 0 || drawn[4] < 500 {
 		t.Errorf("the charts: %v; want a year of days with today (and yesterday, at midnight) shaded, their bars, a failing command, a drawn calendar", drawn)
+	}
+}
+
+// TestServeCLI: --port listens there (and a port taken is an error), --open
+// hands the printed address to xdg-open.
+func TestServeCLI(t *testing.T) {
+	h := newHome(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	bin := filepath.Join(h.Dir, "bin")
+	opened := filepath.Join(h.Dir, "opened")
+	os.MkdirAll(bin, 0o700)
+	os.WriteFile(filepath.Join(bin, "xdg-open"), []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+opened+".tmp && mv "+opened+".tmp "+opened+"\n"), 0o700)
+	for i, e := range h.Env {
+		if p, ok := strings.CutPrefix(e, "PATH="); ok {
+			h.Env[i] = "PATH=" + bin + ":" + p
+		}
+	}
+	u := startServe(t, h, "--port", port, "--open")
+	if !strings.HasPrefix(u, "http://127.0.0.1:"+port+"/?token=") {
+		t.Fatalf("hookd serve --port %s printed %q", port, u)
+	}
+	shelltest.WaitFile(t, opened, shelltest.Scale(30*time.Second), func(b []byte) bool { return string(b) == u })
+	if _, errOut, err := hookdRun(h, nil, "serve", "--port", port); err == nil || !strings.Contains(errOut, "address already in use") {
+		t.Errorf("a second hookd serve on port %s: %v, %q; want an error saying the port is taken", port, err, errOut)
 	}
 }
