@@ -136,7 +136,6 @@ type indexData struct {
 	Error              string
 	Took               string
 	Here               string
-	ScopeNeedsASession bool
 }
 
 func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
