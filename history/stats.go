@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The keys commands are grouped by in a Tally (package stats names them
@@ -102,31 +103,57 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	}
 	q := t.Query
 	q.Text = ""
+	// The user's own commands (coding agents' left out), the default,
+	// are counted without reading each command's session: every command
+	// is counted, then the agents' sessions' commands, found through
+	// the (session, seq) index, are taken off. Other selections of
+	// authors, and keys or filters of sessions, join the sessions.
+	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
+	if own {
+		q.Authors = nil
+	}
 	w, ok := s.queryWhere(ctx, q)
 	if !ok {
 		return nil, tot, nil
 	}
-	from := " FROM commands c LEFT JOIN sessions s ON s.id = c.session"
+	from := " FROM commands c"
+	if !own && (q.Authors != nil || q.Host != "" || strings.Contains(key, "s.")) {
+		from += " LEFT JOIN sessions s ON s.id = c.session"
+	}
 	cond := ""
 	if len(w.clauses) > 0 {
 		cond = " WHERE " + strings.Join(w.clauses, " AND ")
 	}
-	query := `WITH g AS MATERIALIZED (SELECT ` + key + ` AS k, COUNT(*) AS n, SUM(c.exit_code <> 0) AS f,
-		SUM(c.duration_us) AS d, SUM(CASE WHEN c.exit_code <> 0 THEN c.duration_us ELSE 0 END) AS l,
-		MIN(c.started_at) AS a, MAX(c.started_at) AS z` + from + cond + ` GROUP BY k)
-		SELECT k, n, f, d, l, a, z, COUNT(*) OVER (), SUM(n) OVER (), SUM(f) OVER (), SUM(d) OVER (), SUM(l) OVER ()
+	// One pass over the selected commands (over the index that leads
+	// with the command line, when grouped by it: no sort, no read of the
+	// table), less the agents' sessions' runs when only the user's own
+	// are counted; the totals over every key ride along as windows.
+	sums := `SELECT ` + key + ` AS k, COUNT(*) AS n, SUM(c.exit_code <> 0) AS f, SUM(c.duration_us) AS d,
+		SUM(CASE WHEN c.exit_code <> 0 THEN c.duration_us ELSE 0 END) AS l` + from
+	query := `WITH g AS (` + sums + cond + ` GROUP BY k)`
+	args := w.args
+	if own {
+		agents := append([]string{"c.session IN (SELECT id FROM sessions WHERE author <> '')"}, w.clauses...)
+		query = `WITH x AS MATERIALIZED (` + sums + ` WHERE ` + strings.Join(agents, " AND ") + ` GROUP BY k),
+		g AS (SELECT a.k AS k, a.n - COALESCE(x.n, 0) AS n, a.f - COALESCE(x.f, 0) AS f,
+			a.d - COALESCE(x.d, 0) AS d, a.l - COALESCE(x.l, 0) AS l
+			FROM (` + sums + cond + ` GROUP BY k) a LEFT JOIN x ON x.k = a.k WHERE a.n > COALESCE(x.n, 0))`
+		args = append(append([]any{}, w.args...), w.args...)
+	}
+	query += `
+		SELECT k, n, f, d, l, COUNT(*) OVER (), SUM(n) OVER (), SUM(f) OVER (), SUM(d) OVER (), SUM(l) OVER ()
 		FROM g ORDER BY ` + order + `, k`
 	if t.Rows > 0 {
 		query += fmt.Sprintf(" LIMIT %d", t.Rows)
 	}
-	rows, err := s.db.QueryContext(ctx, query, w.args...)
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, tot, fmt.Errorf("stats: %w", classify(err))
 	}
 	var out []TallyRow
 	for rows.Next() {
 		var r TallyRow
-		if err := rows.Scan(&r.Key, &r.Count, &r.Failures, &r.TotalUS, &r.LostUS, &r.FirstAt, &r.LastAt,
+		if err := rows.Scan(&r.Key, &r.Count, &r.Failures, &r.TotalUS, &r.LostUS,
 			&tot.Keys, &tot.Count, &tot.Failures, &tot.TotalUS, &tot.LostUS); err != nil {
 			rows.Close()
 			return nil, tot, fmt.Errorf("stats: %w", classify(err))
@@ -143,17 +170,37 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	// A few hundred keys a pass: SQLite's limit on a statement's
 	// arguments is far above that, the rows shown far below.
 	for lo := 0; lo < len(out); lo += 500 {
-		if err := s.tallySeries(ctx, t, key, from, w, out[lo:min(lo+500, len(out))]); err != nil {
+		if err := s.tallySeries(ctx, t, key, out[lo:min(lo+500, len(out))]); err != nil {
 			return nil, tot, err
 		}
 	}
 	return out, tot, nil
 }
 
-// tallySeries fills the medians and the series of rows, whose keys are
-// those of key: one pass over their commands, grouped by key and bucket,
-// the median found by numbering each key's runs by duration.
-func (s *Store) tallySeries(ctx context.Context, t Tally, key, from string, w where, rows []TallyRow) error {
+// tallySeries fills the medians, first and last runs and the series of
+// rows, whose keys are those of key: one pass over their commands (found
+// through the index that leads with the command line, when grouped by
+// it), grouped by key and bucket; the median is each line's middle run
+// by duration, or by other keys found by numbering each key's runs.
+func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []TallyRow) error {
+	q := t.Query
+	q.Text = ""
+	// The user's own runs: the agents' sessions left out by their ids
+	// (the index holds each run's session), not by reading sessions.
+	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
+	if own {
+		q.Authors = nil
+	}
+	w, ok := s.queryWhere(ctx, q)
+	if !ok {
+		return nil
+	}
+	from := " FROM commands c"
+	if own {
+		w.add("c.session NOT IN (SELECT id FROM sessions WHERE author <> '')")
+	} else if q.Authors != nil || q.Host != "" || strings.Contains(key, "s.") {
+		from += " LEFT JOIN sessions s ON s.id = c.session"
+	}
 	index := make(map[string]int, len(rows))
 	keys := make([]any, len(rows))
 	for i, r := range rows {
@@ -162,6 +209,37 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key, from string, w wh
 		if t.Buckets > 0 {
 			rows[i].Activity = make([]int64, t.Buckets)
 			rows[i].Failing = make([]int64, t.Buckets)
+		}
+	}
+	if key == keyExpr[ByCommand] {
+		// Each line's median: its runs found through the index, sorted
+		// by duration up to the middle one (a window over every row
+		// numbered costs five times as much).
+		var parts []string
+		var margs []any
+		for _, r := range rows {
+			parts = append(parts, `SELECT ?, (SELECT c.duration_us`+from+` WHERE `+strings.Join(append(append([]string{}, w.clauses...), "c.command = ?"), " AND ")+
+				` ORDER BY c.duration_us LIMIT 1 OFFSET ?)`)
+			margs = append(append(append(margs, r.Key), w.args...), r.Key, (r.Count-1)/2)
+		}
+		res, err := s.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), margs...)
+		if err != nil {
+			return fmt.Errorf("stats: %w", classify(err))
+		}
+		for res.Next() {
+			var k string
+			var med *int64
+			if err := res.Scan(&k, &med); err != nil {
+				res.Close()
+				return fmt.Errorf("stats: %w", classify(err))
+			}
+			if i, ok := index[k]; ok && med != nil {
+				rows[i].MedianUS = *med
+			}
+		}
+		res.Close()
+		if err := res.Err(); err != nil {
+			return fmt.Errorf("stats: %w", classify(err))
 		}
 	}
 	span := t.Until - t.Since
@@ -173,10 +251,15 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key, from string, w wh
 	}
 	clauses := append(append([]string{}, w.clauses...), key+" IN (?"+strings.Repeat(", ?", len(keys)-1)+")")
 	args = append(append(args, w.args...), keys...)
-	query := `SELECT k, b, COUNT(*), SUM(bad), MAX(CASE WHEN rn = (cnt + 1) / 2 THEN dur END) FROM (
-		SELECT ` + key + ` AS k, ` + bucket + ` AS b, c.exit_code <> 0 AS bad, c.duration_us AS dur,
-			ROW_NUMBER() OVER (PARTITION BY ` + key + ` ORDER BY c.duration_us) AS rn,
-			COUNT(*) OVER (PARTITION BY ` + key + `) AS cnt` + from + ` WHERE ` + strings.Join(clauses, " AND ") + `)
+	median := "MAX(CASE WHEN rn = (cnt + 1) / 2 THEN dur END)"
+	number := `, ROW_NUMBER() OVER (PARTITION BY ` + key + ` ORDER BY c.duration_us) AS rn,
+			COUNT(*) OVER (PARTITION BY ` + key + `) AS cnt`
+	if key == keyExpr[ByCommand] {
+		median, number = "NULL", ""
+	}
+	query := `SELECT k, b, COUNT(*), SUM(bad), ` + median + `, MIN(at), MAX(at) FROM (
+		SELECT ` + key + ` AS k, ` + bucket + ` AS b, c.exit_code <> 0 AS bad, c.duration_us AS dur, c.started_at AS at` +
+		number + from + ` WHERE ` + strings.Join(clauses, " AND ") + `)
 		GROUP BY k, b`
 	res, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -185,9 +268,9 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key, from string, w wh
 	defer res.Close()
 	for res.Next() {
 		var k string
-		var b, n, bad int64
+		var b, n, bad, first, last int64
 		var med *int64
-		if err := res.Scan(&k, &b, &n, &bad, &med); err != nil {
+		if err := res.Scan(&k, &b, &n, &bad, &med, &first, &last); err != nil {
 			return fmt.Errorf("stats: %w", classify(err))
 		}
 		i, ok := index[k]
@@ -197,6 +280,10 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key, from string, w wh
 		if med != nil {
 			rows[i].MedianUS = *med
 		}
+		if rows[i].FirstAt == 0 || first < rows[i].FirstAt {
+			rows[i].FirstAt = first
+		}
+		rows[i].LastAt = max(rows[i].LastAt, last)
 		if t.Buckets > 0 {
 			b = min(max(b, 0), int64(t.Buckets-1))
 			rows[i].Activity[b] += n
@@ -227,19 +314,29 @@ type DayCount struct {
 }
 
 // Calendar counts the runs q selects per local day, oldest day first;
-// days without a run are left out.
+// days without a run are left out. SQLite counts per hour (an integer
+// division of each run's time, no date arithmetic per row); the hours are
+// folded into the local days here, daylight saving time included.
 func (s *Store) Calendar(ctx context.Context, q Query) ([]DayCount, error) {
 	q.Text = ""
+	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == ""
+	if own {
+		q.Authors = nil
+	}
 	w, ok := s.queryWhere(ctx, q)
 	if !ok {
 		return nil, nil
 	}
-	query := `SELECT ` + keyExpr[ByDay] + ` AS k, COUNT(*), SUM(c.exit_code <> 0)
-		FROM commands c LEFT JOIN sessions s ON s.id = c.session`
+	query := `SELECT c.started_at / 3600000000 AS h, COUNT(*), SUM(c.exit_code <> 0) FROM commands c`
+	if own {
+		w.add("c.session NOT IN (SELECT id FROM sessions WHERE author <> '')")
+	} else if q.Authors != nil || q.Host != "" {
+		query += " LEFT JOIN sessions s ON s.id = c.session"
+	}
 	if len(w.clauses) > 0 {
 		query += " WHERE " + strings.Join(w.clauses, " AND ")
 	}
-	query += " GROUP BY k ORDER BY k"
+	query += " GROUP BY h ORDER BY h"
 	rows, err := s.db.QueryContext(ctx, query, w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("calendar: %w", classify(err))
@@ -247,11 +344,17 @@ func (s *Store) Calendar(ctx context.Context, q Query) ([]DayCount, error) {
 	defer rows.Close()
 	var out []DayCount
 	for rows.Next() {
-		var d DayCount
-		if err := rows.Scan(&d.Day, &d.Count, &d.Failures); err != nil {
+		var h, n, f int64
+		if err := rows.Scan(&h, &n, &f); err != nil {
 			return nil, fmt.Errorf("calendar: %w", classify(err))
 		}
-		out = append(out, d)
+		day := time.Unix(h*3600, 0).Format("2006-01-02")
+		if len(out) > 0 && out[len(out)-1].Day == day {
+			out[len(out)-1].Count += n
+			out[len(out)-1].Failures += f
+			continue
+		}
+		out = append(out, DayCount{Day: day, Count: n, Failures: f})
 	}
 	return out, rows.Err()
 }
