@@ -115,3 +115,35 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkServeStats: the statistics page (/stats, 90 days) on the same
+// history: a year's calendar, runs by day, the commands by time and by
+// failures, each from package stats.
+func BenchmarkServeStats(b *testing.B) {
+	path := os.Getenv("HOOKD_SEARCH_BENCH_DB")
+	if path == "" {
+		b.Skip("HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
+	}
+	ctx := context.Background()
+	st, err := history.Open(ctx, path, 10*time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	eng := search.New(st, search.Here{Cwd: "/home/dev/src/kalo/mine"}, "")
+	s, err := newServer(Options{Store: st, Engine: eng, Reader: &recall.Reader{Store: st, Outbox: filepath.Join(b.TempDir(), "outbox")}}, 8080)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	for b.Loop() {
+		req := httptest.NewRequest("GET", "/stats?since=90d", nil)
+		req.Host = s.addr
+		req.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), "svg") {
+			b.Fatalf("status %d: %.500s", rec.Code, rec.Body)
+		}
+	}
+}

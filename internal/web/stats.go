@@ -129,18 +129,9 @@ func (s *Server) drawStats(r *http.Request, d *statsData, q stats.Query, now tim
 	}
 	d.Calendar = drawHeatmap(cal)
 
-	by := history.ByDay
-	if now.Sub(time.UnixMicro(q.Since)) > 120*24*time.Hour {
-		by = history.ByWeek
-	}
-	tq := q
-	tq.By, tq.Rows, tq.Sort = by, -1, "key"
-	rep, err := stats.Run(ctx, s.o.Store, tq)
-	if err != nil {
-		return err
-	}
-	d.Flaky = rep.Flaky
-	d.Rate = drawTimeChart(rep.Rows, by)
+	// Runs and failures over the period: the calendar's days (by week
+	// past four months), not another count.
+	d.Rate = drawTimeChart(periodRows(cal, time.UnixMicro(q.Since), now.Sub(time.UnixMicro(q.Since)) > 120*24*time.Hour))
 
 	sq := q
 	sq.By, sq.Rows, sq.Sort = history.ByCommand, 10, "time"
@@ -148,7 +139,7 @@ func (s *Server) drawStats(r *http.Request, d *statsData, q stats.Query, now tim
 	if err != nil {
 		return err
 	}
-	d.Totals = slow.Totals // grouped by command line
+	d.Totals, d.Flaky = slow.Totals, slow.Flaky // grouped by command line
 	d.Total, d.Lost = stats.Duration(slow.Totals.Total), stats.Duration(slow.Totals.Lost)
 	d.Slowest = drawBars(slow.Rows, func(r stats.Row) (float64, float64, string) {
 		return r.Total.Seconds(), r.Lost.Seconds(), fmt.Sprintf("%s in all, median %s", stats.Duration(r.Total), stats.Duration(r.Median))
@@ -207,13 +198,40 @@ func drawHeatmap(cal stats.Calendar) *heatmap {
 	return h
 }
 
-func drawTimeChart(rows []stats.Row, by string) *timeChart {
+// periodRows are the calendar's days from since on, or its weeks (from
+// Monday), as rows oldest first.
+func periodRows(cal stats.Calendar, since time.Time, weekly bool) []stats.Row {
+	var rows []stats.Row
+	for _, day := range cal.Days {
+		if day.Date.Add(24 * time.Hour).Before(since) {
+			continue
+		}
+		key := day.Date.Format("2006-01-02")
+		if weekly {
+			monday := day.Date.AddDate(0, 0, -(int(day.Date.Weekday())+6)%7)
+			key = "week of " + monday.Format("2006-01-02")
+		}
+		if len(rows) == 0 || rows[len(rows)-1].Key != key {
+			rows = append(rows, stats.Row{Key: key})
+		}
+		r := &rows[len(rows)-1]
+		r.Count += day.Count
+		r.Failures += day.Failures
+	}
+	for i := range rows {
+		if rows[i].Count > 0 {
+			rows[i].FailureRate = float64(rows[i].Failures) / float64(rows[i].Count)
+		}
+	}
+	return rows
+}
+
+func drawTimeChart(rows []stats.Row) *timeChart {
 	const w, h, left, bottom, top = 760, 180, 36, 20, 8
 	c := &timeChart{W: w, H: h}
 	if len(rows) == 0 {
 		return c
 	}
-	// The rows come newest first ("key" order): oldest first here.
 	n := len(rows)
 	var most int64
 	for _, r := range rows {
@@ -222,14 +240,14 @@ func drawTimeChart(rows []stats.Row, by string) *timeChart {
 	step := float64(w-left) / float64(n)
 	plot := float64(h - bottom - top)
 	for i := range rows {
-		r := rows[n-1-i]
+		r := rows[i]
 		x := left + int(float64(i)*step)
 		bw := max(1, int(step)-1)
-		bh := int(plot * float64(r.Count) / float64(most))
-		fh := int(plot * float64(r.Failures) / float64(most))
+		bh := int(plot * float64(r.Count) / float64(max(most, 1)))
+		fh := int(plot * float64(r.Failures) / float64(max(most, 1)))
 		y := h - bottom - bh
 		c.Bars = append(c.Bars, bar{X: x, Y: y, W: bw, H: bh, Fail: fh, FailY: h - bottom - fh,
-			Title: fmt.Sprintf("%s %s: %d runs, %d failed (%.0f%%)", by, r.Key, r.Count, r.Failures, 100*r.FailureRate)})
+			Title: fmt.Sprintf("%s: %d runs, %d failed (%.0f%%)", r.Key, r.Count, r.Failures, 100*r.FailureRate)})
 		py := float64(h-bottom) - plot*r.FailureRate
 		c.Points += fmt.Sprintf("%.1f,%.1f ", float64(x)+step/2, py)
 		if i == 0 || i == n-1 || (n > 8 && i == n/2) {
