@@ -360,6 +360,10 @@ func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, e
 		if _, err := tx.ExecContext(ctx, `DELETE FROM contexts WHERE id = ?`, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE (session, seq) IN
+			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)
 		if err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))

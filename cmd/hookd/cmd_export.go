@@ -49,9 +49,17 @@ func cmdExport(fs *pflag.FlagSet) runFunc {
 				return err
 			}
 		}
+		ids := make([]int64, len(ens))
+		for i, en := range ens {
+			ids[i] = en.ID
+		}
+		ns, err := s.Notes(ctx, ids)
+		if err != nil {
+			return err
+		}
 		cmds := make([]export.Command, 0, len(ens))
 		for _, en := range ens {
-			c := export.Command{Entry: en}
+			c := export.Command{Entry: en, Notes: ns[en.ID]}
 			o, err := rd.Output(ctx, en, "", 0)
 			var no *recall.NoOutput
 			switch {

@@ -98,3 +98,50 @@ func TestExportCLI(t *testing.T) {
 		t.Errorf("--format pdf: %v %s, want a usage error", err, errOut)
 	}
 }
+
+// TestNotesCLI: hookd note attaches a redacted note that hookd show prints
+// (and --json carries), hookd search finds by its words, hookd export
+// writes, and hookd forget takes away with its command.
+func TestNotesCLI(t *testing.T) {
+	h := newHome(t)
+	proj := h.Path("proj")
+	os.MkdirAll(proj, 0o755)
+	hookdIn(h, proj, nil, "run", "--no-suggest", "--", "sh", "-c", "exit 3")
+	hookdIn(h, proj, nil, "run", "--no-suggest", "--", "sh", "-c", "true")
+	secret := "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+	out, errOut, err := hookdIn(h, proj, nil, "note", "1", "fails", "without", "the", "VPN;", "token", secret)
+	if err != nil || !strings.Contains(out, "noted on #1") {
+		t.Fatalf("hookd note: %v %s%s", err, out, errOut)
+	}
+	if _, errOut, err := hookdIn(h, proj, nil, "note", "1"); err == nil || !strings.Contains(errOut, "want a REF and the note") {
+		t.Errorf("hookd note without text: %v %s", err, errOut)
+	}
+	out, _, _ = hookdIn(h, proj, nil, "show", "1")
+	if !strings.Contains(out, "note      fails without the VPN; token [REDACTED]") || strings.Contains(out, secret) {
+		t.Errorf("hookd show: the note is not shown redacted:\n%s", out)
+	}
+	out, _, _ = hookdIn(h, proj, nil, "show", "1", "--json")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if ns, _ := m["notes"].([]any); len(ns) != 1 {
+		t.Errorf("hookd show --json: notes = %v", m["notes"])
+	}
+	out, _, err = hookdIn(h, proj, nil, "search", "--list", "vpn")
+	if err != nil || !strings.Contains(out, "sh -c 'exit 3'") || !strings.Contains(out, "note: fails without the VPN") {
+		t.Errorf("hookd search vpn: %v\n%s", err, out)
+	}
+	out, _, _ = hookdIn(h, proj, nil, "search", "--json", "vpn")
+	if !strings.Contains(out, `"matched":"note"`) {
+		t.Errorf("hookd search --json vpn: %s", out)
+	}
+	out, _, _ = hookdIn(h, proj, nil, "export", "1", "--format", "md")
+	if !strings.Contains(out, "> Note: fails without the VPN; token \\[REDACTED\\]") {
+		t.Errorf("hookd export: no note:\n%s", out)
+	}
+	hookdIn(h, proj, nil, "forget", "1")
+	if out, _, err := hookdIn(h, proj, nil, "search", "--list", "vpn"); err == nil || strings.Contains(out, "VPN") {
+		t.Errorf("the note outlived its command: %v\n%s", err, out)
+	}
+}

@@ -39,7 +39,7 @@ var layers = []struct {
 	{"search", []string{"internal/search"}},
 	// What reads all of them for the user or another program: hookd
 	// status, the MCP server for coding agents.
-	{"apps", []string{"internal/status", "internal/mcp", "internal/stats", "internal/export", "internal/web"}},
+	{"apps", []string{"internal/status", "internal/mcp", "internal/stats", "internal/export", "internal/notes", "internal/web"}},
 	// Helpers that only tests import.
 	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps", "bench"}},
 	// The CLI: flags, output and wiring. Nothing imports it.
@@ -148,6 +148,8 @@ var allowed = map[string][]string{
 
 	// apps
 	"internal/mcp": {"history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	// The user's notes on commands, redacted (hookd note, hookd serve).
+	"internal/notes": {"history", "internal/redact"},
 	// Commands with their outputs written for a report (hookd export).
 	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
 	// The figures of hookd stats and hookd serve's charts.
@@ -182,7 +184,7 @@ var allowed = map[string][]string{
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
 		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
-		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/web"},
+		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/notes", "internal/web"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

@@ -37,6 +37,8 @@ type Command struct {
 	Missing string
 	// Truncated is true when only the output's start was kept.
 	Truncated bool
+	// Notes are the user's notes on it (hookd note), oldest first.
+	Notes []history.Note
 }
 
 // Options says how commands are written.
@@ -64,6 +66,12 @@ func Write(w io.Writer, format string, cmds []Command, o Options) error {
 	for i := range cmds {
 		cmds[i].Entry.Command = o.redact(cmds[i].Entry.Command)
 		cmds[i].Output = o.redact(cmds[i].Output)
+		ns := make([]history.Note, len(cmds[i].Notes))
+		for j, n := range cmds[i].Notes {
+			n.Text = o.redact(n.Text)
+			ns[j] = n
+		}
+		cmds[i].Notes = ns
 	}
 	switch format {
 	case "md", "markdown":
@@ -138,6 +146,9 @@ func text(w io.Writer, cmds []Command, o Options) error {
 			b.WriteString(n + "\n")
 		}
 		b.WriteString("[" + about(c, o) + "]\n")
+		for _, n := range c.Notes {
+			b.WriteString("note: " + sanitize.Line(n.Text) + "\n")
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -174,6 +185,9 @@ func markdown(w io.Writer, cmds []Command, o Options) error {
 		body := "$ " + sanitize.Line(c.Entry.Command) + "\n" + outputText(c)
 		f := Fence(body)
 		b.WriteString(mdSpecial.Replace(about(c, o)) + "\n\n")
+		for _, n := range c.Notes {
+			b.WriteString("> Note: " + mdSpecial.Replace(sanitize.Line(n.Text)) + "\n\n")
+		}
 		b.WriteString(f + "console\n" + body + f + "\n")
 		if n := note(c); n != "" {
 			b.WriteString("\n" + mdSpecial.Replace(n) + "\n")
@@ -197,6 +211,12 @@ func JSON(c Command) map[string]any {
 	if c.Truncated {
 		m["output_truncated"] = true
 	}
+	notes := []map[string]any{}
+	for _, n := range c.Notes {
+		notes = append(notes, map[string]any{"id": n.ID, "text": n.Text,
+			"created_at": time.UnixMicro(n.CreatedAt).UTC().Format(time.RFC3339Nano)})
+	}
+	m["notes"] = notes
 	return m
 }
 
@@ -220,6 +240,7 @@ type htmlCommand struct {
 	About   string
 	Output  template.HTML
 	Note    string
+	Notes   []string
 }
 
 // pageTmpl is parsed on first use: nothing at start-up (TestInitCost).
@@ -242,6 +263,7 @@ section { margin-bottom: 2em; }
 pre { background: #0d1117; color: #e6edf3; padding: 1em; border-radius: 6px; overflow-x: auto; line-height: 1.35; }
 pre .cmd { color: #7ee787; font-weight: bold; }
 {{.Palette}}
+.note { border-left: 3px solid #d29922; padding-left: 0.6em; margin: 0.4em 0; }
 </style>
 </head>
 <body>
@@ -249,7 +271,8 @@ pre .cmd { color: #7ee787; font-weight: bold; }
 {{range .Commands}}<section{{if .Failed}} class="failed"{{end}}>
 <pre><span class="cmd">$ {{.Command}}</span>
 {{.Output}}</pre>
-<p class="about">{{.About}}</p>{{if .Note}}
+<p class="about">{{.About}}</p>{{range .Notes}}
+<p class="note">Note: {{.}}</p>{{end}}{{if .Note}}
 <p class="about">{{.Note}}</p>{{end}}
 </section>
 {{end}}<p class="about">Exported by hookd.</p>
@@ -272,8 +295,12 @@ func page(w io.Writer, cmds []Command, o Options) error {
 		}
 	}
 	for _, c := range cmds {
-		data.Commands = append(data.Commands, htmlCommand{Command: sanitize.Line(c.Entry.Command),
-			Failed: c.Entry.ExitCode != 0, About: about(c, o), Output: Colours(c.Output), Note: note(c)})
+		hc := htmlCommand{Command: sanitize.Line(c.Entry.Command),
+			Failed: c.Entry.ExitCode != 0, About: about(c, o), Output: Colours(c.Output), Note: note(c)}
+		for _, n := range c.Notes {
+			hc.Notes = append(hc.Notes, sanitize.Line(n.Text))
+		}
+		data.Commands = append(data.Commands, hc)
 	}
 	return pageTmpl().Execute(w, data)
 }

@@ -34,7 +34,7 @@ func commands() []Command {
 	return []Command{
 		{Entry: history.Entry{ID: 41, Session: "s1", Seq: 1, Command: "make test </pre><script>x</script> `id`", ExitCode: 2,
 			Cwd: "/home/u/src/*app*", StartedAt: at, DurationUS: 1_500_000, Shell: "bash", Host: "box", OutputBytes: int64(len(hostile))},
-			Output: hostile},
+			Output: hostile, Notes: []history.Note{{ID: 1, Command: 41, Text: "flaky on CI </p><script>n</script> *not* `me` " + token, CreatedAt: at}}},
 		{Entry: history.Entry{ID: 42, Session: "s1", Seq: 2, Command: "echo " + token, Cwd: "/home/u", StartedAt: at + 5e6, Shell: "bash", Host: "box"},
 			Missing: "it was not captured"},
 	}

@@ -110,11 +110,21 @@ type Where uint8
 const (
 	InCommand Where = 1 << iota
 	InOutput
+	// InNote is a match in a note on the command (hookd note), looked
+	// for wherever outputs are.
+	InNote
 	InBoth = InCommand | InOutput
 )
 
-// String is the JSON contract's name: "command", "output" or "both".
+// String is the JSON contract's name: "command", "output" or "both";
+// "note" for a note, after a + for a note besides ("command+note").
 func (w Where) String() string {
+	if w&InNote != 0 {
+		if base := (w &^ InNote).String(); base != "" {
+			return base + "+note"
+		}
+		return "note"
+	}
 	switch w {
 	case InCommand:
 		return "command"
@@ -370,6 +380,13 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			return nil, err
 		}
 	}
+	if q.In&InOutput != 0 && strings.TrimSpace(q.Text) != "" && q.Mode != Prefix {
+		notes, err := e.Notes(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, notes...)
+	}
 	res := Merge(cmds, outs, q.Limit)
 	if err := e.Fill(ctx, res); err != nil {
 		return nil, err
@@ -395,9 +412,9 @@ func (q Query) norm() Query {
 	return q
 }
 
-// Merge combines the results of Commands and Outputs for one query: a
-// command line found both ways is one result, matched in both, ranked a
-// little higher.
+// Merge combines the results of Commands and Outputs (and Notes) for one
+// query: a command line found several ways is one result, matched in each,
+// ranked a little higher.
 func Merge(cmds, outs []Result, limit int) []Result {
 	if len(outs) == 0 {
 		return top(cmds, limit)
@@ -410,7 +427,7 @@ func Merge(cmds, outs []Result, limit int) []Result {
 	for _, o := range outs {
 		if i, ok := byText[o.Command]; ok {
 			r := &res[i]
-			r.Matched |= InOutput
+			r.Matched |= o.Matched
 			r.Score = max(r.Score, o.Score) + bothBonus
 			if r.Line == "" {
 				r.Line, r.LineNo = o.Line, o.LineNo
