@@ -29,7 +29,7 @@ func cmdServe(fs *pflag.FlagSet) runFunc {
 		if err == nil {
 			defer closer.Close()
 		}
-		srv, l, err := web.Listen(web.Options{Store: s, Reader: e.reader(s), Engine: eng, Home: e.home, Log: log,
+		srv, l, err := web.Listen(web.Options{Store: s, Reader: e.reader(s), Engine: eng, Home: e.home, Log: log, Redactor: e.rules().Redactor,
 			Forgot: func() { search.RemoveCache(e.paths.SearchCache) }}, *port)
 		if err != nil {
 			return err

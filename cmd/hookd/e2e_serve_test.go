@@ -144,7 +144,7 @@ func openFound(search, id string) chromedp.Action[chromedp.Void] {
 // TestServeInBrowser drives hookd serve's page in a real browser: a
 // command found by a word of its output as the words are typed, its
 // page, its output's colours, and the diff against the last time it
-// worked, and the statistics' charts.
+// worked, a note written on it, and the statistics' charts.
 func TestServeInBrowser(t *testing.T) {
 	h := newHome(t)
 	state := filepath.Join(h.Dir, "state.txt")
@@ -199,6 +199,17 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#results a.cmd")),
 		chromedp.WaitVisible(chromedp.ID("worked")),
 	)
+	within(t, b, "write a note on it",
+		chromedp.SendKeys(chromedp.ID("note-text"), "broke after the upgrade"),
+		chromedp.Click(chromedp.ID("add-note")),
+	)
+	within(t, b, "the page again, with the note",
+		chromedp.WaitVisible(chromedp.CSS("#notes p.note")),
+		chromedp.WaitVisible(chromedp.ID("worked")),
+	)
+	if n := value(t, b, "the note", chromedp.Text(chromedp.CSS("#notes p.note"))); !strings.HasPrefix(n, "broke after the upgrade") {
+		t.Errorf("the note reads %q", n)
+	}
 	status := value(t, b, "status", chromedp.Text(chromedp.ID("status")))
 	del := value(t, b, "diff", chromedp.Text(chromedp.CSS("#worked .diff .del")))
 	add := value(t, b, "diff", chromedp.Text(chromedp.CSS("#worked .diff .add")))

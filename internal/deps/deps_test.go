@@ -159,7 +159,7 @@ var allowed = map[string][]string{
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
-		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml"},
+		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/notes", "internal/redact"},
 
 	// testing
 	"internal/shelltest": {},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/fix/before"
+	"github.com/hookd/hookd/internal/notes"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
@@ -223,6 +224,8 @@ type commandData struct {
 	Truncated           bool
 	Parts               int
 	Worked              *worked
+	Notes               []noteRow
+	NoteMax             int
 	CSRF                string
 	Permalink           string
 }
@@ -301,6 +304,15 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 	if en.ExitCode != 0 {
 		d.Worked = s.workedBefore(ctx, en)
 	}
+	ns, err := notes.List(ctx, s.o.Store, en.ID)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	for _, n := range ns {
+		d.Notes = append(d.Notes, noteRow{Text: n.Text, When: s.when(n.CreatedAt)})
+	}
+	d.NoteMax = notes.MaxBytes
 	s.page(w, "command.html", d)
 }
 
@@ -401,6 +413,27 @@ func (s *Server) handleRaw(w http.ResponseWriter, r *http.Request) {
 		text = "(no output: " + missing + ")\n"
 	}
 	w.Write([]byte(text))
+}
+
+type noteRow struct{ Text, When string }
+
+// handleNote attaches a note to a command (hookd note REF TEXT): redacted
+// before it is stored; the guard checked the CSRF token.
+func (s *Server) handleNote(w http.ResponseWriter, r *http.Request) {
+	en, err := s.entry(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if _, err := notes.Add(r.Context(), s.o.Store, s.o.Redactor, en.ID, r.PostFormValue("text")); err != nil {
+		if errors.Is(err, notes.ErrEmpty) {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.fail(w, err)
+		return
+	}
+	http.Redirect(w, r, "/c/"+strconv.FormatInt(en.ID, 10)+"#notes", http.StatusSeeOther)
 }
 
 // handleForget forgets one command for good (hookd forget ID); the

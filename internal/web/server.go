@@ -30,6 +30,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/search"
 )
 
@@ -37,7 +38,10 @@ import (
 type Options struct {
 	Store  *history.Store
 	Reader *recall.Reader // reads outputs (the outbox too, and why one is missing)
-	Engine *search.Engine // the search, as Ctrl-R's
+	// Redactor redacts a note before it is stored (nil: the built-in
+	// rules), as hookd note does with the configuration's rules.
+	Redactor *redact.Redactor
+	Engine   *search.Engine // the search, as Ctrl-R's
 	// Home is shown as ~ in directories.
 	Home string
 	// Forgot is called after commands were forgotten from the page (to
@@ -148,6 +152,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /c/{id}", s.handleCommand)
 	mux.HandleFunc("GET /c/{id}/raw", s.handleRaw)
 	mux.HandleFunc("POST /c/{id}/forget", s.handleForget)
+	mux.HandleFunc("POST /c/{id}/note", s.handleNote)
 	mux.HandleFunc("GET /stats", s.handleStats)
 	mux.HandleFunc("GET /static/{name}", s.handleStatic)
 	return s.guard(mux)
@@ -196,7 +201,12 @@ func (s *Server) refuse(r *http.Request) string {
 	if !s.ownHost(r.Host) {
 		return "foreign Host"
 	}
-	if o := r.Header.Get("Origin"); o != "" && !s.ownOrigin(o) {
+	// A form's POST from this server's own page carries "Origin: null"
+	// under Referrer-Policy: no-referrer; the browser then says the
+	// request is same-origin in Sec-Fetch-Site, which a page cannot forge
+	// (an opaque origin's request is cross-site).
+	if o := r.Header.Get("Origin"); o != "" && !s.ownOrigin(o) &&
+		!(o == "null" && r.Header.Get("Sec-Fetch-Site") == "same-origin") {
 		return "foreign Origin"
 	}
 	switch r.Header.Get("Sec-Fetch-Site") {

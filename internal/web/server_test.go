@@ -123,6 +123,7 @@ func TestRefused(t *testing.T) {
 		{"another port's Host", "/", []string{"Cookie", ok, "Host", "127.0.0.1:1"}},
 		{"foreign Origin", "/", []string{"Cookie", ok, "Origin", "http://evil.example"}},
 		{"Origin null", "/", []string{"Cookie", ok, "Origin", "null"}},
+		{"Origin null, cross-site (a sandboxed frame, a data: URL)", "/", []string{"Cookie", ok, "Origin", "null", "Sec-Fetch-Site", "cross-site"}},
 		{"another port's Origin", "/", []string{"Cookie", ok, "Origin", "http://127.0.0.1:1"}},
 		{"cross-site fetch", "/c/1", []string{"Cookie", ok, "Sec-Fetch-Site", "cross-site"}},
 		{"same-site fetch (another local port)", "/c/1", []string{"Cookie", ok, "Sec-Fetch-Site", "same-site"}},
@@ -198,6 +199,8 @@ func TestForgetNeedsCSRF(t *testing.T) {
 		{"the access token as CSRF token", url.Values{"csrf": {s.token}}, []string{"Cookie", ck, "Origin", origin}},
 		{"CSRF token, foreign Origin", url.Values{"csrf": {s.csrf}}, []string{"Cookie", ck, "Origin", "http://evil.example"}},
 		{"CSRF token, no access token", url.Values{"csrf": {s.csrf}}, []string{"Origin", origin}},
+		{"CSRF token, Origin null", url.Values{"csrf": {s.csrf}}, []string{"Cookie", ck, "Origin", "null"}},
+		{"CSRF token, Origin null, cross-site", url.Values{"csrf": {s.csrf}}, []string{"Cookie", ck, "Origin", "null", "Sec-Fetch-Site", "cross-site"}},
 	} {
 		if code, _, _ := do(t, s, "POST", "/c/2/forget", c.form, c.hs...); code != http.StatusForbidden {
 			t.Errorf("%s: status %d, want 403", c.name, code)
@@ -215,7 +218,8 @@ func TestForgetNeedsCSRF(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no CSRF token in the command's page:\n%s", page)
 	}
-	if code, _, _ := do(t, s, "POST", "/c/2/forget", url.Values{"csrf": {m[1]}}, "Cookie", ck, "Origin", origin); code != http.StatusSeeOther {
+	// As a browser posts the page's form under Referrer-Policy: no-referrer.
+	if code, _, _ := do(t, s, "POST", "/c/2/forget", url.Values{"csrf": {m[1]}}, "Cookie", ck, "Origin", "null", "Sec-Fetch-Site", "same-origin"); code != http.StatusSeeOther {
 		t.Fatalf("forget with the page's form: status %d", code)
 	}
 	if _, err := s.o.Store.Get(context.Background(), 2); err == nil {
@@ -277,5 +281,37 @@ func TestInert(t *testing.T) {
 	_, _, h := do(t, s, "GET", "/c/1/raw", nil, "Cookie", s.cookie())
 	if !strings.HasPrefix(h.Get("Content-Type"), "text/plain") || h.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("raw output served as %q", h.Get("Content-Type"))
+	}
+}
+
+// TestNotes: a note takes a POST with the page's CSRF token; it is stored
+// redacted and shown inert.
+func TestNotes(t *testing.T) {
+	s := serve(t, cmdSpec{text: "make deploy", out: "ok\n"})
+	ck, origin := s.cookie(), "http://"+s.Addr()
+	note := "flaky on CI <script>alert(1)</script> \u202eevil token ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	if code, _, _ := do(t, s, "POST", "/c/1/note", url.Values{"text": {note}}, "Cookie", ck, "Origin", origin); code != http.StatusForbidden {
+		t.Errorf("a note without the CSRF token: status %d, want 403", code)
+	}
+	if code, _, _ := do(t, s, "POST", "/c/1/note", url.Values{"text": {note}, "csrf": {s.csrf}}, "Origin", origin); code != http.StatusForbidden {
+		t.Errorf("a note without the access token: status %d, want 403", code)
+	}
+	if _, page, _ := do(t, s, "GET", "/c/1", nil, "Cookie", ck); strings.Contains(page, "flaky on CI") {
+		t.Fatal("a refused note was stored")
+	}
+	if code, _, h := do(t, s, "POST", "/c/1/note", url.Values{"text": {note}, "csrf": {s.csrf}}, "Cookie", ck, "Origin", origin); code != http.StatusSeeOther || h.Get("Location") != "/c/1#notes" {
+		t.Fatalf("the note: status %d, Location %q", code, h.Get("Location"))
+	}
+	_, page, _ := do(t, s, "GET", "/c/1", nil, "Cookie", ck)
+	for _, bad := range []string{"ghp_abcdefghijklmnopqrstuvwxyz0123456789", "<script>alert", "\u202e"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page shows %q of the note as it is", bad)
+		}
+	}
+	if !strings.Contains(page, `flaky on CI &lt;script&gt;alert(1)&lt;/script&gt; <span class="esc">\u202e</span>evil token`) || !strings.Contains(page, "REDACTED") {
+		t.Errorf("the note is not on the page, escaped and redacted:\n%s", regexp.MustCompile(`(?s)<section id="notes">.*?</section>`).FindString(page))
+	}
+	if code, _, _ := do(t, s, "POST", "/c/1/note", url.Values{"text": {"  "}, "csrf": {s.csrf}}, "Cookie", ck, "Origin", origin); code != http.StatusBadRequest {
+		t.Errorf("an empty note: status %d, want 400", code)
 	}
 }
