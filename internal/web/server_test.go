@@ -311,6 +311,10 @@ func TestNotes(t *testing.T) {
 	if !strings.Contains(page, `flaky on CI &lt;script&gt;alert(1)&lt;/script&gt; <span class="esc">\u202e</span>evil token`) || !strings.Contains(page, "REDACTED") {
 		t.Errorf("the note is not on the page, escaped and redacted:\n%s", regexp.MustCompile(`(?s)<section id="notes">.*?</section>`).FindString(page))
 	}
+	// Found by a word of the note, as Ctrl-R finds it.
+	if _, res, _ := do(t, s, "GET", "/?frag=1&q=flaky", nil, "Cookie", ck); !strings.Contains(res, `href="/c/1"`) || !strings.Contains(res, "matched in note") {
+		t.Errorf("the search does not find the command by its note:\n%s", res)
+	}
 	if code, _, _ := do(t, s, "POST", "/c/1/note", url.Values{"text": {"  "}, "csrf": {s.csrf}}, "Cookie", ck, "Origin", origin); code != http.StatusBadRequest {
 		t.Errorf("an empty note: status %d, want 400", code)
 	}
