@@ -18,12 +18,10 @@ import (
 	"github.com/hookd/hookd/internal/search"
 )
 
-// BenchmarkServeKeys: the page's search as it is typed, one request a
-// key, through the whole handler (the checks, the engine over the commands
-// and the outputs, the results drawn), on the generated history of
-// bench/searchgen (HOOKD_SEARCH_BENCH_DB; bench/search.sh makes it).
-// Reports the median and the 99th percentile of the requests.
-func BenchmarkServeKeys(b *testing.B) {
+// benchServer is a server over bench/searchgen's history
+// (HOOKD_SEARCH_BENCH_DB; bench/search.sh makes it), its search's corpus
+// read first when load is set.
+func benchServer(b *testing.B, load bool) *Server {
 	path := os.Getenv("HOOKD_SEARCH_BENCH_DB")
 	if path == "" {
 		b.Skip("HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
@@ -33,17 +31,29 @@ func BenchmarkServeKeys(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	b.Cleanup(func() { st.Close() })
 	eng := search.New(st, search.Here{Cwd: "/home/dev/src/kalo/mine"}, "")
-	start := time.Now()
-	if err := eng.Load(ctx); err != nil {
-		b.Fatal(err)
+	if load {
+		start := time.Now()
+		if err := eng.Load(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("corpus read in %v", time.Since(start))
 	}
-	b.Logf("corpus read in %v", time.Since(start))
 	s, err := newServer(Options{Store: st, Engine: eng, Reader: &recall.Reader{Store: st, Outbox: filepath.Join(b.TempDir(), "outbox")}}, 8080)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return s
+}
+
+// BenchmarkServeKeys: the page's search as it is typed, one request a
+// key, through the whole handler (the checks, the engine over the commands
+// and the outputs, the results drawn), on the generated history of
+// bench/searchgen (HOOKD_SEARCH_BENCH_DB; bench/search.sh makes it).
+// Reports the median and the 99th percentile of the requests.
+func BenchmarkServeKeys(b *testing.B) {
+	s := benchServer(b, true)
 	h := s.Handler()
 	// Typed as people type: commands (fuzzy), words of outputs, a filter.
 	queries := []struct{ text, extra string }{
@@ -120,21 +130,7 @@ func cpuTime() time.Duration {
 // history: a year's calendar, runs by day, the commands by time and by
 // failures, each from package stats.
 func BenchmarkServeStats(b *testing.B) {
-	path := os.Getenv("HOOKD_SEARCH_BENCH_DB")
-	if path == "" {
-		b.Skip("HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
-	}
-	ctx := context.Background()
-	st, err := history.Open(ctx, path, 10*time.Second)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	eng := search.New(st, search.Here{Cwd: "/home/dev/src/kalo/mine"}, "")
-	s, err := newServer(Options{Store: st, Engine: eng, Reader: &recall.Reader{Store: st, Outbox: filepath.Join(b.TempDir(), "outbox")}}, 8080)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := benchServer(b, false)
 	h := s.Handler()
 	for b.Loop() {
 		req := httptest.NewRequest("GET", "/stats?since=90d", nil)
