@@ -108,9 +108,34 @@ const manyFrom = ` FROM commands c LEFT JOIN sessions s ON s.id = c.session
 // q.Oldest), as they are read: a listing of the whole history holds one
 // entry at a time. An error from fn stops the walk and is returned.
 func (s *Store) Walk(ctx context.Context, q Query, fn func(Entry) error) error {
+	w, ok := s.queryWhere(ctx, q)
+	if !ok {
+		return nil
+	}
+	query := "SELECT " + entryColumns + entryFrom
+	if q.Limit == 0 || q.Limit > manyRows {
+		query = outputSizes + "SELECT " + manyColumns + manyFrom
+	}
+	if len(w.clauses) > 0 {
+		query += " WHERE " + strings.Join(w.clauses, " AND ")
+	}
+	if q.Oldest {
+		query += " ORDER BY c.started_at, c.id"
+	} else {
+		query += " ORDER BY c.started_at DESC, c.id DESC"
+	}
+	if q.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	return s.each(ctx, "list history", query, w.args, fn)
+}
+
+// queryWhere is the WHERE clauses of q's selection (commands c joined to
+// their sessions s); false when it selects nothing.
+func (s *Store) queryWhere(ctx context.Context, q Query) (where, bool) {
 	var w where
 	if !w.common(filter{q.Failed, q.Session, q.Cwd, q.CwdUnder, q.Since, q.Authors, q.ThisHost}) {
-		return nil
+		return w, false
 	}
 	if q.Host != "" {
 		if SessionHost("x"+HostSep+q.Host) != "" {
@@ -129,22 +154,7 @@ func (s *Store) Walk(ctx context.Context, q Query, fn func(Entry) error) error {
 	if fq := ftsQuery(words); s.fts && fq != "" && s.ftsFew(ctx, fq) {
 		w.add("c.id IN (SELECT rowid FROM commands_fts WHERE commands_fts MATCH ?)", fq)
 	}
-	query := "SELECT " + entryColumns + entryFrom
-	if q.Limit == 0 || q.Limit > manyRows {
-		query = outputSizes + "SELECT " + manyColumns + manyFrom
-	}
-	if len(w.clauses) > 0 {
-		query += " WHERE " + strings.Join(w.clauses, " AND ")
-	}
-	if q.Oldest {
-		query += " ORDER BY c.started_at, c.id"
-	} else {
-		query += " ORDER BY c.started_at DESC, c.id DESC"
-	}
-	if q.Limit > 0 {
-		query += fmt.Sprintf(" LIMIT %d", q.Limit)
-	}
-	return s.each(ctx, "list history", query, w.args, fn)
+	return w, true
 }
 
 // entries runs query, which selects entryColumns, and returns its
@@ -353,6 +363,10 @@ func (s *Store) forgetRows(ctx context.Context, tx *sql.Tx, ids []int64) (int, e
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM contexts WHERE id = ?`, id); err != nil {
+			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM notes WHERE (session, seq) IN
+			(SELECT session, seq FROM commands WHERE id = ?)`, id); err != nil {
 			return 0, fmt.Errorf("forget %d: %w", id, classify(err))
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM commands WHERE id = ?", id)

@@ -223,6 +223,21 @@ var migrations = []string{
 		text TEXT NOT NULL,
 		PRIMARY KEY (session, seq)
 	) WITHOUT ROWID;`,
+	// 9: the index hookd stats counts from (stats.go): every command
+	// line's runs in one stretch with what a figure needs (time, status,
+	// duration, session), so that a year grouped by command is one pass
+	// over the index, no sort and no read of the table's rows. And notes
+	// on commands (hookd note, notes.go), keyed as outputs are by their
+	// command's session and sequence number; redacted before stored.
+	`CREATE INDEX commands_stats ON commands (command, started_at, exit_code, duration_us, session);
+	CREATE TABLE notes (
+		id INTEGER PRIMARY KEY,
+		session TEXT NOT NULL,
+		seq INTEGER NOT NULL,
+		text TEXT NOT NULL,
+		created_at INTEGER NOT NULL
+	);
+	CREATE INDEX notes_command ON notes (session, seq);`,
 }
 
 // backupPath is where migrate keeps the copy of the database at path as it

@@ -7,7 +7,7 @@ import (
 )
 
 // ParseSince reads a point in time as `hookd history --since` takes it: a
-// duration back from now (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339).
+// duration back from now (90m, 2h, 3d, 1w, 1y) or a date (2026-11-01, RFC 3339).
 func ParseSince(s string, now time.Time) (time.Time, error) {
 	if len(s) > 1 {
 		unit := s[len(s)-1]
@@ -17,6 +17,8 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 				return now.AddDate(0, 0, -v), nil
 			case 'w':
 				return now.AddDate(0, 0, -7*v), nil
+			case 'y':
+				return now.AddDate(-v, 0, 0), nil
 			}
 		}
 	}
@@ -28,5 +30,5 @@ func ParseSince(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d, 1w) or a date (2006-01-02, RFC 3339)", s)
+	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 2h, 3d, 1w, 1y) or a date (2006-01-02, RFC 3339)", s)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hookd/hookd/internal/hostid"
+	"github.com/hookd/hookd/internal/notes"
 	"io"
 	"os"
 	"path/filepath"
@@ -189,12 +190,17 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			return oerr
 		}
 		why := e.why(ctx, s, en)
+		ns, err := notes.List(ctx, s, en.ID)
+		if err != nil {
+			return err
+		}
 		if *asJSON {
 			if en.HostID == "" {
 				en.HostID, _ = hostid.Get(e.paths.HostID)
 			}
 			m := en.JSON()
 			addWhy(m, why)
+			m["notes"] = notesJSON(ns)
 			m["output"] = string(o.Text)
 			if !utf8.Valid(o.Text) {
 				m["output_base64"] = base64.StdEncoding.EncodeToString(o.Text)
@@ -210,6 +216,10 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 		}
 		printEntry(e.stdout, e, en)
 		printWhy(e.stdout, e, why)
+		for _, n := range ns {
+			fmt.Fprintf(e.stdout, "%s %s %s\n", e.palette.Render(style.Label, fmt.Sprintf("%-9s", "note")),
+				sanitize.Line(n.Text), e.palette.Render(style.Dim, time.UnixMicro(n.CreatedAt).Local().Format("(2006-01-02 15:04)")))
+		}
 		label := e.palette.Render(style.Label, fmt.Sprintf("%-9s", "output"))
 		switch {
 		case none != "":

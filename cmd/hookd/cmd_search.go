@@ -37,7 +37,7 @@ const searchKeysHelp = `Ctrl-R at the prompt (search.key) searches every command
 
 func cmdSearch(fs *pflag.FlagSet) runFunc {
 	n := fs.IntP("limit", "n", 0, "show at most `N` commands (default 20; the interactive search shows what fits)")
-	asJSON := fs.Bool("json", false, "print JSON Lines: the fields of hookd history --json, and count, matched, line, line_number")
+	asJSON := fs.Bool("json", false, "print JSON Lines: the fields of hookd history --json, and count, matched, line, line_number (an output's match), note (a note's)")
 	list := fs.Bool("list", false, "print the results, even on a terminal (no interactive search)")
 	cwd := fs.String("cwd", "", "only commands started in `DIR` (. for here)")
 	session := fs.Bool("session", false, "only commands of this shell session (--scope session)")
@@ -136,8 +136,11 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 			if r.Count > 1 {
 				fmt.Fprintf(e.stdout, "%s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s ran %d times", "", r.Count)))
 			}
-			if r.Line != "" {
+			switch {
+			case r.Line != "" && r.LineNo > 0:
 				fmt.Fprintf(e.stdout, "%s %s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s output line %d:", "", r.LineNo)), sanitize.Line(r.Line))
+			case r.Line != "":
+				fmt.Fprintf(e.stdout, "%s %s\n", e.palette.Render(style.Dim, fmt.Sprintf("%8s note:", "")), sanitize.Line(r.Line))
 			}
 		}
 		if len(res) == 0 {

@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 }
 
 // newHome makes an isolated home with hookd on PATH.
-func newHome(t *testing.T) *shelltest.Home {
+func newHome(t testing.TB) *shelltest.Home {
 	return shelltest.NewHome(t, filepath.Dir(hookdBin))
 }
 

@@ -28,7 +28,7 @@ func main() {
 }
 
 // longRunning are the commands that keep Go's garbage collection.
-var longRunning = map[string]bool{"daemon": true, "shell": true, "ask": true, "chain": true}
+var longRunning = map[string]bool{"daemon": true, "shell": true, "ask": true, "chain": true, "serve": true}
 
 // wrappers are the commands that run a child in the foreground and end
 // with it: the terminal's signals reach the child too, and they forward

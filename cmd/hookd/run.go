@@ -48,6 +48,9 @@ var commands = []command{
 	{name: "suggest", args: "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", refs: true, summary: "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", flags: cmdSuggest},
 	{name: "ask", args: "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", summary: "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", flags: cmdAsk},
 	{name: "diff", args: "[REF [REF2]] [--author NAME] [--context N] [--json]", refs: true, summary: "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", flags: cmdDiff},
+	{name: "stats", args: "[--by command|program|dir|repo|day|week|host|author] [--since WHEN] [--failed] [--scope S] [--cwd DIR] [--agents] [--sort ORDER] [-n N] [--calendar] [--json] [--width N]", summary: "counts, failure rates, total and median durations and time lost to failures per command (or program, directory, repository, day, week, host, author), with sparklines; flaky commands apart; --calendar a year of runs per day", flags: cmdStats},
+	{name: "export", args: "[REF…] [--session] [--format md|html|json|text] [--author NAME]", refs: true, summary: "write commands (the last one, the REFs, or REF's whole session) with their outputs, redacted and made inert, for a bug report or a pull request: Markdown, a self-contained HTML page, JSON Lines or text", flags: cmdExport},
+	{name: "note", args: "REF TEXT… [--author NAME]", refs: true, summary: "attach a note to a command (redacted like everything stored): shown by hookd show and hookd export, found by hookd search, gone with the command on forget", flags: cmdNote},
 	{name: "ctx", args: "[REF…] [--author NAME] [--budget N]", refs: true, summary: "print the context block of commands (text, status, directory, output) for any LLM tool", flags: cmdCtx},
 	{name: "allow", args: "[FILE] | --list", summary: "trust the nearest .hookd.yml (or FILE) to run its context commands, as it is now: an edit untrusts it", flags: cmdAllow},
 	{name: "deny", args: "[FILE]", summary: "stop trusting the nearest .hookd.yml (or FILE): its context commands no longer run", flags: cmdDeny},
@@ -62,13 +65,14 @@ var commands = []command{
 	{name: "check", args: "[--json] -- CMD… | --hook claude-code", summary: "rate a command before it runs, by the risk rules that label fixes, and say why: exits 0, 1 or 2 for low, medium or high (for a coding agent's pre-tool hook)", flags: cmdCheck},
 	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record, without running it, a command another tool (a coding agent) already ran, with its output, as that tool's", flags: cmdRecord},
 	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
+	{name: "serve", args: "[--port N] [--open]", summary: "a local web page of the history (127.0.0.1 only): search as you type, each command's page with its output and what changed since it worked; prints its address, with its access token, first", flags: cmdServe},
 	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
 	{name: "version", args: "[--json]", summary: "print the version, the commit and date it was built from, the Go and SQLite versions, and whether full-text search (FTS5) is in", flags: cmdVersion},
 }
 
 // rereadable are the commands that only read the history, run again after
 // a damaged database was recovered under them.
-var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true}
+var rereadable = map[string]bool{"history": true, "search": true, "show": true, "out": true, "ctx": true, "status": true, "diff": true, "stats": true, "export": true}
 
 // usageError is a mistake in how hookd was called: exit status 2.
 type usageError struct{ msg string }

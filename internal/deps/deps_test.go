@@ -39,7 +39,7 @@ var layers = []struct {
 	{"search", []string{"internal/search"}},
 	// What reads all of them for the user or another program: hookd
 	// status, the MCP server for coding agents.
-	{"apps", []string{"internal/status", "internal/mcp"}},
+	{"apps", []string{"internal/status", "internal/mcp", "internal/stats", "internal/export", "internal/notes", "internal/web"}},
 	// Helpers that only tests import.
 	{"testing", []string{"internal/shelltest", "internal/spooltest", "internal/deps", "bench"}},
 	// The CLI: flags, output and wiring. Nothing imports it.
@@ -79,6 +79,8 @@ var allowed = map[string][]string{
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
 	"internal/ui/style": {},
+	// A terminal's text as HTML (hookd serve, hookd export's page).
+	"internal/ui/termhtml": {"internal/sanitize"},
 	// This installation's id (the "this host" of sync and of searches).
 	"internal/hostid": {},
 	// Two texts compared line by line, as diff -u does (hookd diff).
@@ -146,8 +148,19 @@ var allowed = map[string][]string{
 	"internal/search/ui": {"internal/search", "history", "internal/sanitize", "internal/ui/style"},
 
 	// apps
-	"internal/mcp":    {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp": {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	// The user's notes on commands, redacted (hookd note, hookd serve).
+	"internal/notes": {"history", "internal/redact"},
+	// Commands with their outputs written for a report (hookd export).
+	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
+	// The figures of hookd stats and hookd serve's charts.
+	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
 	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
+
+	// hookd serve: the local web page over the search, the command's
+	// page with "it worked before".
+	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
+		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/notes", "internal/redact"},
 
 	// testing
 	"internal/shelltest": {"internal/required"},
@@ -172,7 +185,7 @@ var allowed = map[string][]string{
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
 		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
-		"internal/search", "internal/search/ui"},
+		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/notes", "internal/web"},
 }
 
 // packages lists hookd's packages with the hookd packages each imports

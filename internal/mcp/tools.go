@@ -110,6 +110,9 @@ type OutputOut struct {
 	Truncated bool `json:"truncated,omitempty"`
 	// Note says what was left out, and how to ask for it.
 	Note string `json:"note,omitempty"`
+	// UserNotes are the notes the user attached to the command (hookd
+	// note), oldest first.
+	UserNotes []string `json:"user_notes,omitempty" jsonschema:"the user's own notes on this command (hookd note), oldest first"`
 }
 
 func (t *tools) output(ctx context.Context, _ *sdk.CallToolRequest, in OutputIn) (*sdk.CallToolResult, OutputOut, error) {
@@ -143,6 +146,13 @@ func (t *tools) output(ctx context.Context, _ *sdk.CallToolRequest, in OutputIn)
 			return err
 		}
 		out.Info = t.command(en)
+		ns, err := s.Notes(ctx, []int64{en.ID})
+		if err != nil {
+			return err
+		}
+		for _, n := range ns[en.ID] {
+			out.UserNotes = append(out.UserNotes, t.line(n.Text))
+		}
 		o, err := rd.Output(ctx, en, "", 0)
 		var no *recall.NoOutput
 		if errors.As(err, &no) {
@@ -160,6 +170,9 @@ func (t *tools) output(ctx context.Context, _ *sdk.CallToolRequest, in OutputIn)
 		return nil, out, err
 	}
 	head := summary(out.Info)
+	for _, n := range out.UserNotes {
+		head += "\nThe user's note: " + n
+	}
 	switch {
 	case out.Missing != "":
 		return text(fmt.Sprintf("%s\nNo output: %s.\n", head, out.Missing)), out, nil

@@ -59,9 +59,11 @@ func (r Result) JSONLine(self string) map[string]any {
 	if r.Matched != 0 {
 		m["matched"] = r.Matched.String()
 	}
-	if r.Matched&InOutput != 0 {
+	if r.Matched&InOutput != 0 && r.LineNo > 0 {
 		m["line"] = r.Line
 		m["line_number"] = r.LineNo
+	} else if r.Matched&InNote != 0 {
+		m["note"] = r.Line
 	}
 	return m
 }

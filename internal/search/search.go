@@ -110,11 +110,21 @@ type Where uint8
 const (
 	InCommand Where = 1 << iota
 	InOutput
+	// InNote is a match in a note on the command (hookd note), looked
+	// for wherever outputs are.
+	InNote
 	InBoth = InCommand | InOutput
 )
 
-// String is the JSON contract's name: "command", "output" or "both".
+// String is the JSON contract's name: "command", "output" or "both";
+// "note" for a note, after a + for a note besides ("command+note").
 func (w Where) String() string {
+	if w&InNote != 0 {
+		if base := (w &^ InNote).String(); base != "" {
+			return base + "+note"
+		}
+		return "note"
+	}
 	switch w {
 	case InCommand:
 		return "command"
@@ -370,11 +380,26 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			return nil, err
 		}
 	}
+	if q.In&InOutput != 0 && strings.TrimSpace(q.Text) != "" && q.Mode != Prefix {
+		notes, err := e.Notes(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, notes...)
+	}
 	res := Merge(cmds, outs, q.Limit)
 	if err := e.Fill(ctx, res); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// TypedOutputs reports whether a query typed key by key (Ctrl-R, the web
+// page's search as you type) searches the outputs too: from two
+// characters on, and not in prefix mode (a prefix is the start of a
+// command line). A single letter would match most outputs' words.
+func TypedOutputs(q Query) bool {
+	return len(strings.TrimSpace(q.Text)) >= 2 && q.Mode != Prefix
 }
 
 func (q Query) norm() Query {
@@ -387,9 +412,9 @@ func (q Query) norm() Query {
 	return q
 }
 
-// Merge combines the results of Commands and Outputs for one query: a
-// command line found both ways is one result, matched in both, ranked a
-// little higher.
+// Merge combines the results of Commands and Outputs (and Notes) for one
+// query: a command line found several ways is one result, matched in each,
+// ranked a little higher.
 func Merge(cmds, outs []Result, limit int) []Result {
 	if len(outs) == 0 {
 		return top(cmds, limit)
@@ -402,7 +427,7 @@ func Merge(cmds, outs []Result, limit int) []Result {
 	for _, o := range outs {
 		if i, ok := byText[o.Command]; ok {
 			r := &res[i]
-			r.Matched |= InOutput
+			r.Matched |= o.Matched
 			r.Score = max(r.Score, o.Score) + bothBonus
 			if r.Line == "" {
 				r.Line, r.LineNo = o.Line, o.LineNo
@@ -550,21 +575,11 @@ func (e *Engine) countsOf(f Filter, entries []history.Entry) map[string]int {
 	return m
 }
 
-func (e *Engine) sessionOrNone() string {
-	if e.here.Session == "" {
-		return "\x00none" // outside a hooked shell the session has nothing
-	}
-	return e.here.Session
-}
+func (e *Engine) sessionOrNone() string { return e.here.sessionOrNone() }
 
 // repo is the directory the repository scope covers: the repository's top,
 // else the directory.
-func (e *Engine) repo() string {
-	if e.here.Repo != "" {
-		return e.here.Repo
-	}
-	return e.here.Cwd
-}
+func (e *Engine) repo() string { return e.here.repo() }
 
 // MatchingLine returns the first line of text that holds every word
 // (ASCII case ignored), else the first that holds one of them, else the
@@ -654,23 +669,11 @@ func (e *Engine) Forget(ctx context.Context, command string) (int, error) {
 // from the database, without the corpus: the first screen of Ctrl-R while
 // the corpus loads. Counts are 0 (not known yet).
 func (e *Engine) Recent(ctx context.Context, f Filter, limit int) ([]Result, error) {
-	q := history.Query{Limit: limit * 3, Failed: f.Failed, Since: f.Since, Cwd: f.Cwd, Session: f.Session,
-		Authors: f.authors(), ThisHost: f.Scope == ScopeHost}
-	if f.Scope == ScopeRepo {
-		q.CwdUnder = e.repo()
+	q, ok := f.HistoryQuery(e.here)
+	if !ok {
+		return nil, nil
 	}
-	switch f.Scope {
-	case ScopeSession:
-		if f.Session != "" && f.Session != e.here.Session {
-			return nil, nil
-		}
-		q.Session = e.sessionOrNone()
-	case ScopeDir:
-		if f.Cwd != "" && f.Cwd != e.here.Cwd {
-			return nil, nil
-		}
-		q.Cwd = e.here.Cwd
-	}
+	q.Limit = limit * 3
 	entries, err := e.store.List(ctx, q)
 	if err != nil {
 		return nil, err

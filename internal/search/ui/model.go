@@ -229,7 +229,7 @@ func (m *model) outputsCmd() tea.Cmd {
 	}
 	q := m.q
 	q.Text = m.input.String()
-	if len(strings.TrimSpace(q.Text)) < 2 || q.Mode == search.Prefix {
+	if !search.TypedOutputs(q) {
 		m.outRes, m.pending = nil, false
 		m.chosen = ""
 		return nil

@@ -218,9 +218,13 @@ func (m *model) listLines() []string {
 // matchedTag says in a row why it matched: its command line, its output,
 // or both (nothing for the most recent commands, listed without a query).
 var matchedTag = map[search.Where]string{
-	search.InCommand: "⊳cmd",
-	search.InOutput:  "⊳out",
-	search.InBoth:    "⊳cmd+out",
+	search.InCommand:                 "⊳cmd",
+	search.InOutput:                  "⊳out",
+	search.InBoth:                    "⊳cmd+out",
+	search.InNote:                    "⊳note",
+	search.InCommand | search.InNote: "⊳cmd+note",
+	search.InOutput | search.InNote:  "⊳out+note",
+	search.InBoth | search.InNote:    "⊳cmd+out+note",
 }
 
 // highlight sanitizes cmd for the terminal and marks the runes at pos;
