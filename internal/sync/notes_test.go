@@ -14,12 +14,9 @@ import (
 // notes returns every note's text in h's history, by command line.
 func (h *host) notes() map[string][]string {
 	h.t.Helper()
+	all := h.entries()
 	s := h.store()
 	defer s.Close()
-	all, err := s.List(h.t.Context(), history.Query{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
 	var ids []int64
 	for _, e := range all {
 		ids = append(ids, e.ID)
