@@ -14,6 +14,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -155,8 +156,10 @@ func text(w io.Writer, cmds []Command, o Options) error {
 // mdSpecial are the characters that mean something in Markdown's inline
 // text (and raw HTML's <), escaped with a backslash in the lines about a
 // command.
-var mdSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
-	`<`, `\<`, `>`, `\>`, `#`, `\#`, `|`, `\|`, `~`, `\~`, `!`, `\!`, `&`, `\&`)
+var mdSpecial = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
+		`<`, `\<`, `>`, `\>`, `#`, `\#`, `|`, `\|`, `~`, `\~`, `!`, `\!`, `&`, `\&`)
+})
 
 // Fence is a Markdown code fence for text: backticks, one more than the
 // longest run of them in text and never fewer than three, so that nothing
@@ -182,13 +185,13 @@ func markdown(w io.Writer, cmds []Command, o Options) error {
 		}
 		body := "$ " + sanitize.Line(c.Entry.Command) + "\n" + outputText(c)
 		f := Fence(body)
-		b.WriteString(mdSpecial.Replace(about(c, o)) + "\n\n")
+		b.WriteString(mdSpecial().Replace(about(c, o)) + "\n\n")
 		for _, n := range c.Notes {
-			b.WriteString("> Note: " + mdSpecial.Replace(sanitize.Line(n.Text)) + "\n\n")
+			b.WriteString("> Note: " + mdSpecial().Replace(sanitize.Line(n.Text)) + "\n\n")
 		}
 		b.WriteString(f + "console\n" + body + f + "\n")
 		if n := note(c); n != "" {
-			b.WriteString("\n" + mdSpecial.Replace(n) + "\n")
+			b.WriteString("\n" + mdSpecial().Replace(n) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -241,7 +244,10 @@ type htmlCommand struct {
 	Notes   []string
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+// pageTmpl is parsed when first used: not at every hookd command's start.
+var pageTmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("page").Parse(pageHTML)) })
+
+const pageHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -275,7 +281,7 @@ pre .cmd { color: #7ee787; font-weight: bold; }
 {{end}}<p class="about">Exported by hookd.</p>
 </body>
 </html>
-`))
+`
 
 func page(w io.Writer, cmds []Command, o Options) error {
 	data := struct {
@@ -298,5 +304,5 @@ func page(w io.Writer, cmds []Command, o Options) error {
 		}
 		data.Commands = append(data.Commands, hc)
 	}
-	return pageTmpl.Execute(w, data)
+	return pageTmpl().Execute(w, data)
 }
