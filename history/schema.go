@@ -228,7 +228,8 @@ var migrations = []string{
 	// duration, session), so that a year grouped by command is one pass
 	// over the index, no sort and no read of the table's rows. And notes
 	// on commands (hookd note, notes.go), keyed as outputs are by their
-	// command's session and sequence number; redacted before stored.
+	// command's session and sequence number; redacted before stored;
+	// queued for sync (kind 4, the note's id as the stream) as the rest.
 	`CREATE INDEX commands_stats ON commands (command, started_at, exit_code, duration_us, session);
 	CREATE TABLE notes (
 		id INTEGER PRIMARY KEY,
@@ -237,7 +238,10 @@ var migrations = []string{
 		text TEXT NOT NULL,
 		created_at INTEGER NOT NULL
 	);
-	CREATE INDEX notes_command ON notes (session, seq);`,
+	CREATE INDEX notes_command ON notes (session, seq);
+	CREATE TRIGGER sync_note_added AFTER INSERT ON notes
+		WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on')
+		BEGIN INSERT INTO sync_queue (kind, session, seq, stream) VALUES (4, NEW.session, NEW.seq, CAST(NEW.id AS TEXT)); END;`,
 }
 
 // backupPath is where migrate keeps the copy of the database at path as it

@@ -101,24 +101,14 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	if !ok {
 		return nil, tot, fmt.Errorf("stats: unknown sort %q", t.Sort)
 	}
-	q := t.Query
-	q.Text = ""
 	// The user's own commands (coding agents' left out), the default,
 	// are counted without reading each command's session: every command
 	// is counted, then the agents' sessions' commands, found through
 	// the (session, seq) index, are taken off. Other selections of
 	// authors, and keys or filters of sessions, join the sessions.
-	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
-	if own {
-		q.Authors = nil
-	}
-	w, ok := s.queryWhere(ctx, q)
+	w, from, own, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil, tot, nil
-	}
-	from := " FROM commands c"
-	if !own && (q.Authors != nil || q.Host != "" || strings.Contains(key, "s.")) {
-		from += " LEFT JOIN sessions s ON s.id = c.session"
 	}
 	cond := ""
 	if len(w.clauses) > 0 {
@@ -177,29 +167,43 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	return out, tot, nil
 }
 
+// notAgents keeps the commands of the user's own sessions.
+const notAgents = "c.session NOT IN (SELECT id FROM sessions WHERE author <> '')"
+
+// tallyWhere is the selection of q's commands grouped by key: its WHERE
+// clauses and the FROM clause, which joins the sessions only where the
+// key or a filter reads them. own is true when q keeps the user's own
+// commands alone (Authors [""]) and nothing else reads the sessions:
+// that filter is then left out of w for the caller to apply (notAgents,
+// or by subtraction). ok is false when q selects nothing.
+func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, from string, own, ok bool) {
+	q.Text = ""
+	own = len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
+	if own {
+		q.Authors = nil
+	}
+	w, ok = s.queryWhere(ctx, q)
+	from = " FROM commands c"
+	if !own && (q.Authors != nil || q.Host != "" || strings.Contains(key, "s.")) {
+		from += " LEFT JOIN sessions s ON s.id = c.session"
+	}
+	return w, from, own, ok
+}
+
 // tallySeries fills the medians, first and last runs and the series of
 // rows, whose keys are those of key: one pass over their commands (found
 // through the index that leads with the command line, when grouped by
 // it), grouped by key and bucket; the median is each line's middle run
 // by duration, or by other keys found by numbering each key's runs.
 func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []TallyRow) error {
-	q := t.Query
-	q.Text = ""
 	// The user's own runs: the agents' sessions left out by their ids
 	// (the index holds each run's session), not by reading sessions.
-	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
-	if own {
-		q.Authors = nil
-	}
-	w, ok := s.queryWhere(ctx, q)
+	w, from, own, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil
 	}
-	from := " FROM commands c"
 	if own {
-		w.add("c.session NOT IN (SELECT id FROM sessions WHERE author <> '')")
-	} else if q.Authors != nil || q.Host != "" || strings.Contains(key, "s.") {
-		from += " LEFT JOIN sessions s ON s.id = c.session"
+		w.add(notAgents)
 	}
 	index := make(map[string]int, len(rows))
 	keys := make([]any, len(rows))
@@ -318,21 +322,14 @@ type DayCount struct {
 // division of each run's time, no date arithmetic per row); the hours are
 // folded into the local days here, daylight saving time included.
 func (s *Store) Calendar(ctx context.Context, q Query) ([]DayCount, error) {
-	q.Text = ""
-	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == ""
-	if own {
-		q.Authors = nil
-	}
-	w, ok := s.queryWhere(ctx, q)
+	w, from, own, ok := s.tallyWhere(ctx, q, "")
 	if !ok {
 		return nil, nil
 	}
-	query := `SELECT c.started_at / 3600000000 AS h, COUNT(*), SUM(c.exit_code <> 0) FROM commands c`
 	if own {
-		w.add("c.session NOT IN (SELECT id FROM sessions WHERE author <> '')")
-	} else if q.Authors != nil || q.Host != "" {
-		query += " LEFT JOIN sessions s ON s.id = c.session"
+		w.add(notAgents)
 	}
+	query := `SELECT c.started_at / 3600000000 AS h, COUNT(*), SUM(c.exit_code <> 0)` + from
 	if len(w.clauses) > 0 {
 		query += " WHERE " + strings.Join(w.clauses, " AND ")
 	}

@@ -46,6 +46,7 @@ const (
 	syncCommand   = 1
 	syncOutput    = 2
 	syncTombstone = 3
+	syncNote      = 4
 )
 
 // Meta keys of sync.
@@ -75,6 +76,7 @@ func (s *Store) EnableSync(ctx context.Context) (string, error) {
 			`INSERT INTO sync_queue (kind, session, seq, stream) SELECT 2, session, seq, stream FROM outputs
 				WHERE text IS NOT NULL AND ` + notHere + ` ORDER BY created_at`,
 			`INSERT INTO sync_queue (kind, session, seq) SELECT 3, session, seq FROM sync_tombstones ORDER BY at`,
+			`INSERT INTO sync_queue (kind, session, seq, stream) SELECT 4, session, seq, CAST(id AS TEXT) FROM notes ORDER BY id`,
 			`INSERT INTO meta (key, value) VALUES ('` + syncOnKey + `', '1')`,
 		} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -121,10 +123,23 @@ type SyncBatch struct {
 	Contexts   map[Key]Context
 	Outputs    []Output
 	Tombstones []Key
+	// Notes are the notes written here (hookd note), each on the command
+	// its Command names by session and sequence number (as Commands name
+	// them); Command and ID are not used.
+	Notes []SyncNote
+}
+
+// SyncNote is a note on its way through sync.
+type SyncNote struct {
+	Key
+	Text      string
+	CreatedAt int64 // µs
 }
 
 // Items counts the batch's rows (sessions aside).
-func (b *SyncBatch) Items() int { return len(b.Commands) + len(b.Outputs) + len(b.Tombstones) }
+func (b *SyncBatch) Items() int {
+	return len(b.Commands) + len(b.Outputs) + len(b.Tombstones) + len(b.Notes)
+}
 
 // SyncPending reads the upload queue after the row after, up to limit rows
 // or about maxBytes of commands and outputs (0: no bound), whichever
@@ -140,12 +155,14 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxByte
 			o.text, o.bytes, o.flags, o.created_at,
 			x.key, COALESCE(r.path, ''), x.branch, x.head, x.dirty,
 			(SELECT e.vars FROM session_envs se JOIN envs e ON e.id = se.env
-				WHERE c.id IS NOT NULL AND se.session = q.session AND se.from_seq <= q.seq ORDER BY se.from_seq DESC LIMIT 1)
+				WHERE c.id IS NOT NULL AND se.session = q.session AND se.from_seq <= q.seq ORDER BY se.from_seq DESC LIMIT 1),
+			n.text, n.created_at
 		FROM sync_queue q
 		LEFT JOIN commands c ON q.kind = 1 AND c.session = q.session AND c.seq = q.seq
 		LEFT JOIN outputs o ON q.kind = 2 AND o.session = q.session AND o.seq = q.seq AND o.stream = q.stream
 		LEFT JOIN contexts x ON x.id = c.id
 		LEFT JOIN repos r ON r.id = x.repo
+		LEFT JOIN notes n ON q.kind = 4 AND n.id = CAST(q.stream AS INTEGER)
 		WHERE q.id > ? ORDER BY q.id LIMIT ?`, after, limit)
 	if err != nil {
 		return b, fmt.Errorf("sync queue: %w", classify(err))
@@ -169,9 +186,11 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxByte
 			xkey, xdirty          sql.NullInt64
 			xrepo                 string
 			xbranch, xhead, vars  sql.NullString
+			ntext                 sql.NullString
+			nat                   sql.NullInt64
 		)
 		if err := rows.Scan(&id, &kind, &session, &seq, &stream, &cmd, &exit, &ps, &cwd, &start, &dur, &src,
-			&text, &obytes, &flags, &ocreat, &xkey, &xrepo, &xbranch, &xhead, &xdirty, &vars); err != nil {
+			&text, &obytes, &flags, &ocreat, &xkey, &xrepo, &xbranch, &xhead, &xdirty, &vars, &ntext, &nat); err != nil {
 			return b, fmt.Errorf("sync queue: %w", classify(err))
 		}
 		b.Upto = id
@@ -211,6 +230,13 @@ func (s *Store) SyncPending(ctx context.Context, after int64, limit int, maxByte
 			b.Outputs = append(b.Outputs, o)
 		case syncTombstone:
 			b.Tombstones = append(b.Tombstones, Key{session, seq})
+		case syncNote:
+			// Written here, on a command of any host's.
+			if !ntext.Valid {
+				continue
+			}
+			size += int64(len(ntext.String) + 32)
+			b.Notes = append(b.Notes, SyncNote{Key: Key{session, seq}, Text: ntext.String, CreatedAt: nat.Int64})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -339,7 +365,7 @@ func (s *Store) Uploaded(ctx context.Context, upto int64, kv map[string]string) 
 
 // MergeStats says what merging a segment changed.
 type MergeStats struct {
-	Commands, Outputs, Forgotten int
+	Commands, Outputs, Forgotten, Notes int
 }
 
 // Merge adds what a segment of installation host (labelled label) holds,
@@ -502,6 +528,28 @@ func (s *Store) merge(ctx context.Context, host, label string, end int64, b *Syn
 			return err
 		}
 		st.Outputs++
+	}
+	for _, n := range b.Notes {
+		// Kept once (a segment read again, a fold of segments), and not
+		// on a command forgotten.
+		n.Session = local(n.Session)
+		if dead[Key{n.Session, n.Seq}] {
+			continue
+		}
+		if d, err := t.tombstoned(ctx, n.Session, n.Seq); err != nil {
+			return err
+		} else if d {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO notes (session, seq, text, created_at) SELECT ?, ?, ?, ?
+			WHERE NOT EXISTS (SELECT 1 FROM notes WHERE session = ? AND seq = ? AND created_at = ? AND text = ?)`,
+			n.Session, n.Seq, n.Text, n.CreatedAt, n.Session, n.Seq, n.CreatedAt, n.Text)
+		if err != nil {
+			return fmt.Errorf("merge: %w", classify(err))
+		}
+		if k, _ := res.RowsAffected(); k > 0 {
+			st.Notes++
+		}
 	}
 	var ids []int64
 	for _, k := range b.Tombstones {

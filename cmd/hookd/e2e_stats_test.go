@@ -3,8 +3,13 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // TestStatsCLI: commands run through hookd run are counted by hookd stats:
@@ -144,4 +149,30 @@ func TestNotesCLI(t *testing.T) {
 	if out, _, err := hookdIn(h, proj, nil, "search", "--list", "vpn"); err == nil || strings.Contains(out, "VPN") {
 		t.Errorf("the note outlived its command: %v\n%s", err, out)
 	}
+}
+
+// TestSearchFindsNote: Ctrl-R finds a command by a word of a note on it
+// (hookd note), tags the row ⊳note, and Enter puts the command on the line.
+func TestSearchFindsNote(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h, s := searchShell(t, shell, 200, 50, "")
+		s.Run("echo deploywidget")
+		var id int64
+		shelltest.Eventually(t, 20*time.Second, func() bool {
+			es := entries(t, h)
+			if len(es) > 0 && es[len(es)-1].Command == "echo deploywidget" {
+				id = es[len(es)-1].ID
+			}
+			return id != 0
+		}, func() string { return "echo deploywidget not recorded" })
+		hookd(t, h, "note", strconv.FormatInt(id, 10), "needs", "quuxvpn", "up")
+		s.Editing()
+		openSearch(s)
+		screen := typeQuery(s, "quuxvpn", regexp.QuoteMeta("echo deploywidget"))
+		if !strings.Contains(searchUI(screen), "⊳note") {
+			t.Errorf("the row does not say it matched a note:\n%s", searchUI(screen))
+		}
+		s.Type("\r")
+		waitLine(t, s, "echo deploywidget")
+	})
 }

@@ -157,8 +157,10 @@ func text(w io.Writer, cmds []Command, o Options) error {
 // mdSpecial are the characters that mean something in Markdown's inline
 // text (and raw HTML's <), escaped with a backslash in the lines about a
 // command.
-var mdSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
-	`<`, `\<`, `>`, `\>`, `#`, `\#`, `|`, `\|`, `~`, `\~`, `!`, `\!`, `&`, `\&`)
+var mdSpecial = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
+		`<`, `\<`, `>`, `\>`, `#`, `\#`, `|`, `\|`, `~`, `\~`, `!`, `\!`, `&`, `\&`)
+})
 
 // Fence is a Markdown code fence for text: backticks, one more than the
 // longest run of them in text and never fewer than three, so that nothing
@@ -184,13 +186,13 @@ func markdown(w io.Writer, cmds []Command, o Options) error {
 		}
 		body := "$ " + sanitize.Line(c.Entry.Command) + "\n" + outputText(c)
 		f := Fence(body)
-		b.WriteString(mdSpecial.Replace(about(c, o)) + "\n\n")
+		b.WriteString(mdSpecial().Replace(about(c, o)) + "\n\n")
 		for _, n := range c.Notes {
-			b.WriteString("> Note: " + mdSpecial.Replace(sanitize.Line(n.Text)) + "\n\n")
+			b.WriteString("> Note: " + mdSpecial().Replace(sanitize.Line(n.Text)) + "\n\n")
 		}
 		b.WriteString(f + "console\n" + body + f + "\n")
 		if n := note(c); n != "" {
-			b.WriteString("\n" + mdSpecial.Replace(n) + "\n")
+			b.WriteString("\n" + mdSpecial().Replace(n) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

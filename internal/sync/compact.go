@@ -143,6 +143,7 @@ func (p *pass) fold(run []segment) error {
 		}
 		all.Outputs = append(all.Outputs, b.Outputs...)
 		all.Tombstones = append(all.Tombstones, b.Tombstones...)
+		all.Notes = append(all.Notes, b.Notes...)
 	}
 	// Forgotten since: left out.
 	var keys []history.Key
@@ -167,7 +168,14 @@ func (p *pass) fold(run []segment) error {
 		}
 	}
 	all.Outputs = outs
-	if len(all.Sessions) > maxItems || len(all.Commands) > maxItems || len(all.Outputs) > maxItems || len(all.Tombstones) > maxItems {
+	notes := all.Notes[:0]
+	for _, nt := range all.Notes {
+		if !dead[history.Key{Session: p.names.toLocal(nt.Session), Seq: nt.Seq}] {
+			notes = append(notes, nt)
+		}
+	}
+	all.Notes = notes
+	if len(all.Sessions) > maxItems || len(all.Commands) > maxItems || len(all.Outputs) > maxItems || len(all.Tombstones) > maxItems || len(all.Notes) > maxItems {
 		return nil // more than a reader takes: the run stays as it is
 	}
 	start, end := run[0].start, run[len(run)-1].end

@@ -32,6 +32,16 @@ type wireSegment struct {
 	Envs    list[string]     `json:"e,omitempty"`
 	Outputs list[wireOutput] `json:"o,omitempty"`
 	Forget  list[wireKey]    `json:"f,omitempty"`
+	Notes   list[wireNote]   `json:"n,omitempty"`
+}
+
+// wireNote is a note (hookd note) on the command its session and
+// sequence number name.
+type wireNote struct {
+	S    string `json:"s"`
+	Q    int64  `json:"q"`
+	Text string `json:"t"`
+	At   int64  `json:"at"`
 }
 
 // maxItems bounds each list of a segment. No segment this hookd writes
@@ -216,6 +226,9 @@ func encode(seg wireSegment, b *history.SyncBatch, n naming) ([]byte, error) {
 		seg.Outputs = append(seg.Outputs, wireOutput{S: n.toWire(o.Session), Q: o.Seq, St: o.Stream, Text: o.Text,
 			Bytes: o.Bytes, Flags: int(o.Flags), At: o.CreatedAt})
 	}
+	for _, nt := range b.Notes {
+		seg.Notes = append(seg.Notes, wireNote{S: n.toWire(nt.Session), Q: nt.Seq, Text: nt.Text, At: nt.CreatedAt})
+	}
 	for _, k := range b.Tombstones {
 		seg.Forget = append(seg.Forget, wireKey{n.toWire(k.Session), k.Seq})
 		if history.SessionHost(k.Session) == "" {
@@ -303,6 +316,9 @@ func decode(plain []byte) (wireSegment, *history.SyncBatch, error) {
 	}
 	for _, k := range seg.Forget {
 		b.Tombstones = append(b.Tombstones, history.Key{Session: k.S, Seq: k.Q})
+	}
+	for _, nt := range seg.Notes {
+		b.Notes = append(b.Notes, history.SyncNote{Key: history.Key{Session: nt.S, Seq: nt.Q}, Text: nt.Text, CreatedAt: nt.At})
 	}
 	return seg, b, nil
 }

@@ -244,6 +244,12 @@ func (m *model) outputsCmd() tea.Cmd {
 	seq, e := m.seq, m.o.Engine
 	return func() tea.Msg {
 		res, err := e.Outputs(ctx, q)
+		if err == nil {
+			// And the notes on commands (hookd note), shown as ⊳note.
+			var notes []search.Result
+			notes, err = e.Notes(ctx, q)
+			res = append(res, notes...)
+		}
 		if ctx.Err() != nil {
 			return outputsMsg{seq: -1} // a later key stopped it
 		}
