@@ -65,10 +65,13 @@ func DefaultRules() []Rule {
 		ruleFunc{"unknown-option", ruleUnknownOption, nil},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
+		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
+		ruleFunc{"pasted-url", rulePastedURL, nil},
 		ruleFunc{"exit-status", ruleExitStatus, nil},
 		// Files.
 		ruleFunc{"missing-parent", ruleMissingParent, nil},
 		ruleFunc{"missing-file", ruleMissingFile, nil},
+		ruleFunc{"missing-operand", ruleMissingOperand, nil},
 		ruleFunc{"directory-operand", ruleDirectoryOperand, nil},
 		ruleFunc{"file-exists", ruleFileExists, nil},
 		ruleFunc{"cd", ruleCd, progs("cd pushd")},

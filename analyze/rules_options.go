@@ -61,7 +61,7 @@ var (
 const maxManPage = 256 << 10
 
 func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
-	for _, d := range optionDialects {
+	for _, d := range append(optionDialects[:len(optionDialects):len(optionDialects)], moreOptionDialects...) {
 		if !f.has(d.key) {
 			continue
 		}
