@@ -163,14 +163,14 @@ func rulePastedURL(ctx context.Context, f *Failure) *Finding {
 		(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && strings.HasSuffix(u, ".git")
 	if isGit {
 		return found(CommandNotFound, 0.9, "A repository's URL is not a command; git clone fetches it.",
-			fix("git clone " + shellwords.QuoteWord(u), 0.9, "Clone the repository."))
+			fix("git clone "+shellwords.QuoteWord(u), 0.9, "Clone the repository."))
 	}
 	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 		return nil
 	}
 	return found(CommandNotFound, 0.85, "A URL is not a command; curl downloads it.",
-		fix("curl -fsSLO " + shellwords.QuoteWord(u), 0.85, "Download it into the current directory."),
-		fix("wget " + shellwords.QuoteWord(u), 0.8, "Download it with wget."))
+		fix("curl -fsSLO "+shellwords.QuoteWord(u), 0.85, "Download it into the current directory."),
+		fix("wget "+shellwords.QuoteWord(u), 0.8, "Download it with wget."))
 }
 
 // ruleMissingOperand: the output names, in any tool's wording, a file the
