@@ -67,6 +67,8 @@ func DefaultRules() []Rule {
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
 		ruleFunc{"pasted-url", rulePastedURL, nil},
+		ruleFunc{"foreign-package-manager", ruleForeignPackageManager, nil},
+		ruleFunc{"virtual-fs", ruleVirtualFS, progs("mkdir touch cp mv ln install tee")},
 		ruleFunc{"exit-status", ruleExitStatus, nil},
 		// Files.
 		ruleFunc{"missing-parent", ruleMissingParent, nil},

@@ -220,3 +220,86 @@ func ruleMissingOperand(ctx context.Context, f *Failure) *Finding {
 func missingNamed(ctx context.Context, f *Failure, p string) bool {
 	return len(p) > 1 && !strings.ContainsAny(p, "*?[$`") && strings.Contains(f.Output, p) && !f.exists(ctx, p)
 }
+
+// foreignInstall maps another system's package manager to the words that
+// install with it: `dnf install jq` typed on Debian is `apt install jq`.
+var foreignInstall = map[string][]string{
+	"dnf": {"install"}, "yum": {"install"}, "zypper": {"install", "in"}, "apk": {"add"},
+	"pacman": {"-S", "-Sy", "-Syu"}, "brew": {"install"}, "choco": {"install"}, "snap": {"install"},
+	"port": {"install"}, "winget": {"install"}, "scoop": {"install"},
+}
+
+// ruleForeignPackageManager: a package manager of another system, not on
+// this one, asked to install packages; this system's own installs them.
+// yarn and pnpm, absent where npm is present, are npm.
+func ruleForeignPackageManager(ctx context.Context, f *Failure) *Finding {
+	c := f.main()
+	if c == nil || len(c.Args) < 2 || f.Env.LookPath(ctx, c.Name()) ||
+		!f.has(c.Name()+": command not found", "command not found: "+c.Name(), "unknown command: "+c.Name()) {
+		return nil
+	}
+	name := c.Name()
+	if name == "yarn" || name == "pnpm" {
+		if !f.Env.LookPath(ctx, "npm") {
+			return nil
+		}
+		words := []string{"npm"}
+		switch sub := c.Arg(1); sub {
+		case "install", "add", "i":
+			words = append(words, "install")
+		case "run", "test":
+			words = append(words, sub)
+		default:
+			return nil
+		}
+		for _, a := range c.Args[2:] {
+			words = append(words, shellwords.QuoteWord(a))
+		}
+		cmd := strings.Join(words, " ")
+		// After installing the tool itself (the command-not-found rule's
+		// answer), when the project does not need it.
+		return found(CommandNotFound, 0.5, fmt.Sprintf("%s is not installed; npm does the same.", name),
+			fix(cmd, 0.75, "npm is installed and does the same."))
+	}
+	verbs, ok := foreignInstall[name]
+	if !ok || !contains(verbs, c.Arg(1)) || !f.Env.LookPath(ctx, "apt-get") && !f.Env.LookPath(ctx, "dnf") && !f.Env.LookPath(ctx, "brew") {
+		return nil
+	}
+	var pkgs []string
+	for _, a := range c.Args[2:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		pkgs = append(pkgs, shellwords.QuoteWord(a))
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	cmd := f.installCommand(ctx, strings.Join(pkgs, " "))
+	if strings.HasPrefix(cmd, name+" ") {
+		return nil
+	}
+	return found(CommandNotFound, 0.92, fmt.Sprintf("%s is another system's package manager; this one installs with %s.", name, strings.Fields(strings.TrimPrefix(cmd, "sudo "))[0]),
+		fix(cmd, 0.8, "Install with this system's package manager."))
+}
+
+// ruleVirtualFS: /proc and /sys are made by the kernel; nothing creates a
+// file or directory there, with -p or sudo or otherwise.
+func ruleVirtualFS(ctx context.Context, f *Failure) *Finding {
+	if !f.has("cannot create", "no such file", "permission denied", "operation not permitted", "cannot touch", "read-only") {
+		return nil
+	}
+	for _, c := range f.Calls {
+		switch c.Name() {
+		case "mkdir", "touch", "cp", "mv", "ln", "install", "tee":
+		default:
+			continue
+		}
+		for _, a := range c.Args[1:] {
+			if strings.HasPrefix(a, "/proc/") || strings.HasPrefix(a, "/sys/") {
+				return explain(FileNotFound, 0.97, "%s is in a file system the kernel makes (%s): nothing can create files or directories there, not even root.", a, a[:strings.Index(a[1:], "/")+1])
+			}
+		}
+	}
+	return nil
+}

@@ -62,5 +62,13 @@ func TestLongTail(t *testing.T) {
 			out: "bash: line 1: https://example.com/install.sh: No such file or directory\n", want: "curl -fsSLO https://example.com/install.sh"},
 		{name: "a URL with words after it is not pasted alone", cmd: "https://example.com/x.git foo",
 			out: "bash: line 1: https://example.com/x.git: No such file or directory\n", want: ""},
+		// Another system's package manager; yarn where only npm is.
+		{name: "yum on Debian", cmd: "yum install jq", out: "bash: line 1: yum: command not found\n", want: "apt install jq", typ: "command_not_found"},
+		{name: "pacman on Debian", cmd: "pacman -S jq", out: "bash: line 1: pacman: command not found\n", want: "apt install jq"},
+		{name: "choco on Debian", cmd: "choco install jq", out: "bash: line 1: choco: command not found\n", want: "apt install jq"},
+		{name: "yarn where npm is", cmd: "yarn install", out: "bash: line 1: yarn: command not found\n", want: "npm install -g yarn", also: "npm install"},
+		// /proc and /sys: no mkdir -p, no sudo.
+		{name: "mkdir in /sys", cmd: "mkdir /sys/hookd-x", out: "mkdir: cannot create directory '/sys/hookd-x': Read-only file system\n", want: "", typ: "file_not_found"},
+		{name: "mkdir in /proc", cmd: "mkdir /proc/x", out: "mkdir: cannot create directory '/proc/x': No such file or directory\n", want: "", typ: "file_not_found"},
 	})
 }
