@@ -32,6 +32,10 @@ var moreOptionDialects = []optionDialect{
 	{"not an option", `not an option: (--?[^\s=]+)`, 0},
 	// rustc: error: Unrecognized option: 'edtion' (the name without dashes)
 	{"unrecognized option: '", `Unrecognized option: '([^'\s=]+)'`, 0},
+	// clap 2 (ripgrep, fd): error: Found argument '--hiden' which wasn't
+	// expected, or isn't valid in this context\n\tDid you mean --hidden?
+	// (fd quotes it: 'Did you mean '--type'?'); the proposal is the tool's.
+	{"which wasn't expected", `Found argument '(--?[^'=\s]+)[^']*' which wasn't expected[^\n]*(?:\s*Did you mean '?(--?[A-Za-z][\w-]*))?`, 2},
 	// cobra, one dash: unknown shorthand flag: 'x' in -x is not offered (a letter has no typo).
 }
 

@@ -44,6 +44,10 @@ func TestLongTail(t *testing.T) {
 			out: "gpg: invalid option \"--verfiy\"\n", want: "gpg --verify notes.txt.sig"},
 		{name: "rsync, the value kept", cmd: "rsync -a --exlude=src ./ ../bk/", env: manPage("rsync", "0.  \\fB\\-\\-exclude\\fP=PATTERN\n"),
 			out: "rsync: --exlude=src: unknown option\nrsync error: syntax or usage error (code 1) at main.c(1795) [client=3.2.7]\n", want: "rsync -a --exclude=src ./ ../bk/"},
+		{name: "clap 2, ripgrep", cmd: "rg --hiden alpha", exit: 2,
+			out: "error: Found argument '--hiden' which wasn't expected, or isn't valid in this context\n\tDid you mean --hidden?\n\nUSAGE:\n    \n    rg [OPTIONS] PATTERN [PATH ...]\n", want: "rg --hidden alpha"},
+		{name: "clap 2, fd", cmd: "fdfind --tpye f notes", exit: 2,
+			out: "error: Found argument '--tpye' which wasn't expected, or isn't valid in this context\n\n  Did you mean '--type'?\n\nUsage: fdfind --type <filetype> [pattern] [path]...\n", want: "fdfind --type f notes"},
 		// A file named in the output that is a typo away from one here.
 		{name: "perl's wording", cmd: "perl scirpt.pl", env: files("/w/script.pl"),
 			out: "Can't open perl script \"scirpt.pl\": No such file or directory\n", want: "perl script.pl", typ: "file_not_found"},

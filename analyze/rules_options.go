@@ -78,6 +78,9 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 			for _, p := range quotedOption.get().FindAllStringSubmatch(m[d.proposals], -1) {
 				proposals = append(proposals, p[1])
 			}
+			if len(proposals) == 0 && strings.HasPrefix(m[d.proposals], "-") {
+				proposals = []string{m[d.proposals]} // unquoted: clap 2's "Did you mean --hidden?"
+			}
 		}
 		// The tool's own proposals, else the options of the usage it
 		// printed (both the output's text: untrusted, unless trust.go sees
