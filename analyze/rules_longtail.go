@@ -102,12 +102,8 @@ func manWords(ctx context.Context, f *Failure, name string, dotted bool) []strin
 	}
 	for _, p := range []string{"1", "8", "1ssl"} {
 		sec := p[:1]
-		b, err := f.Env.ReadHead(ctx, "/usr/share/man/man"+sec+"/"+name+"."+p+".gz", maxManPage)
-		if err != nil {
-			continue
-		}
-		text, err := gunzip(b)
-		if err != nil {
+		text, ok := manPageText(ctx, f, "/usr/share/man/man"+sec+"/"+name+"."+p+".gz")
+		if !ok {
 			continue
 		}
 		var out []string
@@ -306,4 +302,15 @@ func ruleVirtualFS(ctx context.Context, f *Failure) *Finding {
 		}
 	}
 	return nil
+}
+
+// manPageText is a gzip'd manual page's roff source, read as data (at most
+// maxManPage compressed bytes).
+func manPageText(ctx context.Context, f *Failure, path string) (string, bool) {
+	b, err := f.Env.ReadHead(ctx, path, maxManPage)
+	if err != nil {
+		return "", false
+	}
+	text, err := gunzip(b)
+	return text, err == nil
 }

@@ -268,12 +268,8 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 	pages = append(pages, c.Name())
 	for _, p := range pages {
 		for _, sec := range []string{"1", "8"} {
-			b, err := f.Env.ReadHead(ctx, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz", maxManPage)
-			if err != nil {
-				continue
-			}
-			text, err := gunzip(b)
-			if err != nil {
+			text, ok := manPageText(ctx, f, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz")
+			if !ok {
 				continue
 			}
 			text = groffPlain.Replace(text)
