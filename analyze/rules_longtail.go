@@ -55,6 +55,9 @@ var subcommandDialects = []lazyRegexp{
 }
 
 func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
+	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation") {
+		return nil // the usual case, without running a pattern
+	}
 	for _, re := range subcommandDialects {
 		m := f.find(re)
 		if m == nil {
@@ -234,8 +237,9 @@ var foreignInstall = map[string][]string{
 // yarn and pnpm, absent where npm is present, are npm.
 func ruleForeignPackageManager(ctx context.Context, f *Failure) *Finding {
 	c := f.main()
-	if c == nil || len(c.Args) < 2 || f.Env.LookPath(ctx, c.Name()) ||
-		!f.has(c.Name()+": command not found", "command not found: "+c.Name(), "unknown command: "+c.Name()) {
+	if c == nil || len(c.Args) < 2 || !f.has("not found", "unknown command") ||
+		!f.has(c.Name()+": command not found", "command not found: "+c.Name(), "unknown command: "+c.Name()) ||
+		f.Env.LookPath(ctx, c.Name()) {
 		return nil
 	}
 	name := c.Name()
