@@ -61,7 +61,7 @@ var (
 const maxManPage = 256 << 10
 
 func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
-	for _, d := range optionDialects {
+	for _, d := range append(optionDialects[:len(optionDialects):len(optionDialects)], moreOptionDialects...) {
 		if !f.has(d.key) {
 			continue
 		}
@@ -77,6 +77,9 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 		if d.proposals > 0 && m[d.proposals] != "" {
 			for _, p := range quotedOption.get().FindAllStringSubmatch(m[d.proposals], -1) {
 				proposals = append(proposals, p[1])
+			}
+			if len(proposals) == 0 && strings.HasPrefix(m[d.proposals], "-") {
+				proposals = []string{m[d.proposals]} // unquoted: clap 2's "Did you mean --hidden?"
 			}
 		}
 		// The tool's own proposals, else the options of the usage it
@@ -265,12 +268,8 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 	pages = append(pages, c.Name())
 	for _, p := range pages {
 		for _, sec := range []string{"1", "8"} {
-			b, err := f.Env.ReadHead(ctx, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz", maxManPage)
-			if err != nil {
-				continue
-			}
-			text, err := gunzip(b)
-			if err != nil {
+			text, ok := manPageText(ctx, f, "/usr/share/man/man"+sec+"/"+p+"."+sec+".gz")
+			if !ok {
 				continue
 			}
 			text = groffPlain.Replace(text)

@@ -1,8 +1,6 @@
 package analyze_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"testing"
 
@@ -12,11 +10,7 @@ import (
 
 // manPage adds a gzipped manual page, in groff as Debian ships them.
 func manPage(name, groff string) func(*analyzetest.Facts) {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(groff))
-	zw.Close()
-	return func(f *analyzetest.Facts) { f.Files["/usr/share/man/man1/"+name+".1.gz"] = b.String() }
+	return manPageAt("/usr/share/man/man1/"+name+".1.gz", groff)
 }
 
 // both applies two adjustments.

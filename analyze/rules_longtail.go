@@ -1,0 +1,320 @@
+package analyze
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
+)
+
+// Rules that generalise over the long tail of tools (issue 37): more wordings
+// of a rejected option, a subcommand typo of any tool whose manual page is
+// installed, and a URL pasted without its command.
+
+// moreOptionDialects are wordings of a rejected option beyond those of
+// rules_options.go, each from a tool run on this machine
+// (bench/corpus/longtail.jsonl).
+var moreOptionDialects = []optionDialect{
+	// bzip2: bzip2: Bad flag `--decomprss'
+	{"bad flag", "Bad flag `(--?[^'=\\s]+)'", 0},
+	// gpg: invalid option "--verfiy"
+	{"invalid option \"", `invalid option "(--?[^"=\s]+)"`, 0},
+	// jq: jq: Unknown option --raw-ouput
+	{"unknown option --", `Unknown option (--[^\s=]+)`, 0},
+	// perl: Unrecognized switch: --versoin
+	{"unrecognized switch", `Unrecognized switch: (--?[^\s=]+)`, 0},
+	// node: node: bad option: --verison
+	{"bad option: -", `bad option: (--?[^\s=]+)`, 0},
+	// rsync: rsync: --exlude=src: unknown option
+	{": unknown option", `(--[^\s=:]+)(?:=[^\s:]*)?: unknown option`, 0},
+	// mawk: awk: not an option: --field-seperator=,
+	{"not an option", `not an option: (--?[^\s=]+)`, 0},
+	// rustc: error: Unrecognized option: 'edtion' (the name without dashes)
+	{"unrecognized option: '", `Unrecognized option: '([^'\s=]+)'`, 0},
+	// clap 2 (ripgrep, fd): error: Found argument '--hiden' which wasn't
+	// expected, or isn't valid in this context\n\tDid you mean --hidden?
+	// (fd quotes it: 'Did you mean '--type'?'); the proposal is the tool's.
+	{"which wasn't expected", `Found argument '(--?[^'=\s]+)[^']*' which wasn't expected[^\n]*(?:\s*Did you mean '?(--?[A-Za-z][\w-]*))?`, 2},
+	// cobra, one dash: unknown shorthand flag: 'x' in -x is not offered (a letter has no typo).
+}
+
+// subcommandDialects are wordings of a rejected subcommand; submatch 1 is
+// the word as the tool names it.
+var subcommandDialects = []lazyRegexp{
+	// tmux: unknown command: lsit-sessions
+	`(?m)^unknown command: (\S+)$`,
+	// openssl 3: Invalid command 'genrsaa'; type "help" for a list.
+	`Invalid command '([^'\s]+)'`,
+	// apt-cache, apt-get: E: Invalid operation serach
+	`(?m)^E: Invalid operation (\S+)$`,
+	// sqlite3: Error: unknown command or invalid arguments:  "tabels". Enter ".help" for help
+	`unknown command or invalid arguments:\s+"([^"\s]+)"`,
+	// systemd's tools: Unknown command verb 'stauts'. / Unknown operation stauts
+	`Unknown (?:command verb|operation) '?([^'\s.]+)'?`,
+}
+
+func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
+	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation") {
+		return nil // the usual case, without running a pattern
+	}
+	for _, re := range subcommandDialects {
+		m := f.find(re)
+		if m == nil {
+			continue
+		}
+		named := m[1]
+		for ci := len(f.Calls) - 1; ci >= 0; ci-- {
+			c := &f.Calls[ci]
+			for j := 1; j < len(c.Args); j++ {
+				a := c.Args[j]
+				dot := strings.HasPrefix(a, ".") && a[1:] == named // sqlite3's .tabels
+				if a != named && !dot {
+					continue
+				}
+				vocab := manWords(ctx, f, c.Name(), dot)
+				best := closest(strings.TrimPrefix(a, "."), vocab, nil)
+				if len(best) == 0 {
+					return nil
+				}
+				var fixes []Fix
+				for i, b := range best {
+					if i == MaxFixes {
+						break
+					}
+					w := b.word
+					if dot {
+						w = "." + w
+					}
+					fixes = append(fixes, fix(f.putWord(c, j, w), 0.85-0.04*float64(i), "%s has no command %s; its manual page names %s.", c.Name(), a, w))
+				}
+				return found(SyntaxError, 0.85, fmt.Sprintf("%s has no command %s; did you mean %s?", c.Name(), a, fixes[0].Command), fixes...)
+			}
+		}
+	}
+	return nil
+}
+
+// manWords are the words a tool's manual page sets in bold or as a command
+// name (\fBsearch\fR, .B search, mdoc's Ic/Cm): its subcommands and keywords,
+// read as data, only on the failure path. dotted keeps the words the page
+// writes with a leading dot (sqlite3's .tables), without it.
+func manWords(ctx context.Context, f *Failure, name string, dotted bool) []string {
+	if strings.ContainsAny(name, "/. ") || name == "" {
+		return nil
+	}
+	for _, p := range []string{"1", "8", "1ssl"} {
+		sec := p[:1]
+		text, ok := manPageText(ctx, f, "/usr/share/man/man"+sec+"/"+name+"."+p+".gz")
+		if !ok {
+			continue
+		}
+		var out []string
+		add := func(s string) {
+			s = strings.NewReplacer(`\-`, "-", `\&`, "", `\e`, "", `"`, "").Replace(s)
+			for _, w := range strings.Fields(s) {
+				w = strings.TrimRight(w, ",;:)")
+				if dotted != strings.HasPrefix(w, ".") {
+					continue
+				}
+				w = strings.TrimPrefix(w, ".")
+				if len(w) >= 2 && isOptionByte(w[0]) && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-_") == "" {
+					out = append(out, w)
+				}
+			}
+		}
+		for _, line := range strings.Split(text, "\n") {
+			for _, mac := range []string{".B ", ".BR ", ".IP ", ".It Ic ", ".It Cm ", ".Ic ", ".Cm ", ".It Xo Ic ", ".TP ", ".It "} {
+				if strings.HasPrefix(line, mac) {
+					add(strings.Fields(line[len(mac):] + " x")[0])
+				}
+			}
+			for rest := line; ; {
+				i := strings.Index(rest, `\fB`)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+3:]
+				k := strings.Index(rest, `\f`)
+				if k < 0 {
+					k = len(rest)
+				}
+				if w := strings.Fields(rest[:k] + " x")[0]; w != "x" {
+					add(w)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
+}
+
+// rulePastedURL: a URL run as a command (the user pasted it without the
+// command that takes it). A git repository's URL is cloned; another is
+// downloaded.
+func rulePastedURL(ctx context.Context, f *Failure) *Finding {
+	if len(f.Calls) != 1 || len(f.Calls[0].Args) != 1 {
+		return nil
+	}
+	u := f.Calls[0].Args[0]
+	if !f.has("no such file", "not found") {
+		return nil
+	}
+	isGit := strings.HasPrefix(u, "git@") && strings.Contains(u, ":") || strings.HasPrefix(u, "ssh://") ||
+		(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && strings.HasSuffix(u, ".git")
+	if isGit {
+		return found(CommandNotFound, 0.9, "A repository's URL is not a command; git clone fetches it.",
+			fix("git clone "+shellwords.QuoteWord(u), 0.9, "Clone the repository."))
+	}
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return nil
+	}
+	return found(CommandNotFound, 0.85, "A URL is not a command; curl downloads it.",
+		fix("curl -fsSLO "+shellwords.QuoteWord(u), 0.85, "Download it into the current directory."),
+		fix("wget "+shellwords.QuoteWord(u), 0.8, "Download it with wget."))
+}
+
+// ruleMissingOperand: the output names, in any tool's wording, a file the
+// command line gave (an operand or the target of a `<` redirection) that
+// does not exist, and one file nearby has a name a typo away. The wordings
+// of rules_files.go are a few tools'; this rule only needs the name to be
+// echoed back (perl's `Can't open perl script "x"`, zsh's `can't open input
+// file: x`, shellcheck's `openBinaryFile: does not exist`, bash's `x: No
+// such file or directory` for a redirection).
+func ruleMissingOperand(ctx context.Context, f *Failure) *Finding {
+	if !f.has("no such file", "not found", "does not exist", "can't open", "cannot open", "unable to open", "could not open", "couldn't read", "cannot find", "no such file") {
+		return nil
+	}
+	for ci := len(f.Calls) - 1; ci >= 0; ci-- {
+		c := &f.Calls[ci]
+		for _, r := range c.Redirs {
+			if r.Op != "<" || !missingNamed(ctx, f, r.Target) {
+				continue
+			}
+			if m := nearPath(ctx, f, r.Target, false); len(m) > 0 {
+				cmd := f.Command[:r.span[0]] + r.FD + r.Op + " " + shellwords.QuoteWord(m[0].word) + f.Command[r.span[1]:]
+				return found(FileNotFound, 0.8, fmt.Sprintf("%s does not exist; %s does.", r.Target, m[0].word),
+					fix(cmd, min(m[0].score, 0.9), "%s exists.", m[0].word))
+			}
+		}
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || !missingNamed(ctx, f, a) {
+				continue
+			}
+			var fixes []Fix
+			for i, m := range nearPath(ctx, f, a, false) {
+				if i == MaxFixes {
+					break
+				}
+				fixes = append(fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.9)-0.01*float64(i), "%s exists.", m.word))
+			}
+			if len(fixes) > 0 {
+				return found(FileNotFound, 0.8, fmt.Sprintf("%s does not exist; %s", a, fixes[0].Explanation), fixes...)
+			}
+		}
+	}
+	return nil
+}
+
+// missingNamed reports whether p names no file and the output names p.
+func missingNamed(ctx context.Context, f *Failure, p string) bool {
+	return len(p) > 1 && !strings.ContainsAny(p, "*?[$`") && strings.Contains(f.Output, p) && !f.exists(ctx, p)
+}
+
+// foreignInstall maps another system's package manager to the words that
+// install with it: `dnf install jq` typed on Debian is `apt install jq`.
+var foreignInstall = map[string][]string{
+	"dnf": {"install"}, "yum": {"install"}, "zypper": {"install", "in"}, "apk": {"add"},
+	"pacman": {"-S", "-Sy", "-Syu"}, "brew": {"install"}, "choco": {"install"}, "snap": {"install"},
+	"port": {"install"}, "winget": {"install"}, "scoop": {"install"},
+}
+
+// ruleForeignPackageManager: a package manager of another system, not on
+// this one, asked to install packages; this system's own installs them.
+// yarn and pnpm, absent where npm is present, are npm.
+func ruleForeignPackageManager(ctx context.Context, f *Failure) *Finding {
+	c := f.main()
+	if c == nil || len(c.Args) < 2 || !f.has("not found", "unknown command") ||
+		!f.has(c.Name()+": command not found", "command not found: "+c.Name(), "unknown command: "+c.Name()) ||
+		f.Env.LookPath(ctx, c.Name()) {
+		return nil
+	}
+	name := c.Name()
+	if name == "yarn" || name == "pnpm" {
+		if !f.Env.LookPath(ctx, "npm") {
+			return nil
+		}
+		words := []string{"npm"}
+		switch sub := c.Arg(1); sub {
+		case "install", "add", "i":
+			words = append(words, "install")
+		case "run", "test":
+			words = append(words, sub)
+		default:
+			return nil
+		}
+		for _, a := range c.Args[2:] {
+			words = append(words, shellwords.QuoteWord(a))
+		}
+		cmd := strings.Join(words, " ")
+		// After installing the tool itself (the command-not-found rule's
+		// answer), when the project does not need it.
+		return found(CommandNotFound, 0.5, fmt.Sprintf("%s is not installed; npm does the same.", name),
+			fix(cmd, 0.75, "npm is installed and does the same."))
+	}
+	verbs, ok := foreignInstall[name]
+	if !ok || !contains(verbs, c.Arg(1)) || !f.Env.LookPath(ctx, "apt-get") && !f.Env.LookPath(ctx, "dnf") && !f.Env.LookPath(ctx, "brew") {
+		return nil
+	}
+	var pkgs []string
+	for _, a := range c.Args[2:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		pkgs = append(pkgs, shellwords.QuoteWord(a))
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	cmd := f.installCommand(ctx, strings.Join(pkgs, " "))
+	if strings.HasPrefix(cmd, name+" ") {
+		return nil
+	}
+	return found(CommandNotFound, 0.92, fmt.Sprintf("%s is another system's package manager; this one installs with %s.", name, strings.Fields(strings.TrimPrefix(cmd, "sudo "))[0]),
+		fix(cmd, 0.8, "Install with this system's package manager."))
+}
+
+// ruleVirtualFS: /proc and /sys are made by the kernel; nothing creates a
+// file or directory there, with -p or sudo or otherwise.
+func ruleVirtualFS(ctx context.Context, f *Failure) *Finding {
+	if !f.has("cannot create", "no such file", "permission denied", "operation not permitted", "cannot touch", "read-only") {
+		return nil
+	}
+	for _, c := range f.Calls {
+		switch c.Name() {
+		case "mkdir", "touch", "cp", "mv", "ln", "install", "tee":
+		default:
+			continue
+		}
+		for _, a := range c.Args[1:] {
+			if strings.HasPrefix(a, "/proc/") || strings.HasPrefix(a, "/sys/") {
+				return explain(FileNotFound, 0.97, "%s is in a file system the kernel makes (%s): nothing can create files or directories there, not even root.", a, a[:strings.Index(a[1:], "/")+1])
+			}
+		}
+	}
+	return nil
+}
+
+// manPageText is a gzip'd manual page's roff source, read as data (at most
+// maxManPage compressed bytes).
+func manPageText(ctx context.Context, f *Failure, path string) (string, bool) {
+	b, err := f.Env.ReadHead(ctx, path, maxManPage)
+	if err != nil {
+		return "", false
+	}
+	text, err := gunzip(b)
+	return text, err == nil
+}

@@ -1,0 +1,78 @@
+package analyze_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"testing"
+
+	"github.com/hookd/hookd/analyze/analyzetest"
+)
+
+// manPageAt adds a gzipped manual page at a path of its own (section 8,
+// OpenSSL's 1ssl).
+func manPageAt(path, groff string) func(*analyzetest.Facts) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(groff))
+	zw.Close()
+	return func(f *analyzetest.Facts) { f.Files[path] = b.String() }
+}
+
+// TestLongTail: failures of tools no rule names, recorded on this machine
+// (bench/corpus/longtail.jsonl, the fit part), corrected from each tool's
+// manual page, from the file names nearby, or from what the command line is.
+func TestLongTail(t *testing.T) {
+	tmuxMan := manPage("tmux", ".It Xo Ic kill-session\n.Op Fl a\n.Xc\n.It Xo Ic list-sessions\n.Op Fl F Ar format\n.Xc\n.It Ic list-clients\n")
+	runCases(t, []ruleCase{
+		// Subcommands from the manual page, each tool's wording.
+		{name: "tmux, mdoc", cmd: "tmux lsit-sessions", env: tmuxMan,
+			out: "unknown command: lsit-sessions\n", want: "tmux list-sessions", typ: "syntax_error"},
+		{name: "openssl, pod2man", cmd: "openssl genrsaa -out k.pem 2048",
+			env: manPageAt("/usr/share/man/man1/openssl.1ssl.gz", ".IP \"\\fBgendsa\\fR\" 4\n.IX Item \"gendsa\"\n.IP \"\\fBgenrsa\\fR\" 4\n.IX Item \"genrsa\"\n"),
+			out: "Invalid command 'genrsaa'; type \"help\" for a list.\n", want: "openssl genrsa -out k.pem 2048"},
+		{name: "apt-cache, docbook", cmd: "apt-cache serach ripgrep",
+			env: manPageAt("/usr/share/man/man8/apt-cache.8.gz", "\\fBsearch\\fR \\fB\\fIregex\\fR\\fR\\fB\\&...\\fR\n.RS 4\n\\fBshow\\fR \\fB\\fIpkg\\fR\\fR\n"),
+			out: "E: Invalid operation serach\n", want: "apt-cache search ripgrep"},
+		{name: "no manual page: nothing offered", cmd: "tmux lsit-sessions", out: "unknown command: lsit-sessions\n", want: ""},
+		{name: "no word of the manual near", cmd: "tmux zzzzzz", env: tmuxMan, out: "unknown command: zzzzzz\n", want: ""},
+		// Options, in wordings rules_options.go did not know.
+		{name: "jq", cmd: "jq --slrup . data.json", env: manPage("jq", ".IP \"\\(bu\" 4\n\\fB\\-\\-slurp\\fR/\\fB\\-s\\fR:\n"),
+			out: "jq: Unknown option --slrup\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n", want: "jq --slurp . data.json"},
+		{name: "bzip2", cmd: "bzip2 --decomprss notes.txt.bz2", env: manPage("bzip2", ".TP\n.B \\-d \\-\\-decompress\nForce decompression.\n"),
+			out: "bzip2: Bad flag `--decomprss'\nbzip2, a block-sorting file compressor.  Version 1.0.8, 13-Jul-2019.\n", want: "bzip2 --decompress notes.txt.bz2"},
+		{name: "gpg", cmd: "gpg --verfiy notes.txt.sig", env: manPage("gpg", ".B \\-\\-verify\nAssume that the first argument is a signed file\n"),
+			out: "gpg: invalid option \"--verfiy\"\n", want: "gpg --verify notes.txt.sig"},
+		{name: "rsync, the value kept", cmd: "rsync -a --exlude=src ./ ../bk/", env: manPage("rsync", "0.  \\fB\\-\\-exclude\\fP=PATTERN\n"),
+			out: "rsync: --exlude=src: unknown option\nrsync error: syntax or usage error (code 1) at main.c(1795) [client=3.2.7]\n", want: "rsync -a --exclude=src ./ ../bk/"},
+		{name: "clap 2, ripgrep", cmd: "rg --hiden alpha", exit: 2,
+			out: "error: Found argument '--hiden' which wasn't expected, or isn't valid in this context\n\tDid you mean --hidden?\n\nUSAGE:\n    \n    rg [OPTIONS] PATTERN [PATH ...]\n", want: "rg --hidden alpha"},
+		{name: "clap 2, fd", cmd: "fdfind --tpye f notes", exit: 2,
+			out: "error: Found argument '--tpye' which wasn't expected, or isn't valid in this context\n\n  Did you mean '--type'?\n\nUsage: fdfind --type <filetype> [pattern] [path]...\n", want: "fdfind --type f notes"},
+		// A file named in the output that is a typo away from one here.
+		{name: "perl's wording", cmd: "perl scirpt.pl", env: files("/w/script.pl"),
+			out: "Can't open perl script \"scirpt.pl\": No such file or directory\n", want: "perl script.pl", typ: "file_not_found"},
+		{name: "zsh's wording", cmd: "zsh scipt.sh", env: files("/w/script.sh"),
+			out: "zsh: can't open input file: scipt.sh\n", want: "zsh script.sh"},
+		{name: "input redirection", cmd: "sort < nots.txt", env: files("/w/notes.txt"),
+			out: "bash: line 1: nots.txt: No such file or directory\n", want: "sort < notes.txt"},
+		{name: "nothing near: nothing offered", cmd: "perl scirpt.pl", env: files("/w/other.txt"),
+			out: "Can't open perl script \"scirpt.pl\": No such file or directory\n", want: ""},
+		// A URL pasted without its command.
+		{name: "git URL", cmd: "https://github.com/hookd-example/app.git",
+			out: "bash: line 1: https://github.com/hookd-example/app.git: No such file or directory\n", want: "git clone https://github.com/hookd-example/app.git"},
+		{name: "scp-like git URL", cmd: "git@github.com:hookd-example/app.git",
+			out: "bash: line 1: git@github.com:hookd-example/app.git: No such file or directory\n", want: "git clone git@github.com:hookd-example/app.git"},
+		{name: "a file's URL", cmd: "https://example.com/install.sh",
+			out: "bash: line 1: https://example.com/install.sh: No such file or directory\n", want: "curl -fsSLO https://example.com/install.sh"},
+		{name: "a URL with words after it is not pasted alone", cmd: "https://example.com/x.git foo",
+			out: "bash: line 1: https://example.com/x.git: No such file or directory\n", want: ""},
+		// Another system's package manager; yarn where only npm is.
+		{name: "yum on Debian", cmd: "yum install jq", out: "bash: line 1: yum: command not found\n", want: "apt install jq", typ: "command_not_found"},
+		{name: "pacman on Debian", cmd: "pacman -S jq", out: "bash: line 1: pacman: command not found\n", want: "apt install jq"},
+		{name: "choco on Debian", cmd: "choco install jq", out: "bash: line 1: choco: command not found\n", want: "apt install jq"},
+		{name: "yarn where npm is", cmd: "yarn install", out: "bash: line 1: yarn: command not found\n", want: "npm install -g yarn", also: "npm install"},
+		// /proc and /sys: no mkdir -p, no sudo.
+		{name: "mkdir in /sys", cmd: "mkdir /sys/hookd-x", out: "mkdir: cannot create directory '/sys/hookd-x': Read-only file system\n", want: "", typ: "file_not_found"},
+		{name: "mkdir in /proc", cmd: "mkdir /proc/x", out: "mkdir: cannot create directory '/proc/x': No such file or directory\n", want: "", typ: "file_not_found"},
+	})
+}
