@@ -267,15 +267,8 @@ func TestUpgradeFromShippedSchemas(t *testing.T) {
 				t.Fatalf("fixture holds %d commands; want the 8 make.sh writes", len(before["commands"]))
 			}
 
-			s, err := Open(ctx, path, time.Second)
-			if err != nil {
-				t.Fatalf("open: %v", err)
-			}
+			s := openMigrated(t, path)
 			defer s.Close()
-			s.db.QueryRow("PRAGMA user_version").Scan(&v)
-			if v != SchemaVersion {
-				t.Errorf("user_version %d after opening; want %d", v, SchemaVersion)
-			}
 			got := schemaShape(t, rawOpen(t, path))
 			if d := diffLines(want, got); d != "" {
 				t.Errorf("migrated schema differs from a new database's (- new, + migrated):\n%s", d)
@@ -323,6 +316,22 @@ func TestUpgradeFromShippedSchemas(t *testing.T) {
 			checkFixtureHistory(t, s, f.version)
 		})
 	}
+}
+
+// openMigrated opens path with this build and checks it is at
+// SchemaVersion.
+func openMigrated(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(t.Context(), path, time.Second)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	var v int
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != SchemaVersion {
+		t.Errorf("user_version %d after opening; want %d", v, SchemaVersion)
+	}
+	return s
 }
 
 // checkFixtureHistory reads what mkfixture wrote through the Store, and
@@ -461,15 +470,8 @@ func TestMigrateKilledResumes(t *testing.T) {
 			if v != stop-1 {
 				t.Errorf("after the kill, user_version %d; want %d (the last migration committed)", v, stop-1)
 			}
-			s, err := Open(t.Context(), path, time.Second)
-			if err != nil {
-				t.Fatalf("open after the kill: %v", err)
-			}
+			s := openMigrated(t, path)
 			defer s.Close()
-			s.db.QueryRow("PRAGMA user_version").Scan(&v)
-			if v != SchemaVersion {
-				t.Errorf("user_version %d after the resumed migration; want %d", v, SchemaVersion)
-			}
 			after := dumpTables(t, rawOpen(t, path), cols)
 			for table := range cols {
 				if d := diffLines(before[table], after[table]); strings.Contains("\n"+d, "\n- ") {
