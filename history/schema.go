@@ -286,6 +286,11 @@ func (s *Store) backup(ctx context.Context, v int) error {
 	return nil
 }
 
+// migrating, set by tests only, is called inside the transaction of the
+// migration to version v, after its statements and before it commits (a
+// test kills the process there: upgrade_test.go).
+var migrating func(v int)
+
 // SchemaVersion is the schema version this build writes.
 var SchemaVersion = len(migrations)
 
@@ -326,6 +331,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
+		if migrating != nil {
+			migrating(v + 1)
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
 			tx.Rollback()

@@ -183,19 +183,41 @@ func TestOpenConcurrent(t *testing.T) {
 	}
 }
 
+// TestOpenNewerSchema: a database of a later hookd's schema is refused
+// with an error that says to upgrade, and left as it was: the same bytes,
+// no backup, no file beside it.
 func TestOpenNewerSchema(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "history.db")
-	openAt(t, path).Close()
-	if _, err := rawDB(t, path).Exec(fmt.Sprintf("PRAGMA user_version = %d", history.SchemaVersion+1)); err != nil {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "history.db")
+	s0 := openAt(t, path)
+	add(t, s0, nil, history.Entry{Session: "s", Seq: 1, Command: "echo kept", StartedAt: t0})
+	s0.Close()
+	db := rawDB(t, path)
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", history.SchemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	s, err := history.Open(t.Context(), path, time.Second)
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Errorf("Open of a newer schema changed the database file")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files after Open of a newer schema: %v; want history.db alone", names)
+	}
 	if err == nil {
 		s.Close()
 		t.Fatalf("Open of a schema newer than this build succeeded; want an error")
 	}
-	if !strings.Contains(err.Error(), "newer") || errors.Is(err, history.ErrCorrupt) {
-		t.Errorf("Open of a newer schema: %v; want a 'newer' error that is not ErrCorrupt", err)
+	if !strings.Contains(err.Error(), "newer") || !strings.Contains(err.Error(), "upgrade hookd") || errors.Is(err, history.ErrCorrupt) {
+		t.Errorf("Open of a newer schema: %v; want a 'newer … upgrade hookd' error that is not ErrCorrupt", err)
 	}
 }
 

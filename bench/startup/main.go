@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command startup measures what hookd adds to starting a shell, the way a
 // person feels it: from spawning bash or zsh on a pseudo-terminal to its
 // first prompt on the screen, and to the output of the first command typed

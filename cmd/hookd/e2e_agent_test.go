@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -103,3 +104,109 @@ func TestOutdatedAgentIsReplaced(t *testing.T) {
 
 // version0 is the version of the binary under test.
 func version0() string { return version }
+
+// TestUpgradeKeepsSpooledCommands upgrades hookd in place under running
+// shells: an agent of the old binary ingests what bash and zsh record;
+// halfway, the binary on PATH is replaced by the new one (renamed over
+// it, as a package manager does) and `hookd daemon --detach` (what a new
+// shell runs) replaces the old agent, while the shells go on recording.
+// The new agent alone is left, and every command is in the history once:
+// none lost in the handover, none ingested twice.
+func TestUpgradeKeepsSpooledCommands(t *testing.T) {
+	shelltest.Need(t, "bash")
+	shelltest.Need(t, "zsh")
+	bin := t.TempDir()
+	exe := filepath.Join(bin, "hookd")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-ldflags", "-X main.version=0.0.1-old", "-o", exe, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the old hookd: %v\n%s", err, out)
+	}
+	h := shelltest.NewHome(t, bin)
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(exe, args...)
+		cmd.Env, cmd.Dir = h.Env, h.Dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	type status struct {
+		Agent *struct {
+			PID     int
+			Version string
+		} `json:"agent"`
+		Database struct{ Commands int } `json:"database"`
+		Spool    struct {
+			BacklogBytes int64 `json:"backlog_bytes"`
+		} `json:"spool"`
+	}
+	get := func() (st status) {
+		out, _ := run("status", "--json")
+		json.Unmarshal([]byte(out), &st)
+		return st
+	}
+	if out, err := run("daemon", "--detach"); err != nil {
+		t.Fatalf("old agent: %v %s", err, out)
+	}
+	shelltest.Eventually(t, 10*time.Second, func() bool {
+		st := get()
+		return st.Agent != nil && st.Agent.Version == "0.0.1-old"
+	}, func() string { return fmt.Sprintf("status %+v", get()) })
+
+	shells := []*shelltest.Shell{
+		shelltest.Start(t, h, "bash", shelltest.Options{RC: initLine("bash")}),
+		shelltest.Start(t, h, "zsh", shelltest.Options{RC: initLine("zsh")}),
+	}
+	const n = 30
+	swapped := make(chan error, 1)
+	var want []string
+	for i := range n {
+		if i == n/2 {
+			// The swap runs while the shells go on recording.
+			go func() {
+				b, err := os.ReadFile(hookdBin)
+				if err == nil {
+					err = os.WriteFile(exe+".new", b, 0o755)
+				}
+				if err == nil {
+					err = os.Rename(exe+".new", exe)
+				}
+				if err == nil {
+					var out string
+					if out, err = run("daemon", "--detach"); err != nil {
+						err = fmt.Errorf("%v: %s", err, out)
+					}
+				}
+				swapped <- err
+			}()
+		}
+		for j, s := range shells {
+			line := fmt.Sprintf("echo upgrade-%d-%d", j, i)
+			s.Run(line)
+			want = append(want, line)
+		}
+	}
+	if err := <-swapped; err != nil {
+		t.Fatalf("swap the binary: %v", err)
+	}
+	// The new agent ingests the rest itself (status does not flush).
+	shelltest.Eventually(t, 20*time.Second, func() bool {
+		st := get()
+		return st.Agent != nil && st.Agent.Version == version0() && st.Spool.BacklogBytes == 0 && st.Database.Commands >= len(want)
+	}, func() string { return fmt.Sprintf("status %+v", get()) })
+	if c := agentCount(h); c != 1 {
+		t.Errorf("%d agents running; want the new one alone", c)
+	}
+	seen := map[string]int{}
+	for _, e := range entries(t, h) {
+		seen[e.Command]++
+	}
+	for _, l := range want {
+		if seen[l] != 1 {
+			t.Errorf("%q recorded %d times; want once", l, seen[l])
+		}
+	}
+	// The shells opened before the upgrade keep working with the new binary.
+	for _, s := range shells {
+		s.Run("hookd status >/dev/null && echo status-ok-$?")
+		s.WaitFor(regexp.MustCompile(`status-ok-0`), 10*time.Second)
+	}
+}

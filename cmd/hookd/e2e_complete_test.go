@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -78,4 +80,46 @@ func TestCompletion(t *testing.T) {
 			s.Type("\x15") // Ctrl-U
 		}
 	})
+}
+
+// TestPackagedFishCompletion: the completion file the packages install for
+// fish (scripts/completions/hookd.fish, in a completions directory fish
+// autoloads from) completes hookd's commands and flags in a fish that never
+// ran `hookd init fish`; in one that did, it adds nothing to hookd's own.
+func TestPackagedFishCompletion(t *testing.T) {
+	shelltest.Need(t, "fish")
+	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", "completions", "hookd.fish"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withInit := range []bool{false, true} {
+		t.Run(fmt.Sprint("init=", withInit), func(t *testing.T) {
+			h := newHome(t)
+			dir := h.Path(".config", "fish", "completions")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "hookd.fish"), src, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			rc := plainPrompt("fish")
+			if withInit {
+				rc += initLine("fish")
+			}
+			s := shelltest.Start(t, h, "fish", shelltest.Options{RC: rc})
+			for _, c := range []struct{ typed, want string }{
+				{"hookd sugg", "hookd suggest "},
+				{"hookd suggest --fail", "hookd suggest --failed "},
+			} {
+				s.Editing()
+				s.Type(c.typed + "\t")
+				s.WaitForPlain(regexp.MustCompile(regexp.QuoteMeta(c.want)+`$`), 5*time.Second)
+				s.Type("\x15") // Ctrl-U
+			}
+			m := s.Mark()
+			s.Run("functions -q __hookd_packaged_complete; and echo packaged-loaded; or echo packaged-absent")
+			want := map[bool]string{false: "packaged-loaded", true: "packaged-absent"}[withInit]
+			s.WaitPlainSince(m, regexp.MustCompile(`(?m)^`+want), 5*time.Second)
+		})
+	}
 }
