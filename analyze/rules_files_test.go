@@ -38,6 +38,6 @@ func TestRulesFiles(t *testing.T) {
 		{name: "find-exec", cmd: "find . -name '*.tmp' -exec rm {}", out: "find: missing argument to `-exec'\n", want: `find . -name '*.tmp' -exec rm {} \;`},
 		{name: "find-predicate", cmd: "find . -nmae x", out: "find: unknown predicate `-nmae'\n", want: "find . -name x"},
 		{name: "disk-full", cmd: "cp big /mnt/", out: "cp: error writing '/mnt/big': No space left on device\n", want: "", cause: "disk is full"},
-		{name: "negative-exists", cmd: "cat notes.txt", out: "cat: notes.txt: Permission denied\n", env: files("/w/notes.txt"), want: "sudo cat notes.txt", typ: analyze.PermissionDenied},
+		{name: "negative-exists", cmd: "cat notes.txt", out: "cat: notes.txt: Permission denied\n", env: both(files("/w/notes.txt"), user), want: "sudo cat notes.txt", typ: analyze.PermissionDenied},
 	})
 }
