@@ -174,6 +174,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in Input) Result {
 	}
 	wg.Wait()
 	dropSudoFixes(ctx, f, findings)
+	dropUnrunnableFixes(ctx, f, findings)
 	return combine(f, findings)
 }
 

@@ -25,7 +25,7 @@ var (
 // pipCommand returns how to run pip for the failing interpreter: inside an
 // active virtual environment its python, otherwise pip itself.
 func pipCommand(ctx context.Context, f *Failure) (string, string) {
-	if venv := f.Env.PythonVenv(ctx); venv != "" {
+	if venv := f.Env.PythonVenv(ctx); venv != "" && (f.Env.LookPath(ctx, "python") || f.call("python") != nil) {
 		return "python -m pip", "the active virtual environment " + filepath.Base(venv)
 	}
 	if f.Env.LookPath(ctx, "pip") || !f.Env.LookPath(ctx, "pip3") {

@@ -79,7 +79,7 @@ func TestRulesMake(t *testing.T) {
 		{name: "target-plural", cmd: "make tests", exit: 2, out: "make: *** No rule to make target 'tests'.  Stop.\n", env: targets, want: "make test"},
 		{name: "target-none-close", cmd: "make deploy", exit: 2, out: "make: *** No rule to make target 'deploy'.  Stop.\n", env: targets, want: "", cause: "build, install, test"},
 		{name: "no-makefile", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", want: "", cause: "no makefile"},
-		{name: "cmake-project", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", env: files("/w/CMakeLists.txt"), want: "cmake -B build && cmake --build build"},
+		{name: "cmake-project", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", env: both(files("/w/CMakeLists.txt"), exes("cmake")), want: "cmake -B build && cmake --build build"},
 		{name: "separator", cmd: "make build", exit: 2, out: "Makefile:2: *** missing separator.  Stop.\n", want: "", cause: "tab"},
 		{name: "needed-by", cmd: "make", exit: 2, out: "make: *** No rule to make target 'gen.h', needed by 'main.o'.  Stop.\n", env: targets, want: "", cause: "gen.h"},
 		{name: "negative", cmd: "make build", exit: 2, out: "make: Nothing to be done for 'build'.\n", want: ""},

@@ -35,6 +35,28 @@ func dropSudoFixes(ctx context.Context, f *Failure, findings []*Finding) {
 	}
 }
 
+// dropUnrunnableFixes removes from the findings the fixes whose program does
+// not exist here (Runnable: python where only python3 is installed), unless
+// the failed command line ran the same program (the user knows it is there,
+// by a name hookd may not see).
+func dropUnrunnableFixes(ctx context.Context, f *Failure, findings []*Finding) {
+	if f.Input.Env == nil {
+		return
+	}
+	for _, fd := range findings {
+		if fd == nil || len(fd.Fixes) == 0 {
+			continue
+		}
+		kept := fd.Fixes[:0:0]
+		for _, fx := range fd.Fixes {
+			if Runnable(ctx, f.Env, fx.Command, f.Shell) || f.callByName(firstProgram(fx.Command, f.Shell)) != nil {
+				kept = append(kept, fx)
+			}
+		}
+		fd.Fixes = kept
+	}
+}
+
 // privilegedCalls counts the simple commands of a command line that run
 // through sudo, doas or pkexec.
 func privilegedCalls(cmd, shell string) int {
