@@ -53,6 +53,7 @@ type Input struct {
 	Output   string // combined stdout and stderr; empty when capture is off
 	Cwd      string // the directory the command ran in
 	Shell    string // "bash" or "zsh"
+	Home     string // the user's home directory, for ~ in the command line; "" when unknown
 	History  []Past // the user's recent commands, newest first; may be empty
 	Env      Facts  // environment facts, gathered lazily; nil means none known
 }

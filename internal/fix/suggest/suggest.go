@@ -77,6 +77,9 @@ func (e *Engine) Analyze(ctx context.Context, in analyze.Input, timeout time.Dur
 	if in.Env == nil && e.Facts != nil {
 		in.Env = e.Facts(in.Shell)
 	}
+	if in.Home == "" {
+		in.Home = e.Home
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return e.Analyzer.Analyze(ctx, in)
