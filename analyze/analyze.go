@@ -79,6 +79,11 @@ type Result struct {
 	Method    string // MethodHeuristic
 	Fixes     []Fix  // at most MaxFixes, best first
 	Quiet     bool
+	// Restates reports a RootCause that only says again what the output
+	// says ("nosuchfile does not exist." under ls's "cannot access
+	// 'nosuchfile'"): no near name, cause or reason of its own. A short
+	// form (the lines under the prompt) leaves it out.
+	Restates bool
 }
 
 // Fix is one proposed command. It is shown to the user and runs only with the
@@ -210,6 +215,7 @@ func combine(f *Failure, findings []*Finding) Result {
 	res := Result{Method: MethodHeuristic}
 	if best == nil {
 		res.ErrorType, res.RootCause = fallback(f)
+		res.Restates = restates(res.RootCause, f.Output)
 		return res
 	}
 	res.ErrorType = best.ErrorType
@@ -225,6 +231,7 @@ func combine(f *Failure, findings []*Finding) Result {
 		pool = []*Finding{best}
 	}
 	res.Fixes = mergeFixes(f, pool)
+	res.Restates = restates(res.RootCause, f.Output)
 	return res
 }
 

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// TestFixesThatMakeSense: under the prompt, in real bash and zsh (issue 32,
+// items 5, 8 and 9): ~/run.sh without the execute bit gets chmod +x as
+// ./run.sh does, never sudo; cd ~; cd srcc typed in ~/src/app offers
+// cd src (the second cd runs in the home); a cause that only says the
+// error again (nosuchfile does not exist) prints no line.
+func TestFixesThatMakeSense(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		if err := os.MkdirAll(filepath.Join(h.Dir, "src", "app"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(h.Dir, "run.sh"), []byte("#!/bin/sh\necho ran\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+
+		s.Type("~/run.sh\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ chmod \+x ~/run\.sh && ~/run\.sh\s+fix`), 10*time.Second)
+		s.Sync()
+
+		s.Run("cd ~/src/app")
+		s.Type("cd ~; cd srcc\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ cd src\s+fix\n`), 10*time.Second)
+		s.Sync()
+
+		mark := len(s.Plain())
+		s.Run("ls nosuchfile")
+		s.Run("echo done-$((6*7))")
+		s.WaitForPlain(regexp.MustCompile(`done-42`), 5*time.Second)
+		if out := s.Plain()[mark:]; strings.Contains(out, "↳") {
+			t.Errorf("a line under ls nosuchfile that says the error again: %q", out)
+		}
+		if out := s.Plain(); strings.Contains(out, "sudo") {
+			t.Errorf("sudo offered (the test runs as root or without sudo): %q", out)
+		}
+	})
+}
