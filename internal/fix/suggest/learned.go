@@ -21,9 +21,9 @@ const maxLearned = 2
 // explanation saying when the user ran it), and rated by hookd's own risk
 // scoring, never lower than a rule rated the same command. A learned fix
 // takes the place of a rule's that does the same (analyze.SameAction: the
-// same venv's activate, by a relative or an absolute path), and one whose
-// program does not exist here (python where only python3 is installed) is
-// left out (analyze.Runnable). A quiet result
+// same venv's activate, by a relative or an absolute path); it runs the
+// program the user typed, so it needs no check that the program exists. A
+// quiet result
 // (an interruption, an ordinary "no") stays as it is.
 func Learned(ctx context.Context, s *history.Store, in analyze.Input, res analyze.Result) analyze.Result {
 	if s == nil || res.Quiet || in.ExitCode == 0 {
@@ -45,7 +45,7 @@ func Learned(ctx context.Context, s *history.Store, in analyze.Input, res analyz
 	seen := map[string]bool{}
 	for _, l := range ls {
 		cmd, ok := learn.Apply(Edit(l), in.Command)
-		if !ok || seen[cmd] || !analyze.Runnable(ctx, in.Env, cmd, in.Shell) {
+		if !ok || seen[cmd] {
 			continue
 		}
 		seen[cmd] = true
