@@ -138,7 +138,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		}
 		p, req := pl.Prompt, pl.Request
 		if *verbose || *dry {
-			fmt.Fprintf(e.stderr, "hookd: %s\n", why)
+			fmt.Fprintf(e.stderr, "hookd: provider %s (%s)\n", lc.Provider, why)
 			if q.Profile != "" {
 				fmt.Fprintf(e.stderr, "hookd: profile %s\n", q.Profile)
 			}
