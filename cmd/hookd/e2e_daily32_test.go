@@ -48,3 +48,24 @@ func TestFixesThatMakeSense(t *testing.T) {
 		}
 	})
 }
+
+// TestFixWithNothingFailed: fix in a new shell says no command failed yet
+// (or hookd has no fix), not "no fix 1 for the last command"; fix 3 where
+// there is one fix says how many there are (issue 32 item 13).
+func TestFixWithNothingFailed(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+		s.Type("fix\r")
+		s.WaitForPlain(regexp.MustCompile(`hookd: no fix on offer: no command has failed yet, or hookd has none for the last failure\n`), 10*time.Second)
+		s.Sync()
+		s.Type("ech hi\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ echo hi\s+fix\n`), 10*time.Second)
+		s.Sync()
+		s.Type("fix 3\r")
+		s.WaitForPlain(regexp.MustCompile(`hookd: no fix 3: the last failed command has 1\n`), 10*time.Second)
+		if strings.Contains(s.Plain(), "no fix 1 for") {
+			t.Errorf("the old message: %q", s.Plain())
+		}
+	})
+}
