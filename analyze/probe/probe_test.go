@@ -275,3 +275,30 @@ func TestAptIndexCached(t *testing.T) {
 		t.Errorf("AptPackages after the lists changed = %v", got)
 	}
 }
+
+// BenchmarkAptIndex is what the PEP 668 rule's look-up costs with this
+// machine's apt lists (docs/benchmarks.md §27): /cold reads and
+// decompresses the lists and writes the index (once per apt update),
+// /warm reads the index, as every later analysis does.
+func BenchmarkAptIndex(b *testing.B) {
+	const lists = "/var/lib/apt/lists"
+	if st, err := aptStamp(lists); err != nil || st == "" {
+		b.Skip("no apt lists here")
+	}
+	index := filepath.Join(b.TempDir(), "apt-names")
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			os.Remove(index)
+			if got := New(Options{AptIndex: index}).AptPackages(b.Context(), "python3-yaml"); len(got) == 0 {
+				b.Fatal("python3-yaml not found")
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			if got := New(Options{AptIndex: index}).AptPackages(b.Context(), "python3-yaml"); len(got) == 0 {
+				b.Fatal("python3-yaml not found")
+			}
+		}
+	})
+}
