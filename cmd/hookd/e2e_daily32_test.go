@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -66,6 +67,27 @@ func TestFixWithNothingFailed(t *testing.T) {
 		s.WaitForPlain(regexp.MustCompile(`hookd: no fix 3: the last failed command has 1\n`), 10*time.Second)
 		if strings.Contains(s.Plain(), "no fix 1 for") {
 			t.Errorf("the old message: %q", s.Plain())
+		}
+	})
+}
+
+// TestAskAlone: `??` alone explains the last command (its output with it)
+// instead of printing a usage line (issue 32 item 13).
+func TestAskAlone(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake := llmtest.NewOpenAI(t)
+		fake.SetKey("test-key")
+		fake.SetReply(llmtest.Reply{Text: []string{"It ", "explained."}})
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		s.Run("printf 'oops: broken\\n'; false")
+		s.Run("??")
+		s.WaitForPlain(regexp.MustCompile(`It explained\.`), 10*time.Second)
+		if strings.Contains(s.Plain(), "usage:") {
+			t.Errorf("?? alone printed a usage line:\n%s", s.Plain())
+		}
+		if user := userMessage(t, fake); !strings.Contains(user, "oops: broken") || !strings.Contains(user, "last command") {
+			t.Errorf("?? alone did not ask about the last command:\n%s", user)
 		}
 	})
 }
