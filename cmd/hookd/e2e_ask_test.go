@@ -303,11 +303,7 @@ func TestAskDryRunCommandProvider(t *testing.T) {
 // answer waits on the next command line, not run.
 func TestAskAtThePrompt(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
-		fake := llmtest.NewOpenAI(t)
-		fake.SetKey("test-key")
-		fake.SetReply(llmtest.Reply{Text: []string{"It ", "failed."}})
-		h := newHome(t)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		fake, h, s := askingShell(t, shell, "It ", "failed.")
 		s.Run("printf 'oops: broken\\n'; false")
 		s.Run("?? why does this fail !!ctx")
 		s.WaitForPlain(regexp.MustCompile(`It failed\.`), 10*time.Second)

@@ -75,11 +75,7 @@ func TestFixWithNothingFailed(t *testing.T) {
 // instead of printing a usage line (issue 32 item 13).
 func TestAskAlone(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
-		fake := llmtest.NewOpenAI(t)
-		fake.SetKey("test-key")
-		fake.SetReply(llmtest.Reply{Text: []string{"It ", "explained."}})
-		h := newHome(t)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		fake, _, s := askingShell(t, shell, "It ", "explained.")
 		s.Run("printf 'oops: broken\\n'; false")
 		s.Run("??")
 		s.WaitForPlain(regexp.MustCompile(`It explained\.`), 10*time.Second)
@@ -90,4 +86,16 @@ func TestAskAlone(t *testing.T) {
 			t.Errorf("?? alone did not ask about the last command:\n%s", user)
 		}
 	})
+}
+
+// askingShell starts shell with hookd loaded, capture on, and a fake
+// OpenAI server that answers text.
+func askingShell(t *testing.T, shell string, text ...string) (*llmtest.Server, *shelltest.Home, *shelltest.Shell) {
+	t.Helper()
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: text})
+	h := newHome(t)
+	s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+	return fake, h, s
 }
