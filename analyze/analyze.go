@@ -53,6 +53,7 @@ type Input struct {
 	Output   string // combined stdout and stderr; empty when capture is off
 	Cwd      string // the directory the command ran in
 	Shell    string // "bash" or "zsh"
+	Home     string // the user's home directory, for ~ in the command line; "" when unknown
 	History  []Past // the user's recent commands, newest first; may be empty
 	Env      Facts  // environment facts, gathered lazily; nil means none known
 }
@@ -78,6 +79,11 @@ type Result struct {
 	Method    string // MethodHeuristic
 	Fixes     []Fix  // at most MaxFixes, best first
 	Quiet     bool
+	// Restates reports a RootCause that only says again what the output
+	// says ("nosuchfile does not exist." under ls's "cannot access
+	// 'nosuchfile'"): no near name, cause or reason of its own. A short
+	// form (the lines under the prompt) leaves it out.
+	Restates bool
 }
 
 // Fix is one proposed command. It is shown to the user and runs only with the
@@ -173,6 +179,8 @@ func (a *Analyzer) Analyze(ctx context.Context, in Input) Result {
 		}()
 	}
 	wg.Wait()
+	dropSudoFixes(ctx, f, findings)
+	dropUnrunnableFixes(ctx, f, findings)
 	return combine(f, findings)
 }
 
@@ -207,6 +215,7 @@ func combine(f *Failure, findings []*Finding) Result {
 	res := Result{Method: MethodHeuristic}
 	if best == nil {
 		res.ErrorType, res.RootCause = fallback(f)
+		res.Restates = restates(res.RootCause, f.Output)
 		return res
 	}
 	res.ErrorType = best.ErrorType
@@ -222,6 +231,7 @@ func combine(f *Failure, findings []*Finding) Result {
 		pool = []*Finding{best}
 	}
 	res.Fixes = mergeFixes(f, pool)
+	res.Restates = restates(res.RootCause, f.Output)
 	return res
 }
 

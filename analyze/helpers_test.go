@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +40,13 @@ func baseFacts() *analyzetest.Facts {
 		Shell: strings.Fields("cd echo export source alias type test [ pwd set unset read exit"),
 		Root:  true,
 		Files: map[string]string{"/w/": ""},
+	}
+}
+
+// exes puts programs on the PATH of the environment.
+func exes(names ...string) func(*analyzetest.Facts) {
+	return func(f *analyzetest.Facts) {
+		f.Exes = append(slices.Clip(f.Exes), names...)
 	}
 }
 

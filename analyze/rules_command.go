@@ -58,15 +58,24 @@ func (f *Failure) knownName(ctx context.Context, name string) bool {
 	return false
 }
 
-// callByName returns the command whose name (as typed) is name.
+// callByName returns the command whose name (as typed) is name; a name
+// the shell reports expanded (/root/run.sh) is that of the command typed
+// with ~ (~/run.sh).
 func (f *Failure) callByName(name string) *Call {
 	for i := len(f.Calls) - 1; i >= 0; i-- {
 		c := &f.Calls[i]
-		if c.Args[0] == name || c.Raw[0] == name {
+		if c.Args[0] == name || c.Raw[0] == name || tildeExpands(c.Raw[0], name) {
 			return c
 		}
 	}
 	return nil
+}
+
+// tildeExpands reports whether the word typed, ~/rest, may be the absolute
+// path said, which the shell expanded it to (home/rest).
+func tildeExpands(typed, said string) bool {
+	rest, ok := strings.CutPrefix(typed, "~/")
+	return ok && rest != "" && strings.HasPrefix(said, "/") && strings.HasSuffix(said, "/"+rest)
 }
 
 func ruleCommandNotFound(ctx context.Context, f *Failure) *Finding {

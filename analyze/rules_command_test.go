@@ -43,12 +43,12 @@ func TestRulesCommand(t *testing.T) {
 		{name: "pip", cmd: "pip install x", exit: 127, out: "bash: pip: command not found\n", env: func(f *analyzetest.Facts) { f.Exes = []string{"pip3", "python3", "apt-get"} }, want: "pip3 install x"},
 		{name: "windows", cmd: "ipconfig /all", exit: 127, out: "bash: ipconfig: command not found\n", env: func(f *analyzetest.Facts) { f.Exes = append(f.Exes, "ifconfig") }, want: "ip addr"},
 		{name: "package", cmd: "jq .name package.json", exit: 127, out: "bash: jq: command not found\n", want: "apt install jq", typ: analyze.MissingDependency},
-		{name: "package-sudo", cmd: "jq .", exit: 127, out: "bash: jq: command not found\n", env: func(f *analyzetest.Facts) { f.Root = false }, want: "sudo apt install jq"},
+		{name: "package-sudo", cmd: "jq .", exit: 127, out: "bash: jq: command not found\n", env: user, want: "sudo apt install jq"},
 		{name: "package-debian-name", cmd: "rg TODO", exit: 127, out: "bash: rg: command not found\n", want: "apt install ripgrep"},
 		{name: "package-system-tool", cmd: "crontab -l", exit: 127, out: "bash: crontab: command not found\n", want: "apt install cron"},
 		{name: "package-procps", cmd: "watch -n1 date", exit: 127, out: "bash: watch: command not found\n", want: "apt install procps"},
 		{name: "python-tool", cmd: "pytest -q", exit: 127, out: "bash: pytest: command not found\n", want: "pip install pytest", also: "apt install python3-pytest"},
-		{name: "ubuntu-handler", cmd: "htop", exit: 127, out: "Command 'htop' not found, but can be installed with:\n\nsudo apt install htop\n", env: func(f *analyzetest.Facts) { f.Root = false }, want: "sudo apt install htop"},
+		{name: "ubuntu-handler", cmd: "htop", exit: 127, out: "Command 'htop' not found, but can be installed with:\n\nsudo apt install htop\n", env: user, want: "sudo apt install htop"},
 		// Files in the directory are not on the PATH.
 		{name: "script-here", cmd: "deploy.sh", exit: 127, out: "zsh: command not found: deploy.sh\n", env: func(f *analyzetest.Facts) {
 			f.Files["/w/deploy.sh"] = "#!/bin/sh\n"

@@ -155,15 +155,15 @@ func TestRulesFamilies(t *testing.T) {
 		{name: "prompt-zsh", cmd: "% git status", exit: 127, shell: "zsh", out: "zsh: command not found: %\n", want: "git status"},
 		// Version managers. real: pyenv-version-1; doc: rbenv, nodenv, goenv
 		{name: "pyenv-local", cmd: "pyenv local 3.99.1", out: "pyenv: version `3.99.1' not installed\n", want: "pyenv install 3.99.1", also: "pyenv install 3.99.1 && pyenv local 3.99.1"},
-		{name: "rbenv-file", cmd: "ruby -v", out: "rbenv: version `3.3.0' is not installed (set by /w/.ruby-version)\n", want: "rbenv install 3.3.0"},
-		{name: "nodenv", cmd: "node -v", out: "nodenv: version '20.11.0' is not installed (set by /w/.node-version)\n", want: "nodenv install 20.11.0"},
-		{name: "goenv", cmd: "go version", out: "goenv: version '1.22.0' is not installed (set by /w/.go-version)\n", want: "goenv install 1.22.0"},
+		{name: "rbenv-file", env: exes("rbenv"), cmd: "ruby -v", out: "rbenv: version `3.3.0' is not installed (set by /w/.ruby-version)\n", want: "rbenv install 3.3.0"},
+		{name: "nodenv", env: exes("nodenv"), cmd: "node -v", out: "nodenv: version '20.11.0' is not installed (set by /w/.node-version)\n", want: "nodenv install 20.11.0"},
+		{name: "goenv", env: exes("goenv"), cmd: "go version", out: "goenv: version '1.22.0' is not installed (set by /w/.go-version)\n", want: "goenv install 1.22.0"},
 		// Network devices. real: ip-device-1; doc: ip link set, ifconfig
 		{name: "ip-device", cmd: "ip link show eht0", out: "Device \"eht0\" does not exist.\n", env: nets, want: "ip link show eth0"},
 		{name: "ip-set", cmd: "sudo ip link set wlan1 up", out: "Cannot find device \"wlan1\"\n", env: nets, want: "sudo ip link set wlan0 up"},
 		{name: "ifconfig", cmd: "ifconfig eth1", out: "eth1: error fetching interface information: Device not found\n", env: nets, want: "ifconfig eth0"},
 		// Nix (doc).
-		{name: "nix", cmd: "cowsay hi", exit: 127, out: "The program 'cowsay' is not in your PATH. It is provided by several packages.\nYou can make it available in an ephemeral shell by typing one of the following:\n  nix-shell -p cowsay\n  nix-shell -p neo-cowsay\n", want: "nix-shell -p cowsay", also: "nix-shell -p neo-cowsay"},
+		{name: "nix", env: exes("nix-shell"), cmd: "cowsay hi", exit: 127, out: "The program 'cowsay' is not in your PATH. It is provided by several packages.\nYou can make it available in an ephemeral shell by typing one of the following:\n  nix-shell -p cowsay\n  nix-shell -p neo-cowsay\n", want: "nix-shell -p cowsay", also: "nix-shell -p neo-cowsay"},
 		// Rails (doc).
 		{name: "rails-pending", cmd: "bin/rails server", out: "ActiveRecord::PendingMigrationError\n\nMigrations are pending. To resolve this issue, run:\n\n        bin/rails db:migrate RAILS_ENV=development\n", want: "bin/rails db:migrate RAILS_ENV=development"},
 		// Package managers that find no such package (doc).
@@ -208,7 +208,9 @@ func TestFamilyRisks(t *testing.T) {
 		{"cowsay hi", "The program 'cowsay' is not installed. You can install it by typing:\n  nix-env -iA nixos.cowsay\n", "nix-env -iA nixos.cowsay", analyze.RiskMedium},
 		{"pyenv local 3.99.1", "pyenv: version `3.99.1' not installed\n", "pyenv install 3.99.1", analyze.RiskLow},
 	} {
-		r := analyze.Analyze(context.Background(), analyze.Input{Command: tc.cmd, ExitCode: 1, Output: tc.out, Cwd: "/w", Shell: "bash", Env: baseFacts()})
+		facts := baseFacts()
+		exes("rbenv", "nix-env")(facts)
+		r := analyze.Analyze(context.Background(), analyze.Input{Command: tc.cmd, ExitCode: 1, Output: tc.out, Cwd: "/w", Shell: "bash", Env: facts})
 		fx, ok := fixFor(r, tc.fix)
 		switch {
 		case !ok:

@@ -498,6 +498,13 @@ func ruleCd(ctx context.Context, f *Failure) *Finding {
 	if c == nil {
 		return nil
 	}
+	if dir, ok := f.dirOf(c); !ok {
+		return nil // an earlier cd went where hookd cannot tell
+	} else if dir != f.Cwd {
+		g := *f // the rest of the analysis in the directory the earlier cd left
+		g.Input.Cwd = dir
+		f = &g
+	}
 	target := c.Arg(1)
 	if m := f.find(cdNotDirRe); m != nil {
 		t := m[1] + m[2]

@@ -38,6 +38,31 @@ func TestRulesFiles(t *testing.T) {
 		{name: "find-exec", cmd: "find . -name '*.tmp' -exec rm {}", out: "find: missing argument to `-exec'\n", want: `find . -name '*.tmp' -exec rm {} \;`},
 		{name: "find-predicate", cmd: "find . -nmae x", out: "find: unknown predicate `-nmae'\n", want: "find . -name x"},
 		{name: "disk-full", cmd: "cp big /mnt/", out: "cp: error writing '/mnt/big': No space left on device\n", want: "", cause: "disk is full"},
-		{name: "negative-exists", cmd: "cat notes.txt", out: "cat: notes.txt: Permission denied\n", env: files("/w/notes.txt"), want: "sudo cat notes.txt", typ: analyze.PermissionDenied},
+		{name: "negative-exists", cmd: "cat notes.txt", out: "cat: notes.txt: Permission denied\n", env: both(files("/w/notes.txt"), user), want: "sudo cat notes.txt", typ: analyze.PermissionDenied},
 	})
+}
+
+// TestCdAfterCd: a later cd of the line is analysed in the directory the
+// earlier one left (issue 32: cd ~; cd srcc typed in ~/src/app).
+func TestCdAfterCd(t *testing.T) {
+	for _, tc := range []struct{ cmd, out, want string }{
+		{"cd ~; cd srcc", "bash: cd: srcc: No such file or directory\n", "cd src"},
+		{"cd && cd srcc", "bash: cd: srcc: No such file or directory\n", "cd src"},
+		{"cd /home/u/src; cd ap", "bash: cd: ap: No such file or directory\n", "cd app"},
+		{"cd ~/src && cd ../srcc", "bash: cd: ../srcc: No such file or directory\n", "cd ../src"},
+		// Where the first cd went is unknown: no guess in the wrong place.
+		{"cd -; cd srcc", "bash: cd: srcc: No such file or directory\n", ""},
+		{"cd $OLDPWD; cd srcc", "bash: cd: srcc: No such file or directory\n", ""},
+	} {
+		facts := baseFacts()
+		files("/home/u/src/app/", "/home/u/src/app/srv/", "/home/u/notes/")(facts)
+		r := analyze.Analyze(t.Context(), analyze.Input{Command: tc.cmd, ExitCode: 1, Output: tc.out, Cwd: "/home/u/src/app", Home: "/home/u", Shell: "bash", Env: facts})
+		got := ""
+		if len(r.Fixes) > 0 {
+			got = r.Fixes[0].Command
+		}
+		if got != tc.want {
+			t.Errorf("%s: first fix %q; want %q (fixes %+v)", tc.cmd, got, tc.want, r.Fixes)
+		}
+	}
 }

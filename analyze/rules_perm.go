@@ -75,10 +75,11 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 	if c.Name() == "ssh" || c.Name() == "scp" || c.Name() == "git" && f.has("could not read from remote") {
 		return nil
 	}
-	conf := 0.82
 	if f.Env.IsRoot(ctx) {
-		conf = 0.5 // root was denied: something other than privilege is in the way
+		// Root was denied: something other than privilege is in the way.
+		return found(PermissionDenied, 0.5, "Denied although you are root, so sudo cannot help: the file or its directory may be immutable (lsattr shows an i; chattr -i clears it), on a read-only filesystem, or refused by a security module.")
 	}
+	conf := 0.82
 	return found(PermissionDenied, conf, fmt.Sprintf("Permission denied: %s", strings.TrimSpace(line)),
 		fix(f.prefixed(c, "sudo"), conf, "Run the command with root privileges."))
 }

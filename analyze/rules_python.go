@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -24,7 +25,7 @@ var (
 // pipCommand returns how to run pip for the failing interpreter: inside an
 // active virtual environment its python, otherwise pip itself.
 func pipCommand(ctx context.Context, f *Failure) (string, string) {
-	if venv := f.Env.PythonVenv(ctx); venv != "" {
+	if venv := f.Env.PythonVenv(ctx); venv != "" && (f.Env.LookPath(ctx, "python") || f.call("python") != nil) {
 		return "python -m pip", "the active virtual environment " + filepath.Base(venv)
 	}
 	if f.Env.LookPath(ctx, "pip") || !f.Env.LookPath(ctx, "pip3") {
@@ -165,7 +166,11 @@ func pipFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 			fd.Fixes = append(fd.Fixes, fix("pipx install "+what, 0.75, "Install the application in its own environment with pipx."))
 		}
 		if len(pkgs) == 1 && !strings.ContainsAny(what, "=<>[") {
-			fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, "python3-"+strings.ToLower(what)), 0.7, "Install Debian's packaged version, if there is one."))
+			if deb, stem := debianPython(ctx, f, what); deb != "" {
+				fd.Fixes = append(fd.Fixes, fix(f.installCommand(ctx, deb), 0.7, "Install Debian's packaged version, %s.", deb))
+			} else {
+				fd.RootCause = fmt.Sprintf("This Python belongs to the system (PEP 668): pip may not install into it. Use a virtual environment, pipx, or Debian's package, if any: python3-%s (apt search %s).", stem, stem)
+			}
 		}
 		return fd
 	case f.has("[errno 13] permission denied") && c != nil && f.Env.PythonVenv(ctx) == "":
@@ -186,4 +191,23 @@ func pipFailure(ctx context.Context, f *Failure, c *Call) *Finding {
 		return fd
 	}
 	return nil
+}
+
+// debianPython returns the Debian package of the PyPI package pkg when
+// apt's package lists know it: python3- and the name in lower case, without
+// a py prefix or -python suffix (pyyaml is python3-yaml, PyJWT python3-jwt).
+// Else "" and the stem to search for.
+func debianPython(ctx context.Context, f *Failure, pkg string) (deb, stem string) {
+	name := strings.ReplaceAll(strings.ToLower(pkg), "_", "-")
+	stem = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "python-"), "py"), "-python")
+	if stem == "" || len(stem) < 2 {
+		stem = name
+	}
+	known := f.Env.AptPackages(ctx, "python3-")
+	for _, want := range []string{"python3-" + name, "python3-" + stem, "python3-" + strings.TrimPrefix(name, "python-")} {
+		if slices.Contains(known, want) {
+			return want, stem
+		}
+	}
+	return "", stem
 }

@@ -14,10 +14,10 @@ func TestRulesDockerNetwork(t *testing.T) {
 		{name: "daemon-absent", cmd: "docker ps", out: "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n", want: "", cause: "dockerd is not installed"},
 		{name: "daemon-systemd", cmd: "docker ps", out: "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n", env: func(f *analyzetest.Facts) {
 			withDockerd(f)
-			f.Root = false
+			user(f)
 			f.Files["/run/systemd/system/"] = ""
 		}, want: "sudo systemctl start docker"},
-		{name: "socket-permission", cmd: "docker ps", out: "permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json\": dial unix /var/run/docker.sock: connect: permission denied\n", env: user, want: "sudo docker ps", also: "sudo usermod -aG docker $USER && newgrp docker", typ: analyze.PermissionDenied},
+		{name: "socket-permission", cmd: "docker ps", out: "permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json\": dial unix /var/run/docker.sock: connect: permission denied\n", env: both(user, exes("usermod")), want: "sudo docker ps", also: "sudo usermod -aG docker $USER && newgrp docker", typ: analyze.PermissionDenied},
 		{name: "build-context", cmd: "docker build -t app", out: "docker: 'docker build' requires 1 argument\n", want: "docker build -t app ."},
 		{name: "uppercase-tag", cmd: "docker build -t MyApp .", exit: 125, out: "invalid argument \"MyApp\" for \"-t, --tag\" flag: invalid reference format: repository name (library/MyApp) must be lowercase\n", want: "docker build -t myapp ."},
 		{name: "name-in-use", cmd: "docker run --name web nginx", exit: 125, out: "docker: Error response from daemon: Conflict. The container name \"/web\" is already in use by container \"abc\".\n", want: "docker rm -f web && docker run --name web nginx"},

@@ -1,6 +1,7 @@
 package analyze_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookd/hookd/analyze"
@@ -23,7 +24,10 @@ func TestRulesPython(t *testing.T) {
 		{name: "print-py2", cmd: "python3 legacy.py", out: "  File \"legacy.py\", line 2\n    print \"hello\"\n    ^\nSyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?\n", want: "", cause: "parentheses", typ: analyze.SyntaxError},
 		{name: "indentation", cmd: "python3 bad.py", out: "  File \"/w/bad.py\", line 2\n    return 1\n    ^\nIndentationError: expected an indented block after function definition on line 1\n", want: "", cause: "indent"},
 		{name: "exception", cmd: "python3 k.py", out: "Traceback (most recent call last):\n  File \"/w/k.py\", line 2, in <module>\n    print(d[\"k\"])\nKeyError: 'k'\n", want: "", cause: "KeyError"},
-		{name: "externally-managed", cmd: "pip install requests", out: "error: externally-managed-environment\n\n× This environment is externally managed\n", want: "python3 -m venv .venv && . .venv/bin/activate && pip install requests", also: "apt install python3-requests"},
+		{name: "externally-managed", cmd: "pip install requests", out: "error: externally-managed-environment\n\n× This environment is externally managed\n", env: debPython, want: "python3 -m venv .venv && . .venv/bin/activate && pip install requests", also: "apt install python3-requests"},
+		// PyPI's pyyaml is Debian's python3-yaml; python3-pyyaml does not exist.
+		{name: "externally-managed-debian-name", cmd: "pip install pyyaml", out: "error: externally-managed-environment\n\n× This environment is externally managed\n", env: debPython, want: "python3 -m venv .venv && . .venv/bin/activate && pip install pyyaml", also: "apt install python3-yaml"},
+		{name: "externally-managed-python-prefix", cmd: "pip3 install python-dateutil", out: "error: externally-managed-environment\n", env: debPython, want: "python3 -m venv .venv && . .venv/bin/activate && pip install python-dateutil", also: "apt install python3-dateutil"},
 		{name: "pip-import-name", cmd: "pip install cv2", out: "ERROR: Could not find a version that satisfies the requirement cv2 (from versions: none)\nERROR: No matching distribution found for cv2\n", want: "pip install opencv-python"},
 		{name: "m-with-py", cmd: "python3 -m app.py", out: "/usr/bin/python3: Error while finding module specification for 'app.py' (ModuleNotFoundError: __path__ attribute not found on 'app' while trying to find 'app.py'). Try using 'app' instead of 'app.py' as the module name.\n", want: "python3 app.py"},
 		{name: "negative-success-output", cmd: "python3 app.py", out: "hello\n", want: ""},
@@ -75,7 +79,7 @@ func TestRulesMake(t *testing.T) {
 		{name: "target-plural", cmd: "make tests", exit: 2, out: "make: *** No rule to make target 'tests'.  Stop.\n", env: targets, want: "make test"},
 		{name: "target-none-close", cmd: "make deploy", exit: 2, out: "make: *** No rule to make target 'deploy'.  Stop.\n", env: targets, want: "", cause: "build, install, test"},
 		{name: "no-makefile", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", want: "", cause: "no makefile"},
-		{name: "cmake-project", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", env: files("/w/CMakeLists.txt"), want: "cmake -B build && cmake --build build"},
+		{name: "cmake-project", cmd: "make", exit: 2, out: "make: *** No targets specified and no makefile found.  Stop.\n", env: both(files("/w/CMakeLists.txt"), exes("cmake")), want: "cmake -B build && cmake --build build"},
 		{name: "separator", cmd: "make build", exit: 2, out: "Makefile:2: *** missing separator.  Stop.\n", want: "", cause: "tab"},
 		{name: "needed-by", cmd: "make", exit: 2, out: "make: *** No rule to make target 'gen.h', needed by 'main.o'.  Stop.\n", env: targets, want: "", cause: "gen.h"},
 		{name: "negative", cmd: "make build", exit: 2, out: "make: Nothing to be done for 'build'.\n", want: ""},
@@ -101,4 +105,29 @@ func TestRulesJavaRustC(t *testing.T) {
 		{name: "ld-lib", cmd: "gcc l.c -lpcap", out: "/usr/bin/ld: cannot find -lpcap: No such file or directory\n", want: "apt install libpcap-dev"},
 		{name: "gcc-syntax", cmd: "gcc s.c", out: "s.c: In function ‘main’:\ns.c:1:25: error: expected ‘;’ before ‘}’ token\n", want: "", cause: "s.c:1"},
 	})
+}
+
+// debPython is a Debian machine whose apt lists know a few Python packages.
+func debPython(f *analyzetest.Facts) {
+	f.AptNames = []string{"python3-dateutil", "python3-requests", "python3-venv", "python3-yaml"}
+}
+
+// TestExternallyManagedUnknownPackage: pip's package that apt's lists do not
+// know gets no apt install fix (python3-pyyaml does not exist), only what to
+// search for.
+func TestExternallyManagedUnknownPackage(t *testing.T) {
+	for _, lists := range [][]string{nil, {"python3-requests"}} {
+		facts := baseFacts()
+		facts.AptNames = lists
+		r := analyze.Analyze(t.Context(), analyze.Input{Command: "pip install pyyaml", ExitCode: 1, Cwd: "/w", Shell: "bash", Env: facts,
+			Output: "error: externally-managed-environment\n\n× This environment is externally managed\n"})
+		for _, fx := range r.Fixes {
+			if strings.Contains(fx.Command, "apt") {
+				t.Errorf("lists %v: fix %q; want no apt fix for a package apt does not know", lists, fx.Command)
+			}
+		}
+		if !strings.Contains(r.RootCause, "python3-yaml (apt search yaml)") {
+			t.Errorf("lists %v: root cause %q; want it to say what to search for", lists, r.RootCause)
+		}
+	}
 }

@@ -779,7 +779,11 @@ _hookd_fix() {
   fi
   _hookd_c=${_hookd_all[_hookd_n - 1]-}
   if [[ -z $_hookd_c ]]; then
-    builtin printf 'hookd: no fix %s for the last command\n' "$_hookd_n" >&2
+    if ((${#_hookd_all[@]} == 0)); then
+      builtin printf 'hookd: no fix on offer: no command has failed yet, or hookd has none for the last failure\n' >&2
+    else
+      builtin printf 'hookd: no fix %s: the last failed command has %s\n' "$_hookd_n" "${#_hookd_all[@]}" >&2
+    fi
     return 1
   fi
   # Shown exactly; quoted when it holds control characters or anything

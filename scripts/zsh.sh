@@ -743,7 +743,11 @@ _hookd_fix() {
     n=${n:-1}
   fi
   if [[ -z ${fixes[n]-} ]]; then
-    print -ru2 -- "hookd: no fix $n for the last command"
+    if (( ! $#fixes )); then
+      print -ru2 -- "hookd: no fix on offer: no command has failed yet, or hookd has none for the last failure"
+    else
+      print -ru2 -- "hookd: no fix $n: the last failed command has $#fixes"
+    fi
     return 1
   fi
   print -z -- "${fixes[n]}"

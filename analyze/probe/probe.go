@@ -40,6 +40,8 @@ type Options struct {
 	Functions  []string      // the user's function names, likewise
 	Timeout    time.Duration // per fact; DefaultTimeout when zero
 	Git        string        // the git binary; "git" when empty
+	AptLists   string        // apt's package lists; /var/lib/apt/lists when empty
+	AptIndex   string        // a file caching the names the lists hold; none when empty
 }
 
 // Probe is the real analyze.Facts. It is safe for concurrent use; create one
@@ -56,7 +58,7 @@ type Probe struct {
 	scripts memo[[]string]
 	targets memo[[]string]
 	ports   memo[analyze.Listener]
-	apt     memo[[]string]
+	apt     memo[string] // the index of apt's package names (aptIndex)
 	looks   memo[bool]
 }
 
@@ -69,6 +71,9 @@ func New(opts Options) *Probe {
 	}
 	if opts.Git == "" {
 		opts.Git = "git"
+	}
+	if opts.AptLists == "" {
+		opts.AptLists = "/var/lib/apt/lists"
 	}
 	return &Probe{opts: opts}
 }
@@ -582,69 +587,34 @@ func listener(ctx context.Context, port int) (analyze.Listener, error) {
 }
 
 // AptPackages returns the package names starting with prefix from apt's
-// package lists (/var/lib/apt/lists/*_Packages). Only uncompressed lists are
-// read, and only within the timeout; the answer may be nil.
+// package lists (Options.AptLists): see aptIndex. The answer may be nil.
 func (p *Probe) AptPackages(ctx context.Context, prefix string) []string {
 	if prefix == "" {
 		return nil
 	}
-	names, err := p.apt.get(prefix, func() ([]string, error) {
-		return within(ctx, p.opts.Timeout, func(ctx context.Context) ([]string, error) {
-			return aptNames(ctx, "/var/lib/apt/lists", prefix)
+	index, err := p.apt.get("", func() (string, error) {
+		return within(ctx, aptBuildTimeout, func(ctx context.Context) (string, error) {
+			return aptIndex(ctx, p.opts.AptLists, p.opts.AptIndex)
 		})
 	})
 	if err != nil {
 		return nil
 	}
-	return names
+	return namesWithPrefix(index, prefix)
 }
 
+// aptNames returns the package names in the lists of dir that start with
+// prefix, sorted, reading the lists themselves.
 func aptNames(ctx context.Context, dir, prefix string) ([]string, error) {
-	es, err := os.ReadDir(dir)
+	all, err := readAptLists(ctx, dir)
 	if err != nil {
-		return nil, fmt.Errorf("read apt lists: %w", err)
+		return nil, err
 	}
-	set := map[string]bool{}
-	want := []byte("Package: " + prefix)
-	for _, e := range es {
-		if !strings.HasSuffix(e.Name(), "_Packages") {
-			continue
-		}
-		if err := scanPackages(ctx, filepath.Join(dir, e.Name()), want, set); err != nil {
-			return nil, err
+	var out []string
+	for _, n := range all {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
 		}
 	}
-	out := make([]string, 0, len(set))
-	for n := range set {
-		out = append(out, n)
-	}
-	sort.Strings(out)
 	return out, nil
-}
-
-func scanPackages(ctx context.Context, path string, want []byte, set map[string]bool) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
-	}
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 256<<10), 4<<20)
-	n := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		if bytes.HasPrefix(line, want) {
-			set[string(bytes.TrimSpace(line[len("Package: "):]))] = true
-		}
-		if n++; n%4096 == 0 && ctx.Err() != nil {
-			break
-		}
-	}
-	serr := sc.Err()
-	if err := fh.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	if serr != nil {
-		return fmt.Errorf("scan %s: %w", path, serr)
-	}
-	return ctx.Err()
 }

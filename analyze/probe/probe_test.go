@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -224,4 +225,80 @@ func TestTimeout(t *testing.T) {
 	if d := time.Since(start); d > shelltest.Scale(10*time.Second) {
 		t.Errorf("within took %v; want about 20ms", d)
 	}
+}
+
+// TestAptListsCompressed reads a fixture lists directory as Debian images
+// keep it: lz4 (linked 64 KiB blocks; block checksums and content size),
+// gzip and plain lists, other files left alone.
+func TestAptListsCompressed(t *testing.T) {
+	got, err := aptNames(t.Context(), "testdata/apt", "python3-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"python3-yaml", "python3-pkg00000", "python3-pkg05999", "python3-dateutil", "python3-requests", "python3-jwt"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("aptNames lacks %s", want)
+		}
+	}
+	if len(got) != 6004 {
+		t.Errorf("aptNames = %d names; want 6004", len(got))
+	}
+}
+
+// TestAptIndexCached: the names are kept in the index file, which later
+// probes read instead of the lists, until the lists change.
+func TestAptIndexCached(t *testing.T) {
+	lists := t.TempDir()
+	list := filepath.Join(lists, "deb_main_binary-amd64_Packages")
+	write(t, list, "Package: python3-yaml\n\nPackage: python3-venv\n", 0o644)
+	index := filepath.Join(t.TempDir(), "state", "apt-names")
+	p := New(Options{AptLists: lists, AptIndex: index})
+	if got := p.AptPackages(t.Context(), "python3-y"); !reflect.DeepEqual(got, []string{"python3-yaml"}) {
+		t.Fatalf("AptPackages = %v", got)
+	}
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(index); fi.Mode().Perm() != 0o600 {
+		t.Errorf("index mode %v; want 0600", fi.Mode().Perm())
+	}
+	// A later probe reads the index, not the lists.
+	os.WriteFile(index, []byte(strings.Replace(string(b), "python3-yaml", "python3-yamlx", 1)), 0o600)
+	if got := New(Options{AptLists: lists, AptIndex: index}).AptPackages(t.Context(), "python3-y"); !reflect.DeepEqual(got, []string{"python3-yamlx"}) {
+		t.Errorf("AptPackages from the index = %v; want the index's python3-yamlx", got)
+	}
+	// apt update: the lists changed, the index is made again.
+	write(t, list, "Package: python3-yaml\n\nPackage: python3-yarl\n", 0o644)
+	os.Chtimes(list, time.Now(), time.Now().Add(time.Hour))
+	if got := New(Options{AptLists: lists, AptIndex: index}).AptPackages(t.Context(), "python3-y"); !reflect.DeepEqual(got, []string{"python3-yaml", "python3-yarl"}) {
+		t.Errorf("AptPackages after the lists changed = %v", got)
+	}
+}
+
+// BenchmarkAptIndex is what the PEP 668 rule's look-up costs with this
+// machine's apt lists (docs/benchmarks.md §27): /cold reads and
+// decompresses the lists and writes the index (once per apt update),
+// /warm reads the index, as every later analysis does.
+func BenchmarkAptIndex(b *testing.B) {
+	const lists = "/var/lib/apt/lists"
+	if st, err := aptStamp(lists); err != nil || st == "" {
+		b.Skip("no apt lists here")
+	}
+	index := filepath.Join(b.TempDir(), "apt-names")
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			os.Remove(index)
+			if got := New(Options{AptIndex: index}).AptPackages(b.Context(), "python3-yaml"); len(got) == 0 {
+				b.Fatal("python3-yaml not found")
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			if got := New(Options{AptIndex: index}).AptPackages(b.Context(), "python3-yaml"); len(got) == 0 {
+				b.Fatal("python3-yaml not found")
+			}
+		}
+	})
 }

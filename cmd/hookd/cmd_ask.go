@@ -91,7 +91,12 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 			stdin = string(b)
 		}
 		if question == "" && stdin == "" {
-			return usagef("ask a question")
+			if e.session == "" {
+				return usagef("ask a question")
+			}
+			// `??` alone at the prompt: what the user wants to know is
+			// what just happened.
+			question = lastCommandQuestion
 		}
 		if question == "" {
 			question = "Explain this."
@@ -138,7 +143,7 @@ func cmdAsk(fs *pflag.FlagSet) runFunc {
 		}
 		p, req := pl.Prompt, pl.Request
 		if *verbose || *dry {
-			fmt.Fprintf(e.stderr, "hookd: %s\n", why)
+			fmt.Fprintf(e.stderr, "hookd: provider %s (%s)\n", lc.Provider, why)
 			if q.Profile != "" {
 				fmt.Fprintf(e.stderr, "hookd: profile %s\n", q.Profile)
 			}
@@ -306,6 +311,10 @@ func askShow(ctx context.Context, e *env, s *history.Store, id int64, asJSON boo
 
 // llmConfig is the model hookd ask uses: the config file's llm section,
 // the HOOKD_LLM_* variables over it, and for auto the first one set up;
+// lastCommandQuestion is the question of `??` alone (hookd ask without a
+// question, in a shell with hookd loaded): the last command, explained.
+const lastCommandQuestion = "Explain what happened in my last command and its output !!ctx"
+
 // why says which and why.
 func (e *env) llmConfig(ctx context.Context) (llm.Config, string, error) {
 	c := e.config().LLM

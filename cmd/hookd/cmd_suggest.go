@@ -218,7 +218,7 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 		Analyzer: a,
 		Facts: func(shell string) analyze.Facts {
 			return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
-				UID: os.Getuid(), Functions: names})
+				UID: os.Getuid(), Functions: names, AptIndex: e.paths.AptNames})
 		},
 		Terminal: e.terminal,
 		Home:     e.home,

@@ -286,6 +286,14 @@ func TestAskDryRunCommandProvider(t *testing.T) {
 	if !strings.Contains(head, "tools: history_search, command_output, read_file (not sent: provider command has no tool calls)") {
 		t.Errorf("the dry run does not say the tools are not sent:\n%s", head)
 	}
+	// No empty model line (the command chooses), and stderr names the
+	// provider before why it was chosen (issue 32).
+	if strings.Contains(head, "model:") {
+		t.Errorf("the dry run shows a model for a command provider:\n%s", head)
+	}
+	if !strings.HasPrefix(errOut, "hookd: provider command (set in config.yaml)\n") {
+		t.Errorf("the dry run's stderr starts %q; want the provider and why", errOut)
+	}
 }
 
 // TestAskAtThePrompt: `?? QUESTION` and `!!ctx` typed at the prompt, in
@@ -295,11 +303,7 @@ func TestAskDryRunCommandProvider(t *testing.T) {
 // answer waits on the next command line, not run.
 func TestAskAtThePrompt(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
-		fake := llmtest.NewOpenAI(t)
-		fake.SetKey("test-key")
-		fake.SetReply(llmtest.Reply{Text: []string{"It ", "failed."}})
-		h := newHome(t)
-		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+		fake, h, s := askingShell(t, shell, "It ", "failed.")
 		s.Run("printf 'oops: broken\\n'; false")
 		s.Run("?? why does this fail !!ctx")
 		s.WaitForPlain(regexp.MustCompile(`It failed\.`), 10*time.Second)

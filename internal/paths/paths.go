@@ -56,6 +56,9 @@ type Layout struct {
 	// SearchCache is the search's copy of the history in memory (package
 	// search): made again whenever commands are forgotten.
 	SearchCache string
+	// AptNames caches the package names in apt's lists (package probe),
+	// made again when the lists change.
+	AptNames string
 	// AgentSeq is the counter of the sequence numbers given to coding
 	// agents' commands (hookd agent-hook, hookd record; package recorder).
 	AgentSeq string
@@ -92,6 +95,7 @@ func New(d Dirs) Layout {
 		RCTwice:        filepath.Join(state, "rc-twice"),
 		Pins:           filepath.Join(state, "pins"),
 		SearchCache:    filepath.Join(state, "search.cache"),
+		AptNames:       filepath.Join(state, "apt-names"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 		HostID:         filepath.Join(d.DataHome, "hookd", "host-id"),

@@ -105,7 +105,10 @@ func mask(key string) string {
 // indented).
 func (s Sent) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider: %s\nmodel: %s\n", s.Provider, s.Model)
+	fmt.Fprintf(&b, "provider: %s\n", s.Provider)
+	if s.Model != "" { // a command provider has none: its command chooses
+		fmt.Fprintf(&b, "model: %s\n", s.Model)
+	}
 	if len(s.Tools) > 0 {
 		fmt.Fprintf(&b, "tools: %s", strings.Join(s.Tools, ", "))
 		if s.Ignored {

@@ -19,7 +19,11 @@ const maxLearned = 2
 // command: one lookup of the command's program on the learned table's
 // index, then learn.Apply. A learned fix is labelled (Fix.Learned, and an
 // explanation saying when the user ran it), and rated by hookd's own risk
-// scoring, never lower than a rule rated the same command. A quiet result
+// scoring, never lower than a rule rated the same command. A learned fix
+// takes the place of a rule's that does the same (analyze.SameAction: the
+// same venv's activate, by a relative or an absolute path); it runs the
+// program the user typed, so it needs no check that the program exists. A
+// quiet result
 // (an interruption, an ordinary "no") stays as it is.
 func Learned(ctx context.Context, s *history.Store, in analyze.Input, res analyze.Result) analyze.Result {
 	if s == nil || res.Quiet || in.ExitCode == 0 {
@@ -47,8 +51,11 @@ func Learned(ctx context.Context, s *history.Store, in analyze.Input, res analyz
 		seen[cmd] = true
 		fx := analyze.Fix{Command: cmd, Explanation: explainLearned(l), Risk: analyze.Risk(cmd),
 			Confidence: min(0.9+0.02*float64(l.Count), 0.98), Learned: l.Count}
-		if r, ok := rules[cmd]; ok {
-			fx.Risk = analyze.MaxRisk(fx.Risk, r.Risk)
+		for _, r := range rules {
+			if analyze.SameAction(r.Command, cmd, in.Cwd, "", in.Shell) {
+				fx.Risk = analyze.MaxRisk(fx.Risk, r.Risk)
+				seen[r.Command] = true // one fix per action: the learned one
+			}
 		}
 		if strings.Contains(cmd, analyze.RedactionMarker) {
 			fx.Incomplete = true

@@ -52,7 +52,7 @@ type Printer struct {
 
 // Print writes r; a quiet analysis (an ordinary "no") prints nothing.
 func (p Printer) Print(w io.Writer, r analyze.Result) error {
-	news := len(r.Fixes) > 0 || r.RootCause != "" && r.ErrorType != analyze.Unknown
+	news := len(r.Fixes) > 0 || r.RootCause != "" && r.ErrorType != analyze.Unknown && !(p.Inline && r.Restates)
 	if r.Quiet || !news && p.Worked == "" && (p.Inline || !p.Asked) {
 		return nil
 	}
@@ -106,8 +106,9 @@ func (p Printer) inline(b *strings.Builder, r analyze.Result) {
 		return text
 	}
 	arrow := s(style.Dim, "↳")
-	if len(r.Fixes) == 0 && r.RootCause != "" && r.ErrorType != analyze.Unknown {
-		// A cause worth a line; "it failed" is not news.
+	if len(r.Fixes) == 0 && r.RootCause != "" && r.ErrorType != analyze.Unknown && !r.Restates {
+		// A cause worth a line; "it failed" is not news, nor the error
+		// above said again.
 		fmt.Fprintf(b, "  %s %s\n", arrow, s(style.Dim, line(r.RootCause)))
 	}
 	for i, f := range r.Fixes {

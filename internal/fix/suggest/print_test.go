@@ -144,3 +144,18 @@ func TestPrintWorked(t *testing.T) {
 		t.Errorf("the worked-before line is not dim: %q", got)
 	}
 }
+
+// TestPrintRestatedCause: under the prompt, a cause that only says the
+// error above again (Result.Restates) is left out; asked for, it is said.
+func TestPrintRestatedCause(t *testing.T) {
+	r := analyze.Result{ErrorType: analyze.FileNotFound, RootCause: "nosuchfile does not exist.", Method: analyze.MethodHeuristic, Restates: true}
+	if got := printed(Printer{Inline: true, Width: 80}, r); got != "" {
+		t.Errorf("inline printed %q; want nothing", got)
+	}
+	if got := printed(Printer{Inline: true, Width: 80, Worked: "worked 2 min ago in ~/app"}, r); strings.Contains(got, "nosuchfile") || !strings.Contains(got, "worked 2 min ago") {
+		t.Errorf("inline with a worked line printed %q; want the worked line only", got)
+	}
+	if got := printed(Printer{Asked: true}, r); !strings.Contains(got, "nosuchfile does not exist.") {
+		t.Errorf("hookd suggest printed %q; want the cause", got)
+	}
+}

@@ -77,6 +77,9 @@ func (e *Engine) Analyze(ctx context.Context, in analyze.Input, timeout time.Dur
 	if in.Env == nil && e.Facts != nil {
 		in.Env = e.Facts(in.Shell)
 	}
+	if in.Home == "" {
+		in.Home = e.Home
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return e.Analyzer.Analyze(ctx, in)
@@ -107,6 +110,9 @@ type Failure struct {
 // and the comparison with the last success, if any; printing and offering
 // the fixes are the caller's.
 func (e *Engine) Suggest(ctx context.Context, f Failure) (analyze.Result, *before.Comparison) {
+	if f.Input.Env == nil && e.Facts != nil {
+		f.Input.Env = e.Facts(f.Input.Shell) // one probe for the rules and the learned fixes
+	}
 	res := e.Analyze(ctx, f.Input, f.Timeout)
 	res = Learned(ctx, f.Store, f.Input, res)
 	var cmp *before.Comparison

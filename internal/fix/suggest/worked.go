@@ -29,7 +29,7 @@ func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, outpu
 	if c.Line == "" {
 		return res, c
 	}
-	res.Fixes = merge(res.Fixes, c.Fixes)
+	res.Fixes = merge(res.Fixes, c.Fixes, func(a, b string) bool { return analyze.SameAction(a, b, en.Cwd, home, en.Shell) })
 	if res.ErrorType == "" {
 		res.ErrorType = analyze.Unknown
 	}
@@ -37,9 +37,10 @@ func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, outpu
 }
 
 // merge ranks the restoring fixes with the others: by confidence (a tie
-// keeps the others first), the same command once, none below the best by
-// more than the margin, at most analyze.MaxFixes.
-func merge(fixes, restore []analyze.Fix) []analyze.Fix {
+// keeps the others first), the same action once (same: the same command,
+// or one doing the same by other paths), none below the best by more than
+// the margin, at most analyze.MaxFixes.
+func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.Fix {
 	all := append([]analyze.Fix(nil), fixes...)
 	for _, r := range restore {
 		if r.Confidence < 0.5 {
@@ -47,7 +48,7 @@ func merge(fixes, restore []analyze.Fix) []analyze.Fix {
 		}
 		dup := false
 		for i, f := range all {
-			if f.Command == r.Command {
+			if f.Command == r.Command || same(f.Command, r.Command) {
 				dup = true
 				if r.Confidence > f.Confidence {
 					all[i].Confidence = r.Confidence

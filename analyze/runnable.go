@@ -1,0 +1,70 @@
+package analyze
+
+import "context"
+
+// canSudo reports whether a fix may put sudo in front of a command: the
+// user is not root (who needs no sudo, and in containers has none) and
+// sudo is on the PATH.
+func (f *Failure) canSudo(ctx context.Context) bool {
+	return !f.Env.IsRoot(ctx) && f.Env.LookPath(ctx, "sudo")
+}
+
+// dropSudoFixes removes from the findings the fixes that run through sudo,
+// doas or pkexec where the command as typed did not, when sudo cannot be
+// offered (canSudo). Every rule that adds sudo is covered, whichever way it
+// built the command.
+func dropSudoFixes(ctx context.Context, f *Failure, findings []*Finding) {
+	typed := -1
+	for _, fd := range findings {
+		if fd == nil || len(fd.Fixes) == 0 {
+			continue
+		}
+		kept := fd.Fixes[:0:0]
+		for _, fx := range fd.Fixes {
+			if privilegedCalls(fx.Command, f.Shell) > 0 {
+				if typed < 0 {
+					typed = privilegedCalls(f.Input.Command, f.Shell)
+				}
+				if privilegedCalls(fx.Command, f.Shell) > typed && !f.canSudo(ctx) {
+					continue
+				}
+			}
+			kept = append(kept, fx)
+		}
+		fd.Fixes = kept
+	}
+}
+
+// dropUnrunnableFixes removes from the findings the fixes whose program does
+// not exist here (Runnable: python where only python3 is installed), unless
+// the failed command line ran the same program (the user knows it is there,
+// by a name hookd may not see).
+func dropUnrunnableFixes(ctx context.Context, f *Failure, findings []*Finding) {
+	if f.Input.Env == nil {
+		return
+	}
+	for _, fd := range findings {
+		if fd == nil || len(fd.Fixes) == 0 {
+			continue
+		}
+		kept := fd.Fixes[:0:0]
+		for _, fx := range fd.Fixes {
+			if Runnable(ctx, f.Env, fx.Command, f.Shell) || f.callByName(firstProgram(fx.Command, f.Shell)) != nil {
+				kept = append(kept, fx)
+			}
+		}
+		fd.Fixes = kept
+	}
+}
+
+// privilegedCalls counts the simple commands of a command line that run
+// through sudo, doas or pkexec.
+func privilegedCalls(cmd, shell string) int {
+	n := 0
+	for _, c := range parseCalls(cmd, shell) {
+		if c.Sudo || c.Name() == "sudo" {
+			n++
+		}
+	}
+	return n
+}

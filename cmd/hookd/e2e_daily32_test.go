@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/shelltest"
+)
+
+// TestFixesThatMakeSense: under the prompt, in real bash and zsh (issue 32,
+// items 5, 8 and 9): ~/run.sh without the execute bit gets chmod +x as
+// ./run.sh does, never sudo; cd ~; cd srcc typed in ~/src/app offers
+// cd src (the second cd runs in the home); a cause that only says the
+// error again (nosuchfile does not exist) prints no line.
+func TestFixesThatMakeSense(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		if err := os.MkdirAll(filepath.Join(h.Dir, "src", "app"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(h.Dir, "run.sh"), []byte("#!/bin/sh\necho ran\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+
+		s.Type("~/run.sh\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ chmod \+x ~/run\.sh && ~/run\.sh\s+fix`), 10*time.Second)
+		s.Sync()
+
+		s.Run("cd ~/src/app")
+		s.Type("cd ~; cd srcc\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ cd src\s+fix\n`), 10*time.Second)
+		s.Sync()
+
+		mark := len(s.Plain())
+		s.Run("ls nosuchfile")
+		s.Run("echo done-$((6*7))")
+		s.WaitForPlain(regexp.MustCompile(`done-42`), 5*time.Second)
+		if out := s.Plain()[mark:]; strings.Contains(out, "↳") {
+			t.Errorf("a line under ls nosuchfile that says the error again: %q", out)
+		}
+		if out := s.Plain(); strings.Contains(out, "sudo") {
+			t.Errorf("sudo offered (the test runs as root or without sudo): %q", out)
+		}
+	})
+}
+
+// TestFixWithNothingFailed: fix in a new shell says no command failed yet
+// (or hookd has no fix), not "no fix 1 for the last command"; fix 3 where
+// there is one fix says how many there are (issue 32 item 13).
+func TestFixWithNothingFailed(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: "PS1='$ '\nPROMPT='%# '\n" + initLine(shell)})
+		s.Type("fix\r")
+		s.WaitForPlain(regexp.MustCompile(`hookd: no fix on offer: no command has failed yet, or hookd has none for the last failure\n`), 10*time.Second)
+		s.Sync()
+		s.Type("ech hi\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ echo hi\s+fix\n`), 10*time.Second)
+		s.Sync()
+		s.Type("fix 3\r")
+		s.WaitForPlain(regexp.MustCompile(`hookd: no fix 3: the last failed command has 1\n`), 10*time.Second)
+		if strings.Contains(s.Plain(), "no fix 1 for") {
+			t.Errorf("the old message: %q", s.Plain())
+		}
+	})
+}
+
+// TestAskAlone: `??` alone explains the last command (its output with it)
+// instead of printing a usage line (issue 32 item 13).
+func TestAskAlone(t *testing.T) {
+	forEachShell(t, func(t *testing.T, shell string) {
+		fake, _, s := askingShell(t, shell, "It ", "explained.")
+		s.Run("printf 'oops: broken\\n'; false")
+		s.Run("??")
+		s.WaitForPlain(regexp.MustCompile(`It explained\.`), 10*time.Second)
+		if strings.Contains(s.Plain(), "usage:") {
+			t.Errorf("?? alone printed a usage line:\n%s", s.Plain())
+		}
+		if user := userMessage(t, fake); !strings.Contains(user, "oops: broken") || !strings.Contains(user, "last command") {
+			t.Errorf("?? alone did not ask about the last command:\n%s", user)
+		}
+	})
+}
+
+// askingShell starts shell with hookd loaded, capture on, and a fake
+// OpenAI server that answers text.
+func askingShell(t *testing.T, shell string, text ...string) (*llmtest.Server, *shelltest.Home, *shelltest.Shell) {
+	t.Helper()
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: text})
+	h := newHome(t)
+	s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
+	return fake, h, s
+}
