@@ -56,6 +56,11 @@ type Input struct {
 	Home     string // the user's home directory, for ~ in the command line; "" when unknown
 	History  []Past // the user's recent commands, newest first; may be empty
 	Env      Facts  // environment facts, gathered lazily; nil means none known
+	// Described is true for a failure given by its text (hookd suggest
+	// --command) rather than recorded here by this user: who ran it is not
+	// known, so this user's root and sudo do not decide whether a fix may
+	// go through sudo (canSudo); a recorded failure's are.
+	Described bool
 }
 
 // Past is one earlier command from the user's history.

@@ -75,7 +75,7 @@ func rulePermission(ctx context.Context, f *Failure) *Finding {
 	if c.Name() == "ssh" || c.Name() == "scp" || c.Name() == "git" && f.has("could not read from remote") {
 		return nil
 	}
-	if f.Env.IsRoot(ctx) {
+	if f.deniedRoot(ctx) {
 		// Root was denied: something other than privilege is in the way.
 		return found(PermissionDenied, 0.5, "Denied although you are root, so sudo cannot help: the file or its directory may be immutable (lsattr shows an i; chattr -i clears it), on a read-only filesystem, or refused by a security module.")
 	}

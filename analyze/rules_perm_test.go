@@ -56,3 +56,28 @@ func TestRulesPermissions(t *testing.T) {
 		t.Errorf("sudo fix = %+v; want one fix of risk medium", r.Fixes)
 	}
 }
+
+// TestDescribedFailureKeepsSudo: a failure given by its text (hookd suggest
+// --command, Input.Described) was not recorded here, so who ran it is not
+// known: this root user without sudo does not take the sudo fix away from
+// the non-root user whose tool asked for root. A recorded one loses it.
+func TestDescribedFailureKeepsSudo(t *testing.T) {
+	for _, c := range []struct {
+		cmd, out, want string
+	}{
+		{"rm data/cache.db", "rm: cannot remove 'data/cache.db': Permission denied\n", "sudo rm data/cache.db"},
+		{"apt-get upgrade", "E: Could not open lock file /var/lib/dpkg/lock-frontend - open (13: Permission denied)\nE: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), are you root?\n", "sudo apt-get upgrade"},
+	} {
+		for _, described := range []bool{true, false} {
+			facts := baseFacts() // root, no sudo on the PATH
+			r := analyze.Analyze(t.Context(), analyze.Input{Command: c.cmd, ExitCode: 1, Output: c.out, Cwd: "/w", Env: facts, Described: described})
+			var got []string
+			for _, fx := range r.Fixes {
+				got = append(got, fx.Command)
+			}
+			if has := slices.Contains(got, c.want); has != described {
+				t.Errorf("%s, described %v: fixes %q; want %q offered: %v", c.cmd, described, got, c.want, described)
+			}
+		}
+	}
+}

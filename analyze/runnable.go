@@ -4,9 +4,16 @@ import "context"
 
 // canSudo reports whether a fix may put sudo in front of a command: the
 // user is not root (who needs no sudo, and in containers has none) and
-// sudo is on the PATH.
+// sudo is on the PATH. For a described failure (Input.Described) the user
+// who ran it is unknown, and the fix the tool's words call for stays.
 func (f *Failure) canSudo(ctx context.Context) bool {
-	return !f.Env.IsRoot(ctx) && f.Env.LookPath(ctx, "sudo")
+	return f.Input.Described || !f.Env.IsRoot(ctx) && f.Env.LookPath(ctx, "sudo")
+}
+
+// deniedRoot reports whether the failure is known to be root's: recorded
+// here (not described) while this user is root.
+func (f *Failure) deniedRoot(ctx context.Context) bool {
+	return !f.Input.Described && f.Env.IsRoot(ctx)
 }
 
 // dropSudoFixes removes from the findings the fixes that run through sudo,

@@ -29,7 +29,7 @@ import (
 // cmdSuggest is `hookd suggest`: the fixes for a failed command (the last
 // one, or REF), printed, as JSON, or inline for the shell hooks.
 func cmdSuggest(fs *pflag.FlagSet) runFunc {
-	command := fs.String("command", "", "analyse this command line instead of one from the history")
+	command := fs.String("command", "", "analyse this command line instead of one from the history (a described failure: fixes through sudo are kept, as hookd cannot know who ran it)")
 	exit := fs.Int("exit", 1, "its exit status (with --command)")
 	outputFile := fs.String("output-file", "", "a file holding its output, stdout and stderr (with --command)")
 	cwd := fs.String("cwd", "", "the directory it ran in (with --command; default: here)")
@@ -66,6 +66,7 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 				return usagef("give a REF, --failed or --command, not more than one")
 			}
 			in.Command, in.ExitCode, in.Cwd = *command, *exit, *cwd
+			in.Described = true // not recorded here: who ran it is unknown (analyze.Input.Described)
 			if in.Cwd == "" {
 				in.Cwd, _ = os.Getwd()
 			}
