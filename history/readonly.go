@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-
-	"github.com/mattn/go-sqlite3"
 )
 
 // ReadOnlyError says why the history could be opened only for reading:
@@ -72,9 +70,8 @@ func (e *DiskFullError) Unwrap() error { return e.Err }
 // IsDiskFull reports whether err means the disk is full: SQLITE_FULL, or
 // an I/O error whose cause is ENOSPC (or EDQUOT, a full quota).
 func IsDiskFull(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC || se.SystemErrno == syscall.EDQUOT ||
-		se.SystemErrno == syscall.EFBIG) {
+	code, errno, ok := sqliteError(err)
+	if ok && (code == sqliteFull || errno == syscall.ENOSPC || errno == syscall.EDQUOT || errno == syscall.EFBIG) {
 		return true
 	}
 	// (EFBIG: a file past `ulimit -f`, as full as the disk for the writer.)
@@ -85,8 +82,7 @@ func IsDiskFull(err error) bool {
 // file, its directory or the file system), as opposed to missing or
 // damaged.
 func readOnly(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrPerm) {
+	if sqliteIs(err, sqliteReadonly, sqlitePerm) {
 		return true
 	}
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // Entry is one recorded command.
@@ -109,8 +107,7 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	deadline := time.Now().Add(busy)
 	for {
 		err = s.migrate(ctx)
-		var se sqlite3.Error
-		if err == nil || !errors.As(err, &se) || se.Code != sqlite3.ErrBusy || !time.Now().Before(deadline) {
+		if err == nil || !sqliteIs(err, sqliteBusy) || !time.Now().Before(deadline) {
 			break
 		}
 		select {
@@ -148,8 +145,7 @@ func escapePath(p string) string {
 
 // classify wraps errors that mean the file is not a usable database.
 func classify(err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB) {
+	if sqliteIs(err, sqliteCorrupt, sqliteNotADB) {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return err
@@ -189,8 +185,7 @@ func OpenRecover(ctx context.Context, path string, busy time.Duration, check boo
 
 // IsBusy reports an error caused by another process holding the database.
 func IsBusy(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+	return sqliteIs(err, sqliteBusy, sqliteLocked)
 }
 
 // recoverDB moves the corrupt database at path (and its WAL files) aside,

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -93,7 +92,7 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 // isTTY reports whether f is a terminal (not merely a character device
 // such as /dev/null).
 func isTTY(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
 	return err == nil
 }
 
@@ -128,15 +127,4 @@ func watchNames(ns []config.EnvName) []string {
 		out[i] = string(n)
 	}
 	return out
-}
-
-// bootTime is the wall clock's time at boot, in microseconds since the
-// epoch: the time now less CLOCK_BOOTTIME's, which /proc/uptime shows.
-// fish's hooks add /proc/uptime to it to tell the time without a process.
-func bootTime() int64 {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts) != nil {
-		return 0
-	}
-	return time.Now().UnixMicro() - ts.Nano()/1000
 }

@@ -113,11 +113,11 @@ func readPhrase(e *env) (string, error) {
 	if isFile && isTerminal(f) {
 		fmt.Fprint(e.stderr, "recovery phrase (from `hookd sync init`): ")
 		fd := int(f.Fd())
-		if old, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+		if old, err := unix.IoctlGetTermios(fd, ioctlGetTermios); err == nil {
 			quiet := *old
 			quiet.Lflag &^= unix.ECHO
-			unix.IoctlSetTermios(fd, unix.TCSETS, &quiet)
-			defer func() { unix.IoctlSetTermios(fd, unix.TCSETS, old); fmt.Fprintln(e.stderr) }()
+			unix.IoctlSetTermios(fd, ioctlSetTermios, &quiet)
+			defer func() { unix.IoctlSetTermios(fd, ioctlSetTermios, old); fmt.Fprintln(e.stderr) }()
 		}
 	}
 	line, err := bufio.NewReader(e.stdin).ReadString('\n')

@@ -347,18 +347,18 @@ func checkPeer(conn *net.UnixConn) error {
 	if err != nil {
 		return err
 	}
-	var cred *syscall.Ucred
+	var uid int
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		uid, cerr = peerUID(int(fd))
 	}); err != nil {
 		return err
 	}
 	if cerr != nil {
 		return cerr
 	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("peer uid %d is not %d", cred.Uid, os.Getuid())
+	if uid != os.Getuid() {
+		return fmt.Errorf("peer uid %d is not %d", uid, os.Getuid())
 	}
 	return nil
 }

@@ -205,15 +205,6 @@ func (l *logFile) retire(ctx context.Context, store *history.Store) (bool, error
 	return true, tx.Commit()
 }
 
-// punch frees the file's blocks before end, so that what was ingested (raw,
-// unredacted command lines and outputs) does not stay on disk. The file
-// keeps its size, so offsets stay valid. File systems without hole punching
-// keep the bytes until the log is removed.
-func punch(f *os.File, end int64) {
-	const punchHole, keepSize = 0x02, 0x01
-	syscall.Fallocate(int(f.Fd()), punchHole|keepSize, 0, end) // best effort
-}
-
 // writerEnded reports whether the process that writes a session's log (its
 // pid is in the id, see spool.SessionPID) has exited.
 func writerEnded(pid int) bool {

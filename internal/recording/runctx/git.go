@@ -418,7 +418,8 @@ func (r Repo) Dirty(limit int) (dirty, known bool) {
 		if err := syscall.Lstat(filepath.Join(r.Root, string(name)), &st); err != nil {
 			return true, true // deleted
 		}
-		if uint32(st.Size) != size || uint32(st.Mtim.Sec) != mtimeSec || mtimeNsec != 0 && uint32(st.Mtim.Nsec) != mtimeNsec {
+		sec, nsec := mtime(&st)
+		if uint32(st.Size) != size || uint32(sec) != mtimeSec || mtimeNsec != 0 && uint32(nsec) != mtimeNsec {
 			return true, true
 		}
 	}

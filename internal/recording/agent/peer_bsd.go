@@ -1,0 +1,15 @@
+//go:build darwin || freebsd
+
+package agent
+
+import "golang.org/x/sys/unix"
+
+// peerUID is the user of the process at the other end of the Unix socket
+// fd (see peer_linux.go).
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return 0, err
+	}
+	return int(cred.Uid), nil
+}
