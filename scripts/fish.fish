@@ -163,13 +163,20 @@ function _hookd_init_session
     # hundredth): written as the sum "BOOT+UPTIME", which the agent adds up
     # (package spool); a command's end is its start plus $CMD_DURATION
     # ("BOOT+UPTIME+Nms").
+    # Without /proc (macOS, a sandbox) the uptime read is the word "now"
+    # from a file in the spool directory: the agent reads it as the time
+    # it reads the record (package spool).
     set -g _hookd_upf /proc/uptime
-    test -r $_hookd_upf; or set _hookd_upf /dev/null
+    if not test -r $_hookd_upf
+        set _hookd_upf $_hookd_spooldir/now
+        set -g _hookd_clock 0
+        test -r $_hookd_upf; or echo now 2>/dev/null >$_hookd_upf; or set _hookd_upf /dev/null
+    end
     set -g _hookd_t0 $_hookd_clock
     set -l us $_hookd_clock
     if read -l up _ <$_hookd_upf
         set _hookd_t0 $_hookd_clock+$up
-        set us (math --scale=0 "$_hookd_clock + $up * 1000000")
+        test "$up" = now; or set us (math --scale=0 "$_hookd_clock + $up * 1000000")
     end
     set -gx HOOKD_SESSION $us-$fish_pid-(random 0 32767)
     set -g _hookd_spool $_hookd_spooldir/$HOOKD_SESSION.spool
