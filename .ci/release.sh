@@ -36,6 +36,7 @@ test -x /usr/bin/hookd
 test -f /usr/share/man/man1/hookd.1.gz
 test -f /usr/share/bash-completion/completions/hookd
 test -f /usr/share/zsh/vendor-completions/_hookd
+test -f /usr/share/fish/vendor_completions.d/hookd.fish
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 HOOKD_TEST_INSTALLED=/usr/bin/hookd go test -tags sqlite_fts5 -count=1 -run 'TestCaptureFixUsesOutput' ./cmd/hookd # a command captured with its output, a fix offered, in real bash and zsh

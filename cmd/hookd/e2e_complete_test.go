@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -78,4 +79,39 @@ func TestCompletion(t *testing.T) {
 			s.Type("\x15") // Ctrl-U
 		}
 	})
+}
+
+// TestPackagedCompletionFish: the fish completion the packages install
+// (scripts/completions/hookd.fish, in a vendor_completions.d of
+// XDG_DATA_DIRS as /usr/share is) completes hookd's command line in a fish
+// that has not loaded hookd.
+func TestPackagedCompletionFish(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	src, err := os.ReadFile(filepath.Join("..", "..", "scripts", "completions", "hookd.fish"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHome(t)
+	share := t.TempDir()
+	vendor := filepath.Join(share, "fish", "vendor_completions.d")
+	if err := os.MkdirAll(vendor, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vendor, "hookd.fish"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := shelltest.Start(t, h, "fish", shelltest.Options{
+		RC:  "function fish_prompt; printf '$ '; end\n",
+		Env: []string{"XDG_DATA_DIRS=" + share + ":/usr/share"},
+	})
+	for _, c := range []struct{ typed, want string }{
+		{"hookd sugg", "hookd suggest "},
+		{"hookd suggest --fail", "hookd suggest --failed "},
+	} {
+		s.Editing()
+		s.Type(c.typed + "\t")
+		s.WaitForPlain(regexp.MustCompile(regexp.QuoteMeta(c.want)+`$`), 5*time.Second)
+		s.Type("\x15") // Ctrl-U
+	}
 }
