@@ -82,11 +82,12 @@ func closeOnExecAll() {
 	ents, err := os.ReadDir(procRoot + "/self/fd")
 	if err != nil {
 		var lim syscall.Rlimit
-		n := uint64(1024)
-		if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Cur < 1<<16 {
-			n = lim.Cur
+		n := 1024
+		// (Cur is a uint64 on Linux and macOS, an int64 on FreeBSD.)
+		if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && uint64(lim.Cur) < 1<<16 {
+			n = int(lim.Cur)
 		}
-		for fd := 3; fd < int(n); fd++ {
+		for fd := 3; fd < n; fd++ {
 			syscall.CloseOnExec(fd)
 		}
 		return
