@@ -16,16 +16,22 @@ func hideProc(t *testing.T) {
 	t.Cleanup(func() { procRoot = old })
 }
 
-// Without /proc a listening port is found by connecting to it.
-func TestListeningPortNoProc(t *testing.T) {
-	hideProc(t)
+// listenLocal listens on a free port of 127.0.0.1.
+func listenLocal(t *testing.T) (net.Listener, int) {
+	t.Helper()
 	var lc net.ListenConfig
 	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l, l.Addr().(*net.TCPAddr).Port
+}
+
+// Without /proc a listening port is found by connecting to it.
+func TestListeningPortNoProc(t *testing.T) {
+	hideProc(t)
+	l, port := listenLocal(t)
 	defer l.Close()
-	port := l.Addr().(*net.TCPAddr).Port
 	p := New(Options{Timeout: shelltest.Scale(30 * time.Second)})
 	got, ok := p.ListeningPort(t.Context(), port)
 	if !ok || got.PID != 0 {

@@ -398,14 +398,7 @@ func TestFishAskOffer(t *testing.T) {
 	s.Type("?? how do I make the file\r")
 	// (The screen, not the stream: fish may draw the line more than once.)
 	s.WaitForScreen(regexp.MustCompile(`(?m)touch offered-file\s*\n(?:.*\n)*\$ touch offered-file\s*$`), 20*time.Second)
-	if _, err := os.Stat(h.Path("offered-file")); err == nil {
-		t.Fatalf("the offered command ran without Enter")
-	}
-	s.Type("\r")
-	s.Sync()
-	if _, err := os.Stat(h.Path("offered-file")); err != nil {
-		t.Errorf("Enter did not run the offered command: %v", err)
-	}
+	enterRunsOffer(t, s, h)
 	es := entries(t, h)
 	if got := commandsOf(es); len(got) < 2 || got[len(got)-1] != "touch offered-file" || !strings.HasPrefix(got[len(got)-2], "hookd ask -- ") {
 		t.Errorf("recorded %q; want the question, then the offered command", got)
