@@ -323,6 +323,11 @@ func (s *Store) forget(ctx context.Context, pick func(*sql.Tx) ([]int64, error))
 	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		return n, fmt.Errorf("forget: checkpoint: %w", classify(err))
 	}
+	if n > 0 {
+		if err := s.dropBackups(); err != nil {
+			return n, fmt.Errorf("forget: remove the pre-migration backup: %w", err)
+		}
+	}
 	return n, nil
 }
 

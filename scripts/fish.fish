@@ -42,6 +42,7 @@
 #     _hookd_prompt_mark     the prompt's mark under capture (fish_prompt)
 #   the `??` lines
 #     _hookd_arm, _hookd_arm_enter, _hookd_enter
+#     _hookd_offer_line      the answer's command on the next line (one-shot)
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
 #   the search
@@ -163,13 +164,20 @@ function _hookd_init_session
     # hundredth): written as the sum "BOOT+UPTIME", which the agent adds up
     # (package spool); a command's end is its start plus $CMD_DURATION
     # ("BOOT+UPTIME+Nms").
+    # Without /proc (macOS, a sandbox) the uptime read is the word "now"
+    # from a file in the spool directory: the agent reads it as the time
+    # it reads the record (package spool).
     set -g _hookd_upf /proc/uptime
-    test -r $_hookd_upf; or set _hookd_upf /dev/null
+    if not test -r $_hookd_upf
+        set _hookd_upf $_hookd_spooldir/now
+        set -g _hookd_clock 0
+        test -r $_hookd_upf; or echo now 2>/dev/null >$_hookd_upf; or set _hookd_upf /dev/null
+    end
     set -g _hookd_t0 $_hookd_clock
     set -l us $_hookd_clock
     if read -l up _ <$_hookd_upf
         set _hookd_t0 $_hookd_clock+$up
-        set us (math --scale=0 "$_hookd_clock + $up * 1000000")
+        test "$up" = now; or set us (math --scale=0 "$_hookd_clock + $up * 1000000")
     end
     set -gx HOOKD_SESSION $us-$fish_pid-(random 0 32767)
     set -g _hookd_spool $_hookd_spooldir/$HOOKD_SESSION.spool
@@ -498,6 +506,18 @@ function _hookd_enter
         commandline -r -- "$_hookd_ask_cmd ask -- "(_hookd_quote "$q")
         # An offer belongs to the question that made it.
         test -e $_hookd_fixdir/$HOOKD_SESSION.next; and true >$_hookd_fixdir/$HOOKD_SESSION.next
+        # Once the question is answered, the first command of the answer
+        # goes on the next command line, to edit, or run with Enter (fish
+        # takes a new command line from fish_postexec; a one-shot handler,
+        # defined here, leaves the prompt's path alone).
+        function _hookd_offer_line --on-event fish_postexec
+            functions -e _hookd_offer_line
+            set -l f $_hookd_fixdir/$HOOKD_SESSION.next
+            test -s $f; or return 0
+            set -l c (string collect <$f)
+            true >$f
+            commandline -r -- $c
+        end
     else if test (count $lines) = 1; and set -l m (string match -r -- '^\s*!(!|-[0-9]+|[0-9]+)ctx\s*$' $lines[1])
         set -l ref $m[2]
         test "$ref" != '!'; or set ref -1

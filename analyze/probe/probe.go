@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -530,11 +531,13 @@ var errNotListening = errors.New("probe: port not listening")
 
 func listener(ctx context.Context, port int) (analyze.Listener, error) {
 	var inodes []string
-	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+	read := 0
+	for _, f := range []string{procRoot + "/net/tcp", procRoot + "/net/tcp6"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
+		read++
 		for _, line := range strings.Split(string(data), "\n")[1:] {
 			fields := strings.Fields(line)
 			if len(fields) < 10 || fields[3] != "0A" {
@@ -549,6 +552,12 @@ func listener(ctx context.Context, port int) (analyze.Listener, error) {
 			}
 		}
 	}
+	if read == 0 {
+		// No /proc (macOS, a sandbox): a port is listening when a
+		// connection to it on the loopback is accepted; its holder is
+		// unknown.
+		return dialListener(ctx, port)
+	}
 	if len(inodes) == 0 {
 		return analyze.Listener{}, errNotListening
 	}
@@ -556,7 +565,7 @@ func listener(ctx context.Context, port int) (analyze.Listener, error) {
 	for _, in := range inodes {
 		want["socket:["+in+"]"] = true
 	}
-	procs, err := os.ReadDir("/proc")
+	procs, err := os.ReadDir(procRoot)
 	if err != nil {
 		return analyze.Listener{}, nil // listening, holder unknown
 	}
@@ -568,14 +577,14 @@ func listener(ctx context.Context, port int) (analyze.Listener, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		fds, err := os.ReadDir(filepath.Join("/proc", pr.Name(), "fd"))
+		fds, err := os.ReadDir(filepath.Join(procRoot, pr.Name(), "fd"))
 		if err != nil {
 			continue // another user's process
 		}
 		for _, fd := range fds {
-			target, err := os.Readlink(filepath.Join("/proc", pr.Name(), "fd", fd.Name()))
+			target, err := os.Readlink(filepath.Join(procRoot, pr.Name(), "fd", fd.Name()))
 			if err == nil && want[target] {
-				comm, err := os.ReadFile(filepath.Join("/proc", pr.Name(), "comm"))
+				comm, err := os.ReadFile(filepath.Join(procRoot, pr.Name(), "comm"))
 				if err != nil {
 					return analyze.Listener{PID: pid}, nil
 				}
@@ -584,6 +593,23 @@ func listener(ctx context.Context, port int) (analyze.Listener, error) {
 		}
 	}
 	return analyze.Listener{}, nil
+}
+
+// procRoot is where /proc is: tests point it at an empty directory.
+var procRoot = "/proc"
+
+// dialListener finds a listener on port by connecting to it on 127.0.0.1
+// and ::1, for where /proc/net/tcp cannot be read.
+func dialListener(ctx context.Context, port int) (analyze.Listener, error) {
+	d := net.Dialer{Timeout: 200 * time.Millisecond}
+	for _, host := range []string{"127.0.0.1", "::1"} {
+		c, err := d.DialContext(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if err == nil {
+			c.Close()
+			return analyze.Listener{}, nil
+		}
+	}
+	return analyze.Listener{}, errNotListening
 }
 
 // AptPackages returns the package names starting with prefix from apt's

@@ -2,7 +2,6 @@ package probe
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,13 +156,8 @@ func TestListeningPort(t *testing.T) {
 	if _, err := os.Stat("/proc/net/tcp"); err != nil {
 		t.Skip("no /proc/net/tcp")
 	}
-	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, port := listenLocal(t)
 	defer l.Close()
-	port := l.Addr().(*net.TCPAddr).Port
 	p := New(Options{Timeout: shelltest.Scale(30 * time.Second)}) // only bounds a hang
 	got, ok := p.ListeningPort(t.Context(), port)
 	if !ok {

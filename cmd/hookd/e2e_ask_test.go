@@ -340,15 +340,22 @@ func TestAskAtThePrompt(t *testing.T) {
 		fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\ntouch offered-file\n```\n"}})
 		s.Type("?? how do I make the file\r")
 		s.WaitForPlain(regexp.MustCompile(`(?s)how do I make the file.*touch offered-file\n.*touch offered-file$`), 10*time.Second)
-		if _, err := os.Stat(h.Path("offered-file")); err == nil {
-			t.Fatalf("the offered command ran without Enter")
-		}
-		s.Type("\r")
-		s.Sync()
-		if _, err := os.Stat(h.Path("offered-file")); err != nil {
-			t.Errorf("Enter did not run the offered command: %v", err)
-		}
+		enterRunsOffer(t, s, h)
 	})
+}
+
+// enterRunsOffer checks that the offered `touch offered-file` waits on the
+// line, not run, and that Enter runs it.
+func enterRunsOffer(t *testing.T, s *shelltest.Shell, h *shelltest.Home) {
+	t.Helper()
+	if _, err := os.Stat(h.Path("offered-file")); err == nil {
+		t.Fatalf("the offered command ran without Enter")
+	}
+	s.Type("\r")
+	s.Sync()
+	if _, err := os.Stat(h.Path("offered-file")); err != nil {
+		t.Errorf("Enter did not run the offered command: %v", err)
+	}
 }
 
 // TestAskCtrlC: Ctrl-C in the middle of an answer stops it at once; the

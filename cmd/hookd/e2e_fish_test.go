@@ -382,3 +382,31 @@ func TestFishPlugins(t *testing.T) {
 		t.Errorf("false: exit %d", e.ExitCode)
 	}
 }
+
+// TestFishAskOffer: the first command of a `??` answer waits on fish's next
+// command line, not run until Enter, as in bash and zsh.
+func TestFishAskOffer(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "fish")
+	fake := llmtest.NewOpenAI(t)
+	fake.SetKey("test-key")
+	fake.SetReply(llmtest.Reply{Text: []string{"Run:\n\n```sh\ntouch offered-file\n```\n"}})
+	h := newHome(t)
+	s := startFish(t, h, "function fish_prompt; printf '$ '; end\n", llmEnv(fake)...)
+	s.Type("?? how do I make the file\r")
+	// (The screen, not the stream: fish may draw the line more than once.)
+	s.WaitForScreen(regexp.MustCompile(`(?m)touch offered-file\s*\n(?:.*\n)*\$ touch offered-file\s*$`), 20*time.Second)
+	enterRunsOffer(t, s, h)
+	es := entries(t, h)
+	if got := commandsOf(es); len(got) < 2 || got[len(got)-1] != "touch offered-file" || !strings.HasPrefix(got[len(got)-2], "hookd ask -- ") {
+		t.Errorf("recorded %q; want the question, then the offered command", got)
+	}
+	// A question whose answer has no command leaves the line empty.
+	fake.SetReply(llmtest.Reply{Text: []string{"No command needed."}})
+	s.Run("?? just tell me")
+	s.WaitForPlain(regexp.MustCompile(`No command needed\.`), 20*time.Second)
+	s.Run("echo after")
+	if got := commandsOf(entries(t, h)); got[len(got)-1] != "echo after" {
+		t.Errorf("recorded %q last; want echo after alone", got[len(got)-1])
+	}
+}

@@ -58,7 +58,7 @@ func running(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return true // no /proc: kill(pid, 0) is all there is
 	}
@@ -71,10 +71,25 @@ func running(pid int) bool {
 	return b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
-// closeOnExecAll marks every inherited file descriptor above 2 close-on-exec.
+// procRoot is where /proc is: tests point it at an empty directory to run
+// as a sandbox without /proc would.
+var procRoot = "/proc"
+
+// closeOnExecAll marks every inherited file descriptor above 2 close-on-exec:
+// those /proc/self/fd lists or, without /proc, every number below the
+// descriptor limit (marking one that is not open does nothing).
 func closeOnExecAll() {
-	ents, err := os.ReadDir("/proc/self/fd")
+	ents, err := os.ReadDir(procRoot + "/self/fd")
 	if err != nil {
+		var lim syscall.Rlimit
+		n := 1024
+		// (Cur is a uint64 on Linux and macOS, an int64 on FreeBSD.)
+		if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && uint64(lim.Cur) < 1<<16 {
+			n = int(lim.Cur)
+		}
+		for fd := 3; fd < n; fd++ {
+			syscall.CloseOnExec(fd)
+		}
 		return
 	}
 	for _, ent := range ents {

@@ -204,12 +204,15 @@ func decodeSpool(ctx context.Context, tx *history.Tx, name, session string, buf 
 	return used, len(bad), nil
 }
 
-// ttyOf names the terminal of a live shell, from /proc.
+// procRoot is where /proc is (tests: an empty directory).
+var procRoot = "/proc"
+
+// ttyOf names the terminal of a live shell, from /proc (none without it).
 func ttyOf(pid int, ended bool) string {
 	if ended || pid <= 0 {
 		return ""
 	}
-	t, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
+	t, err := os.Readlink(fmt.Sprintf("%s/%d/fd/0", procRoot, pid))
 	if err != nil || !(strings.HasPrefix(t, "/dev/pts/") || strings.HasPrefix(t, "/dev/tty")) {
 		return ""
 	}

@@ -40,6 +40,9 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// procRoot is where /proc is (tests: an empty directory).
+var procRoot = "/proc"
+
 // OverSizeLimit reports whether the shell of session runs under a file
 // size limit (`ulimit -f`) too small for its spool in dir: its writes then
 // fail (the hooks keep them from killing the shell) and commands go
@@ -49,8 +52,8 @@ func OverSizeLimit(dir, session string) (limit, size int64, over bool) {
 	if pid == 0 {
 		return 0, 0, false
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/limits")
-	if err != nil {
+	b, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/limits")
+	if err != nil { // no /proc: no warning
 		return 0, 0, false
 	}
 	for _, line := range strings.Split(string(b), "\n") {

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Tags that open a record.
@@ -407,7 +408,9 @@ func historyLine(out string) (string, error) {
 // no clock variable and no arithmetic without a command substitution,
 // writes its times that way: the boot time in microseconds, plus
 // /proc/uptime's seconds (an end), less $CMD_DURATION's milliseconds (a
-// start).
+// start). Where fish has no /proc/uptime, its term is "now": the time the
+// record is read (by the agent, within moments of its writing while the
+// agent runs).
 func parseTime(s string) (int64, error) {
 	if !strings.ContainsAny(s, "+-") {
 		return parseTerm(s)
@@ -452,9 +455,15 @@ func parseTime(s string) (int64, error) {
 	return sum, nil
 }
 
+// timeNow is the clock a "now" term reads (tests set it).
+var timeNow = time.Now
+
 // parseTerm reads one term of a time: microseconds, or seconds with a
 // fraction.
 func parseTerm(s string) (int64, error) {
+	if s == "now" {
+		return timeNow().UnixMicro(), nil
+	}
 	i := strings.IndexAny(s, ".,")
 	if i < 0 {
 		return strconv.ParseInt(s, 10, 64)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func sampleCommand(seq int64, text string) Command {
@@ -170,7 +171,16 @@ func TestParseTime(t *testing.T) {
 		{"1700000000000000+1234.56--5ms", 0, false},
 		{"-5ms", 0, false},
 		{"5ms-10ms", 0, false},
+		// fish without /proc/uptime: "now" is the time the record is read
+		// (timeNow, fixed here at 1800000000 s).
+		{"0+now", 1800000000000000, true},
+		{"0+now-250ms", 1799999999750000, true},
+		{"now", 1800000000000000, true},
+		{"0+nowx", 0, false},
 	}
+	old := timeNow
+	timeNow = func() time.Time { return time.Unix(1800000000, 0) }
+	defer func() { timeNow = old }()
 	for _, tt := range tests {
 		got, err := parseTime(tt.in)
 		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
