@@ -8,7 +8,7 @@
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
-# hookd agent moves the records into the history database. `hookd init` fills
+# hookd daemon moves the records into the history database. `hookd init` fills
 # in the lines marked @name@ (the binary, the state directory, the settings)
 # and leaves the comment lines out; nothing else is generated.
 #
@@ -32,10 +32,10 @@
 #       _hookd_key_map           where a key's function is listed (and search's)
 #     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
-#     _hookd_init_agent        the agent, started if it is not running
+#     _hookd_init_daemon       the daemon, started if it is not running
 #   the prompt's path
 #     _hookd_precmd          records the command that just finished
-#     _hookd_after           failures, capture marks, PS0 repair, a dead agent
+#     _hookd_after           failures, capture marks, PS0 repair, a dead daemon
 #     _hookd_envrec          the environment's record, when it changed
 #     _hookd_first           hookd's precmd back in front, whatever was added
 #   the `??` keys
@@ -47,8 +47,8 @@
 #     _hookd_search          Ctrl-R: hookd search, its choice on the line
 #   completion
 #     _hookd_complete
-#   the agent
-#     _hookd_agent           starts the agent, notes how to tell it runs
+#   the daemon
+#     _hookd_daemon          starts the daemon, notes how to tell it runs
 #   _hookd_start             runs the start-up; the early line's `hookd`
 
 # _hookd_init checks that this shell can load hookd (interactive, not
@@ -76,7 +76,7 @@ _hookd_init() {
   _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
-  # shell writes where the agent reads, and derives none of them itself.
+  # shell writes where the daemon reads, and derives none of them itself.
   _hookd_state= # @state@
   _hookd_spooldir= # @spooldir@
   _hookd_fixdir= # @offerdir@
@@ -90,7 +90,7 @@ _hookd_init() {
   _hookd_init_fix
   _hookd_init_search
   _hookd_init_complete
-  _hookd_init_agent
+  _hookd_init_daemon
 }
 
 # _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
@@ -438,9 +438,9 @@ _hookd_init_complete() {
   return 0
 }
 
-# _hookd_init_agent starts the agent if it is not running.
-_hookd_init_agent() {
-  _hookd_agent
+# _hookd_init_daemon starts the daemon if it is not running.
+_hookd_init_daemon() {
+  _hookd_daemon
 }
 
 # _hookd_precmd writes the record of the command that just finished. It is
@@ -478,7 +478,7 @@ _hookd_precmd() {
   fi
   # PS0 as hookd last left it is intact and the environment is as last
   # noted (PATH by its length; see _hookd_envrec): one string comparison;
-  # the agent runs (its /proc/PID/exe is there), and this function is still
+  # the daemon runs (its /proc/PID/exe is there), and this function is still
   # the first prompt command (of an array, the first element is the one
   # meant).
   # shellcheck disable=SC2128
@@ -491,14 +491,14 @@ _hookd_precmd() {
 
 # _hookd_after follows _hookd_precmd when the command failed, under
 # capture, when PS0 is not as hookd left it, when the environment changed,
-# or when the agent has died.
+# or when the daemon has died.
 _hookd_after() {
   # The environment this command ran in, if it changed (the next command's
   # when this one was not recorded), before the fixes read it.
   _hookd_envrec "$((_hookd_seq + (_hookd_r == 0)))"
-  # A dead agent is started again by the next prompt: raw command lines
+  # A dead daemon is started again by the next prompt: raw command lines
   # and outputs do not wait in the spool for a new shell.
-  [[ -e $_hookd_alive ]] || _hookd_agent
+  [[ -e $_hookd_alive ]] || _hookd_daemon
   # A PS0 that does not hold hookd's part any more gets it back.
   [[ $PS0 == *"$_hookd_ps0"* ]] || PS0+=$_hookd_ps0
   _hookd_ps0all=$PS0$_hookd_env
@@ -902,17 +902,17 @@ _hookd_complete() {
   done < <(command "$_hookd_bin" __complete -- "${_hookd_w[@]}" 2>/dev/null)
 }
 
-# _hookd_agent starts the hookd agent when it is not running, and notes the
+# _hookd_daemon starts the hookd daemon when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs:
 # /proc/PID/exe, which a process has while it runs and loses when it dies,
 # even before its parent reaps it (a zombie, dead but not reaped, keeps
 # /proc/PID: in a container whose PID 1 never reaps, for ever). Where
 # there is no /proc, "/", which always exists, so that only a new shell
-# checks (with kill -0). The agent starts in the background: neither the
+# checks (with kill -0). The daemon starts in the background: neither the
 # prompt nor the first command waits for it (a subshell starts it, so that
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
-_hookd_agent() {
+_hookd_daemon() {
   local _hookd_pid=
   _hookd_alive=
   { builtin read -r _hookd_pid _ <"$_hookd_pidfile"; } 2>/dev/null
@@ -936,7 +936,7 @@ _hookd_start() {
   _hookd_init
   builtin unset -f _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
     _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_key_map _hookd_init_search _hookd_init_complete \
-    _hookd_init_agent _hookd_start
+    _hookd_init_daemon _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || builtin unset -f hookd
   builtin unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
 }

@@ -8,7 +8,7 @@
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
-# hookd agent moves the records into the history database. `hookd init` fills
+# hookd daemon moves the records into the history database. `hookd init` fills
 # in the lines marked @name@ (the binary, the state directory, the settings)
 # and leaves the comment lines out; nothing else is generated.
 #
@@ -18,7 +18,7 @@
 # starts no process, and neither does anything on the prompt's path here. A
 # command substitution still costs fish ~0.1 ms, more than the rest of a
 # prompt's work: the prompt's path has none (times are written as sums the
-# agent adds up, sequence numbers taken from a list made 100 at a time).
+# daemon adds up, sequence numbers taken from a list made 100 at a time).
 #
 #   start-up (run once by _hookd_start, then erased: none of it is left for
 #   the prompt's path)
@@ -32,11 +32,11 @@
 #     _hookd_init_fix          the fix command, the fix and AI keys
 #     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
-#     _hookd_init_agent        the agent, started if it is not running
+#     _hookd_init_daemon       the daemon, started if it is not running
 #   the prompt's path
 #     _hookd_postexec        records the command that just finished
 #     _hookd_preexec         the marks that start its output (capture)
-#     _hookd_after           failures, capture marks, a dead agent
+#     _hookd_after           failures, capture marks, a dead daemon
 #     _hookd_envrec          the environment's record, when it changed
 #     _hookd_grow            the next hundred sequence numbers
 #     _hookd_prompt_mark     the prompt's mark under capture (fish_prompt)
@@ -49,8 +49,8 @@
 #     _hookd_search          Ctrl-R: hookd search, its choice on the line
 #   completion
 #     _hookd_complete
-#   the agent
-#     _hookd_agent           starts the agent, notes how to tell it runs
+#   the daemon
+#     _hookd_daemon          starts the daemon, notes how to tell it runs
 #   _hookd_start             runs the start-up; the early line's `hookd`
 
 # _hookd_init checks that this shell can load hookd (interactive, not
@@ -81,7 +81,7 @@ function _hookd_init
     set -g _hookd_clock 0 # @clock@
     # hookd's files, as package paths lays them out (from the XDG variables
     # as adrg/xdg reads them: "~/" expanded where a shell would not): the
-    # shell writes where the agent reads, and derives none of them itself.
+    # shell writes where the daemon reads, and derives none of them itself.
     set -g _hookd_state '' # @state@
     set -g _hookd_spooldir '' # @spooldir@
     set -g _hookd_fixdir '' # @offerdir@
@@ -95,7 +95,7 @@ function _hookd_init
     _hookd_init_fix
     _hookd_init_search
     _hookd_init_complete
-    _hookd_init_agent
+    _hookd_init_daemon
 end
 
 # _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
@@ -161,11 +161,11 @@ end
 function _hookd_init_session
     # Times are the boot time hookd init filled in (microseconds since the
     # epoch) plus /proc/uptime (seconds, read by a builtin, to the
-    # hundredth): written as the sum "BOOT+UPTIME", which the agent adds up
+    # hundredth): written as the sum "BOOT+UPTIME", which the daemon adds up
     # (package spool); a command's end is its start plus $CMD_DURATION
     # ("BOOT+UPTIME+Nms").
     # Without /proc (macOS, a sandbox) the uptime read is the word "now"
-    # from a file in the spool directory: the agent reads it as the time
+    # from a file in the spool directory: the daemon reads it as the time
     # it reads the record (package spool).
     set -g _hookd_upf /proc/uptime
     if not test -r $_hookd_upf
@@ -361,9 +361,9 @@ function _hookd_init_complete
     return 0
 end
 
-# _hookd_init_agent starts the agent if it is not running.
-function _hookd_init_agent
-    _hookd_agent
+# _hookd_init_daemon starts the daemon if it is not running.
+function _hookd_init_daemon
+    _hookd_daemon
 end
 
 # _hookd_postexec (fish_postexec) writes the record of the command that
@@ -374,7 +374,7 @@ end
 # then, when the environment changed, its record. $status and $pipestatus
 # are read first. A line with a leading space is kept out, as fish keeps it
 # out of its history, and so is all of fish_private_mode. Only a failure,
-# capture, or a dead agent go further (_hookd_after). fish charges each
+# capture, or a dead daemon go further (_hookd_after). fish charges each
 # statement and function call (~5 and ~15 µs), and ~0.1 ms a command
 # substitution: this is the prompt's whole path, with none.
 function _hookd_postexec --on-event fish_postexec
@@ -416,7 +416,7 @@ end
 
 # _hookd_after STATUS SEQ: the mark that ends the output under capture
 # (SEQ 0: the command was not recorded), the fixes after a failure (the only
-# process on the prompt's path), and a dead agent started again.
+# process on the prompt's path), and a dead daemon started again.
 function _hookd_after
     if test -n "$_hookd_nonce"
         if test $argv[2] != 0
@@ -435,9 +435,9 @@ function _hookd_after
         string join ' ' -- (functions -a) (abbr --list) | command $_hookd_bin suggest --inline --shell fish --seq $argv[2] \
             --width $COLUMNS $captured --names 2>/dev/null
     end
-    # A dead agent is started again by the next prompt (its /proc/PID/exe is
+    # A dead daemon is started again by the next prompt (its /proc/PID/exe is
     # gone): raw command lines and outputs do not wait for a new shell.
-    test -e "$_hookd_alive"; or _hookd_agent
+    test -e "$_hookd_alive"; or _hookd_daemon
     set -g _hookd_ran ''
     return 0
 end
@@ -708,14 +708,14 @@ function _hookd_complete
     printf '%s\n' $out
 end
 
-# _hookd_agent starts the hookd agent when it is not running, and notes the
+# _hookd_daemon starts the hookd daemon when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs:
 # /proc/PID/exe, which a process has while it runs and loses when it dies.
 # Where there is no /proc, "/", which always exists, once the pid file names
-# an agent. The agent starts in the
+# a daemon. The daemon starts in the
 # background, disowned (no job notice); quiet when the binary is missing,
 # tried at most once a second: the records wait in the spool meanwhile.
-function _hookd_agent
+function _hookd_daemon
     set -g _hookd_alive ''
     set -l pid ''
     test -r $_hookd_pidfile; and read -l pid _ <$_hookd_pidfile
@@ -745,7 +745,7 @@ function _hookd_start
     _hookd_init
     functions -e _hookd_init _hookd_init_capture _hookd_on_tty _hookd_proxy _hookd_init_session \
         _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
-        _hookd_init_agent _hookd_start
+        _hookd_init_daemon _hookd_start
     set -q _hookd_early_fn; and functions -e hookd
     set -e _hookd_early _hookd_early_fn _hookd_early_capture
     # (config.fish's line leaves $status as it found it: 0.)

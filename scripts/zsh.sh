@@ -8,7 +8,7 @@
 # On every prompt this code appends one record to a spool file private to this
 # shell, using builtins only: no process is started while you work, except
 # after a failed command, when `hookd suggest --inline` prints its fixes. The
-# hookd agent moves the records into the history database. `hookd init` fills
+# hookd daemon moves the records into the history database. `hookd init` fills
 # in the lines marked @name@ (the binary, the state directory, the settings)
 # and leaves the comment lines out; nothing else is generated.
 #
@@ -32,7 +32,7 @@
 #     _hookd_init_fix          the fix command, the fix and AI keys
 #     _hookd_init_search       Ctrl-R: hookd search
 #     _hookd_init_complete     completion of hookd's command line
-#     _hookd_init_agent        the agent, started if it is not running
+#     _hookd_init_daemon       the daemon, started if it is not running
 #   the prompt's path
 #     _hookd_preexec         notes a command's start (and its output's mark)
 #     _hookd_precmd          records the command that just finished
@@ -48,8 +48,8 @@
 #     _hookd_search_widget   Ctrl-R: hookd search, its choice on the line
 #   completion
 #     _hookd_compdef, _hookd_complete
-#   the agent
-#     _hookd_agent           starts the agent, notes how to tell it runs
+#   the daemon
+#     _hookd_daemon          starts the daemon, notes how to tell it runs
 #   _hookd_start             runs the start-up; the early line's `hookd`
 
 # _hookd_init checks that this shell can load hookd (interactive, not
@@ -80,7 +80,7 @@ _hookd_init() {
   typeset -g _hookd_watch= # @watch@
   # hookd's files, as package paths lays them out (from the XDG variables
   # as adrg/xdg reads them: "~/" expanded where a shell would not): the
-  # shell writes where the agent reads, and derives none of them itself.
+  # shell writes where the daemon reads, and derives none of them itself.
   typeset -g _hookd_state= # @state@
   typeset -g _hookd_spooldir= # @spooldir@
   typeset -g _hookd_fixdir= # @offerdir@
@@ -94,7 +94,7 @@ _hookd_init() {
   _hookd_init_fix
   _hookd_init_search
   _hookd_init_complete
-  _hookd_init_agent
+  _hookd_init_daemon
 }
 
 # _hookd_init_capture: this shell runs under `hookd shell`, a PTY proxy,
@@ -386,10 +386,10 @@ _hookd_init_complete() {
   return 0
 }
 
-# _hookd_init_agent starts the agent if it is not running.
-_hookd_init_agent() {
+# _hookd_init_daemon starts the daemon if it is not running.
+_hookd_init_daemon() {
   emulate -L zsh
-  _hookd_agent
+  _hookd_daemon
 }
 
 # _hookd_preexec notes the command line as typed and its start. $1 is empty
@@ -468,9 +468,9 @@ _hookd_precmd() {
   fi
   _hookd_ran= _hookd_t1=
   _hookd_cwd=$PWD
-  # A dead agent is started again by the next prompt (its /proc/PID/exe is
+  # A dead daemon is started again by the next prompt (its /proc/PID/exe is
   # gone): raw command lines and outputs do not wait for a new shell.
-  [[ -e $_hookd_alive ]] || _hookd_agent
+  [[ -e $_hookd_alive ]] || _hookd_daemon
   # hookd's precmd stays the first prompt code, whatever was added since.
   [[ $precmd_functions[1] == _hookd_precmd && ${functions[precmd]-${_hookd_pcwrap-}} == "${_hookd_pcwrap-}" ]] || _hookd_first
   return $_hookd_s
@@ -865,17 +865,17 @@ _hookd_complete() {
   (( $#cands )) && _describe -t hookd hookd cands
 }
 
-# _hookd_agent starts the hookd agent when it is not running, and notes the
+# _hookd_daemon starts the hookd daemon when it is not running, and notes the
 # path that tells, at each prompt without a process, that it still runs:
 # /proc/PID/exe, which a process has while it runs and loses when it dies,
 # even before its parent reaps it (a zombie, dead but not reaped, keeps
 # /proc/PID: in a container whose PID 1 never reaps, for ever). Where
 # there is no /proc, "/", which always exists, so that only a new shell
-# checks (with kill -0). The agent starts in the background: neither the
+# checks (with kill -0). The daemon starts in the background: neither the
 # prompt nor the first command waits for it (a subshell starts it, so that
 # your $! stays yours). It is quiet when the binary is missing, and tries at
 # most once a second: the records wait in the spool meanwhile.
-_hookd_agent() {
+_hookd_daemon() {
   emulate -L zsh
   local _hookd_pid= _hookd_rest
   _hookd_alive=
@@ -902,7 +902,7 @@ _hookd_start() {
   _hookd_init
   unfunction _hookd_init _hookd_init_capture _hookd_proxy _hookd_init_session _hookd_query \
     _hookd_bindings _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
-    _hookd_init_agent _hookd_start
+    _hookd_init_daemon _hookd_start
   [[ -z ${_hookd_early_fn-} ]] || unfunction hookd
   unset _hookd_early _hookd_early_fn _hookd_early_capture _hookd_umask
   [[ -z ${_hookd_nonce-} ]] || _hookd_take_sp

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/agenthook"
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 )
 
 // cmdAgentHook records a command a coding agent ran, from its hook's
@@ -78,7 +78,7 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			return nil
 		}
 		call := *ev.Call
-		c := recorder.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End, Intent: call.Intent}
+		c := runrecord.Command{Text: call.Command, Cwd: call.Cwd, Status: call.Exit, Start: call.Start, End: call.End, Intent: call.Intent}
 		limit := int(e.config().Output.Limit)
 		if !call.Background {
 			c.Output = capture.NewBuffer(limit)
@@ -112,7 +112,7 @@ func cmdRecord(fs *pflag.FlagSet) runFunc {
 		switch {
 		case *author == "":
 			return usagef("--author NAME is required (an agent's commands are never recorded as yours)")
-		case !recorder.ValidAuthor(*author):
+		case !runrecord.ValidAuthor(*author):
 			return usagef("bad --author %q: letters, digits, - _ . (at most 64, starting with a letter or digit)", *author)
 		case len(args) == 0:
 			return usagef("give the command after --")
@@ -121,7 +121,7 @@ func cmdRecord(fs *pflag.FlagSet) runFunc {
 		}
 		text := args[0]
 		if len(args) > 1 {
-			text = recorder.Text(args)
+			text = runrecord.Text(args)
 		}
 		if strings.TrimSpace(text) == "" {
 			return usagef("the command is empty")
@@ -133,7 +133,7 @@ func cmdRecord(fs *pflag.FlagSet) runFunc {
 			dir = abs
 		}
 		end := time.Now()
-		c := recorder.Command{Text: text, Cwd: dir, Status: *exit, Start: end.Add(-*dur), End: end}
+		c := runrecord.Command{Text: text, Cwd: dir, Status: *exit, Start: end.Add(-*dur), End: end}
 		if *outFile != "" {
 			var r io.Reader = e.stdin
 			if *outFile != "-" {
@@ -162,12 +162,12 @@ func cmdRecord(fs *pflag.FlagSet) runFunc {
 
 // saveAgent records c as a command of the coding agent author, in the
 // hookd session of the agent's session key.
-func (e *env) saveAgent(author, key string, c recorder.Command) error {
-	seq, err := recorder.NextSeq(e.paths.AgentSeq)
+func (e *env) saveAgent(author, key string, c runrecord.Command) error {
+	seq, err := runrecord.NextSeq(e.paths.AgentSeq)
 	if err != nil {
 		return fmt.Errorf("not recorded: %w", err)
 	}
-	return recorder.SaveAgent(e.paths.Spool, e.paths.Outbox, agentWriter(author), c, recorder.AgentSession(author, key), seq)
+	return runrecord.SaveAgent(e.paths.Spool, e.paths.Outbox, agentWriter(author), c, runrecord.AgentSession(author, key), seq)
 }
 
 // savePrompt records a prompt given to the coding agent author, unless
@@ -176,18 +176,18 @@ func (e *env) savePrompt(author string, p agenthook.Prompt) error {
 	if !e.config().Agents.KeepPrompts {
 		return nil
 	}
-	seq, err := recorder.NextSeq(e.paths.AgentSeq)
+	seq, err := runrecord.NextSeq(e.paths.AgentSeq)
 	if err != nil {
 		return fmt.Errorf("prompt not recorded: %w", err)
 	}
-	return recorder.SavePrompt(e.paths.Spool, agentWriter(author), recorder.AgentSession(author, p.SessionKey), seq, p.At, p.Text)
+	return runrecord.SavePrompt(e.paths.Spool, agentWriter(author), runrecord.AgentSession(author, p.SessionKey), seq, p.At, p.Text)
 }
 
 // agentWriter is the writer of an agent's records: this process, for the
 // agent author.
-func agentWriter(author string) recorder.Writer {
+func agentWriter(author string) runrecord.Writer {
 	host, _ := os.Hostname()
-	return recorder.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
+	return runrecord.Writer{Shell: "agent", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"),
 		UID: os.Getuid(), Author: author}
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/chain"
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 	"github.com/spf13/pflag"
 )
 
@@ -74,7 +74,7 @@ func cmdChain(fs *pflag.FlagSet) runFunc {
 		}()
 		opt := chain.Options{Dir: dir, Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Hookd: self,
 			Limit: int(e.config().Output.Limit), Env: e.commandEnv(), Signals: sigs, TerminalInterrupts: isTerminal(os.Stdin),
-			Record: func(c recorder.Command) { e.save(w, c, "chain") },
+			Record: func(c runrecord.Command) { e.save(w, c, "chain") },
 			History: func(ctx context.Context, ref string) (string, error) {
 				if store == nil {
 					s, err := e.openFlushed(ctx)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	hsync "github.com/hookd/hookd/internal/sync"
+	"github.com/hookd/hookd/internal/cloudsync"
 	"os"
 	"time"
 
 	"github.com/hookd/hookd/internal/paths"
-	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/daemon"
 	"github.com/spf13/pflag"
 )
 
@@ -27,7 +27,7 @@ func cmdDaemon(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if *detach {
-			return agent.Start(ctx, agent.SocketPath(e.paths.Runtime), exe, version)
+			return daemon.Start(ctx, daemon.SocketPath(e.paths.Runtime), exe, version)
 		}
 		log, closer, err := e.logger()
 		if err != nil {
@@ -35,11 +35,11 @@ func cmdDaemon(fs *pflag.FlagSet) runFunc {
 		}
 		defer closer.Close()
 		cfg := e.config()
-		err = agent.Run(ctx, agent.Options{
+		err = daemon.Run(ctx, daemon.Options{
 			Version: version, SpoolDir: e.paths.Spool, OutboxDir: e.paths.Outbox, PIDFile: e.paths.PIDFile, RuntimeDir: e.paths.Runtime,
 			DBPath: e.paths.DB, Interval: time.Second, Rules: e.rules(), Log: log, Exe: exe,
 			MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
-			Sync: &hsync.Loop{Log: log, New: func() (*hsync.Syncer, error) {
+			Sync: &cloudsync.Loop{Log: log, New: func() (*cloudsync.Syncer, error) {
 				// The configuration as it is now: sync set up after the
 				// agent started is picked up without a restart.
 				ne, err := newEnv(e.stdin, e.stdout, e.stderr)
@@ -49,7 +49,7 @@ func cmdDaemon(fs *pflag.FlagSet) runFunc {
 				return ne.syncer()
 			}},
 		})
-		if errors.Is(err, agent.ErrRunning) {
+		if errors.Is(err, daemon.ErrRunning) {
 			fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")
 			return nil
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
-	"github.com/hookd/hookd/internal/recording/capturer"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/hookd/hookd/shellinit"
 	"github.com/spf13/pflag"
 )
@@ -38,7 +38,7 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		}
 		shell := args[0]
 		captured := false
-		if tty := os.Getenv(capturer.PTYEnv); tty != "" && sameFile(tty, "/dev/stdin") {
+		if tty := os.Getenv(ptyshell.PTYEnv); tty != "" && sameFile(tty, "/dev/stdin") {
 			captured = true
 		}
 		// The early line, in a terminal not captured yet, enters the proxy
@@ -46,8 +46,8 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		// runs. The proxy is checked here, in this process: where it cannot
 		// start, the shell goes on without capture and hookd status says why.
 		if *early && mode == "pty" && !captured && isTTY(os.Stdin) && slices.Contains(shellinit.Shells(), shell) {
-			if capturer.Check([]string{shell}, e.paths.CaptureProblem) == nil {
-				capturer.ClearRCTwice(e.paths.RCTwice)
+			if ptyshell.Check([]string{shell}, e.paths.CaptureProblem) == nil {
+				ptyshell.ClearRCTwice(e.paths.RCTwice)
 				script, err := shellinit.Enter(shell, bin)
 				if err != nil {
 					return usageError{err.Error()}

@@ -15,9 +15,9 @@ import (
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/fix/aifix"
 	"github.com/hookd/hookd/internal/fix/suggest"
-	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/daemon"
 	"github.com/hookd/hookd/internal/recording/recall"
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 	"github.com/spf13/pflag"
 )
 
@@ -30,7 +30,7 @@ func cmdRun(fs *pflag.FlagSet) runFunc {
 	quiet := fs.Bool("no-suggest", false, "do not analyse a failure")
 	fs.SetInterspersed(false) // everything after the command's name is its own
 	return func(ctx context.Context, e *env, args []string) error {
-		x := recorder.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
+		x := runrecord.Exec{Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr, Limit: int(e.config().Output.Limit),
 			TerminalInterrupts: isTerminal(os.Stdin)}
 		text := ""
 		switch {
@@ -55,7 +55,7 @@ func cmdRun(fs *pflag.FlagSet) runFunc {
 		defer signal.Stop(sigs)
 		x.Signals = sigs
 		c, err := x.Run()
-		var start *recorder.StartError
+		var start *runrecord.StartError
 		if err != nil && !errors.As(err, &start) {
 			return fmt.Errorf("run: %w", err)
 		}
@@ -79,15 +79,15 @@ func cmdRun(fs *pflag.FlagSet) runFunc {
 
 // runWriter is the recorder of the commands hookd runs itself (hookd run,
 // a chain's steps): a session of its own, shell "run".
-func runWriter() recorder.Writer {
+func runWriter() runrecord.Writer {
 	host, _ := os.Hostname()
-	return recorder.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
+	return runrecord.Writer{Shell: "run", Version: version, PID: os.Getpid(), Host: host, User: os.Getenv("USER"), UID: os.Getuid()}
 }
 
 // save records c with w through a spool and the outbox, saying on stderr
 // (as hookd WHO) when it cannot.
-func (e *env) save(w recorder.Writer, c recorder.Command, who string) {
-	if _, err := recorder.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
+func (e *env) save(w runrecord.Writer, c runrecord.Command, who string) {
+	if _, err := runrecord.Save(e.paths.Spool, e.paths.Outbox, w, c); err != nil {
 		fmt.Fprintf(e.stderr, "hookd %s: %v\n", who, err)
 	}
 }
@@ -97,7 +97,7 @@ func (e *env) save(w recorder.Writer, c recorder.Command, who string) {
 func (e *env) flushAgent() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	agent.Call(ctx, agent.SocketPath(e.paths.Runtime), agent.Request{Op: "flush"})
+	daemon.Call(ctx, daemon.SocketPath(e.paths.Runtime), daemon.Request{Op: "flush"})
 }
 
 // runSuggest prints the analysis of a failed run on stderr.

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/proxy"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/spf13/pflag"
 )
 
@@ -42,17 +42,17 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 			if path != "" {
 				checkArgv = []string{path}
 			}
-			if err := capturer.Check(checkArgv, e.paths.CaptureProblem); err != nil {
+			if err := ptyshell.Check(checkArgv, e.paths.CaptureProblem); err != nil {
 				return exitCode{1, "capture is not possible here: " + err.Error()}
 			}
 			return nil
 		}
 		if *rcAgain {
-			capturer.NoteRCTwice(e.paths.RCTwice, argv)
+			ptyshell.NoteRCTwice(e.paths.RCTwice, argv)
 		}
-		status, err := capturer.Shell{Path: path, Argv: argv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
+		status, err := ptyshell.Shell{Path: path, Argv: argv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
 			Stderr: e.stderr, Limit: int(e.config().Output.Limit), Outbox: e.paths.Outbox, Problem: e.paths.CaptureProblem}.Run(ctx)
-		if errors.Is(err, capturer.ErrNoShell) {
+		if errors.Is(err, ptyshell.ErrNoShell) {
 			return err
 		}
 		if err != nil {

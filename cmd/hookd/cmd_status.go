@@ -11,7 +11,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/ai/llm"
-	"github.com/hookd/hookd/internal/recording/capturer"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/status"
 	"github.com/hookd/hookd/internal/ui/style"
@@ -31,7 +31,7 @@ func cmdStatus(fs *pflag.FlagSet) runFunc {
 		if len(args) != 0 {
 			return usagef("no arguments expected")
 		}
-		tty := os.Getenv(capturer.PTYEnv)
+		tty := os.Getenv(ptyshell.PTYEnv)
 		if tty != "" && !sameFile(tty, "/dev/stdin") {
 			tty = ""
 		}

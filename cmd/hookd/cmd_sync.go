@@ -14,12 +14,12 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hookd/hookd/history"
+	"github.com/hookd/hookd/internal/cloudsync"
+	"github.com/hookd/hookd/internal/cloudsync/s3"
 	"github.com/hookd/hookd/internal/hostid"
-	"github.com/hookd/hookd/internal/recording/capturer"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/search"
-	hsync "github.com/hookd/hookd/internal/sync"
-	"github.com/hookd/hookd/internal/sync/s3"
 )
 
 func cmdSync(fs *pflag.FlagSet) runFunc {
@@ -60,7 +60,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			// The phrase is a secret: the capturing proxy keeps none of
 			// this command's output (the redaction rules know the phrase
 			// too, wherever else it turns up).
-			capturer.Withhold(os.Getenv)
+			ptyshell.Withhold(os.Getenv)
 			fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
 			fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
 			fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")
@@ -72,7 +72,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			key, err := hsync.ParsePhrase(phrase)
+			key, err := cloudsync.ParsePhrase(phrase)
 			if err != nil {
 				return exitCode{1, err.Error() + ": nothing was changed"}
 			}
@@ -89,7 +89,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			st.Close()
 		}
 		m, err := s.Pass(ctx, 5*time.Minute)
-		if errors.Is(err, hsync.ErrBusy) {
+		if errors.Is(err, cloudsync.ErrBusy) {
 			return exitCode{1, "another sync pass is still running (the agent's?): try again in a moment"}
 		}
 		if err != nil {
@@ -129,7 +129,7 @@ func readPhrase(e *env) (string, error) {
 
 // syncSettings resolves the sync section of the configuration (nil when
 // sync.url is not set, or syncConfigError finds it wrong).
-func (e *env) syncSettings() *hsync.Settings {
+func (e *env) syncSettings() *cloudsync.Settings {
 	c := e.config().Sync
 	if c.URL == "" || e.syncConfigError() != nil {
 		return nil
@@ -139,8 +139,8 @@ func (e *env) syncSettings() *hsync.Settings {
 	if c.PathStyle != nil {
 		pathStyle = *c.PathStyle
 	}
-	return &hsync.Settings{URL: string(c.URL), Bucket: bucket, Prefix: prefix, Endpoint: string(c.Endpoint), Region: c.Region,
-		PathStyle: pathStyle, Outputs: hsync.Outputs(c.Outputs), OutputLimit: int64(c.OutputLimit), Interval: time.Duration(c.Interval),
+	return &cloudsync.Settings{URL: string(c.URL), Bucket: bucket, Prefix: prefix, Endpoint: string(c.Endpoint), Region: c.Region,
+		PathStyle: pathStyle, Outputs: cloudsync.Outputs(c.Outputs), OutputLimit: int64(c.OutputLimit), Interval: time.Duration(c.Interval),
 		KeepOutput: int64(e.config().Output.Limit)}
 }
 
@@ -160,7 +160,7 @@ func (e *env) syncConfigError() error {
 
 // syncer builds the Syncer from the configuration, the AWS environment
 // and this installation's id.
-func (e *env) syncer() (*hsync.Syncer, error) {
+func (e *env) syncer() (*cloudsync.Syncer, error) {
 	if err := e.syncConfigError(); err != nil {
 		return nil, exitCode{1, err.Error()}
 	}
@@ -180,8 +180,8 @@ func (e *env) syncer() (*hsync.Syncer, error) {
 		return nil, err
 	}
 	label, _ := os.Hostname()
-	return &hsync.Syncer{Settings: *set, HostID: id, Label: label, Creds: creds,
-		Paths: hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID},
+	return &cloudsync.Syncer{Settings: *set, HostID: id, Label: label, Creds: creds,
+		Paths: cloudsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID},
 		Open:  func(ctx context.Context) (*history.Store, error) { return e.openStore(ctx, 10*time.Second, false) },
 		// The search's copy of the history is made again from what is
 		// left, as after hookd forget.
@@ -189,7 +189,7 @@ func (e *env) syncer() (*hsync.Syncer, error) {
 }
 
 // syncStatus gathers what hookd status says about sync.
-func (e *env) syncStatus(ctx context.Context) hsync.Status {
+func (e *env) syncStatus(ctx context.Context) cloudsync.Status {
 	id, _ := hostid.Read(e.paths.HostID)
 	label, _ := os.Hostname()
 	var store *history.Store
@@ -197,7 +197,7 @@ func (e *env) syncStatus(ctx context.Context) hsync.Status {
 		store = s
 		defer s.Close()
 	}
-	return hsync.Gather(ctx, e.syncSettings(), hsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID}, id, label, store)
+	return cloudsync.Gather(ctx, e.syncSettings(), cloudsync.Paths{DB: e.paths.DB, Key: e.paths.SyncKey, Lock: e.paths.SyncLock, HostID: e.paths.HostID}, id, label, store)
 }
 
 // count says n things: "1 command", "2 commands".
@@ -208,7 +208,7 @@ func count[N int | int64](n N, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-func printSyncStatus(e *env, st hsync.Status) {
+func printSyncStatus(e *env, st cloudsync.Status) {
 	w := e.stdout
 	line, problem := st.Summary(time.Now())
 	fmt.Fprintf(w, "sync      %s\n", line)

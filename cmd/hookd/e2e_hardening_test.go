@@ -114,11 +114,11 @@ func spoolHolds(h *shelltest.Home, text string) bool {
 	return false
 }
 
-// TestCorruptDatabaseWhileAgentRuns: the database is damaged under a
+// TestCorruptDatabaseWhileDaemonRuns: the database is damaged under a
 // running agent (its first 64 KiB overwritten, its WAL files removed);
 // the commands typed next are not lost, the agent goes on ingesting into
 // the recovered database, and status names the file moved aside.
-func TestCorruptDatabaseWhileAgentRuns(t *testing.T) {
+func TestCorruptDatabaseWhileDaemonRuns(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
@@ -129,7 +129,7 @@ func TestCorruptDatabaseWhileAgentRuns(t *testing.T) {
 		for _, c := range before {
 			s.Run(c)
 		}
-		agentPID(t, h)
+		daemonPID(t, h)
 		waitCommands(t, h, before...)
 
 		db := h.Path(".local", "share", "hookd", "history.db")
@@ -261,7 +261,7 @@ func TestDeadAgentRestartedByPrompt(t *testing.T) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
 		s.Run("echo one")
-		old := agentPID(t, h)
+		old := daemonPID(t, h)
 		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestDeadAgentRestartedByPrompt(t *testing.T) {
 			func() string { return "the agent did not die" })
 		s.Run("echo two")
 		s.Run("echo three")
-		shelltest.Eventually(t, 10*time.Second, func() bool { return agentPID(t, h) != old },
+		shelltest.Eventually(t, 10*time.Second, func() bool { return daemonPID(t, h) != old },
 			func() string { return "no new agent after the prompt" })
 		// The new agent ingests on its own: the spool is emptied without
 		// any hookd command reading the history.

@@ -13,8 +13,8 @@ import (
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
-// agentPID reads the running agent's pid, waiting for it to appear.
-func agentPID(t *testing.T, h *shelltest.Home) int {
+// daemonPID reads the running agent's pid, waiting for it to appear.
+func daemonPID(t *testing.T, h *shelltest.Home) int {
 	t.Helper()
 	var pid int
 	shelltest.Eventually(t, 10*time.Second, func() bool {
@@ -28,10 +28,10 @@ func agentPID(t *testing.T, h *shelltest.Home) int {
 	return pid
 }
 
-// TestManyShellsAgentKilled types 1,000 commands in each of 8 shells while
+// TestManyShellsDaemonKilled types 1,000 commands in each of 8 shells while
 // the agent is killed twice (and restarted in between): after recovery every
 // command is in the history exactly once.
-func TestManyShellsAgentKilled(t *testing.T) {
+func TestManyShellsDaemonKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long test")
 	}
@@ -64,7 +64,7 @@ func TestManyShellsAgentKilled(t *testing.T) {
 	for done < shells*per {
 		done += <-progress
 		if kills == 0 && done >= shells*per/4 || kills == 1 && done >= shells*per*3/5 {
-			pid := agentPID(t, h)
+			pid := daemonPID(t, h)
 			syscall.Kill(pid, syscall.SIGKILL)
 			kills++
 			if kills == 1 {

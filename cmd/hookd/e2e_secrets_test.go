@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/ai/llm/llmtest"
+	"github.com/hookd/hookd/internal/cloudsync"
+	"github.com/hookd/hookd/internal/cloudsync/s3test"
 	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/shelltest"
-	hsync "github.com/hookd/hookd/internal/sync"
-	"github.com/hookd/hookd/internal/sync/s3test"
 )
 
 // phraseRE finds a recovery phrase as hookd sync init prints it.
@@ -136,7 +136,7 @@ func TestRecoveryPhraseNotKept(t *testing.T) {
 // (as hookd sync join reads it).
 func TestRecoveryPhraseRedacted(t *testing.T) {
 	for range 200 {
-		k, err := hsync.NewKey()
+		k, err := cloudsync.NewKey()
 		if err != nil {
 			t.Fatal(err)
 		}

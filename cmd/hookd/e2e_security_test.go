@@ -476,7 +476,7 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 		// the remount retried while a process that was closing the
 		// database still has it open ("mount point is busy").
 		s.Editing()
-		h.StopAgent()
+		h.StopDaemon()
 		var out []byte
 		var err error
 		shelltest.Poll(10*time.Second, func() bool {

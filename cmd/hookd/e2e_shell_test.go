@@ -186,7 +186,7 @@ func TestBinaryRemovedMidSession(t *testing.T) {
 		}
 		rc := "PS1='P> '\nPROMPT='P> '\neval \"$('" + tmpBin + "' init " + shell + ")\"\n"
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc})
-		h.StopAgent()
+		h.StopDaemon()
 		os.Remove(tmpBin)
 		mark := len(s.Output())
 		s.Run("echo still works")

@@ -188,7 +188,7 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
 			t.Fatalf("start the agent: %v\n%s", err, errOut)
 		}
-		agentPID(t, h)
+		daemonPID(t, h)
 		// Names watched besides the built-in ones are spliced into the
 		// prompt's check at start-up: without a process either.
 		os.MkdirAll(h.Path(".config", "hookd"), 0o700)

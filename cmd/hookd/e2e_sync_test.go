@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/cloudsync/s3test"
 	"github.com/hookd/hookd/internal/shelltest"
-	"github.com/hookd/hookd/internal/sync/s3test"
 )
 
 // syncHome makes a home whose config syncs to bucket on srv (through
@@ -487,9 +487,9 @@ func TestSyncErrors(t *testing.T) {
 	}
 }
 
-// TestSyncAgent: the agent syncs in the background (sync.interval), and
+// TestSyncDaemon: the agent syncs in the background (sync.interval), and
 // hookd status says when it last did.
-func TestSyncAgent(t *testing.T) {
+func TestSyncDaemon(t *testing.T) {
 	t.Parallel()
 	srv := s3test.Start(t)
 	url := "s3://" + srv.Bucket("agent") + "/"

@@ -20,7 +20,7 @@ import (
 var hookdBin string
 
 func TestMain(m *testing.M) {
-	// Started as a container's init that never reaps (TestZombieAgent).
+	// Started as a container's init that never reaps (TestZombieDaemon).
 	if os.Getenv(noReapEnv) != "" {
 		os.Exit(noReapInit(os.Args[1:]))
 	}

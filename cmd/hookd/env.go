@@ -16,7 +16,7 @@ import (
 	"github.com/hookd/hookd/internal/ai/llm"
 	"github.com/hookd/hookd/internal/config"
 	"github.com/hookd/hookd/internal/paths"
-	"github.com/hookd/hookd/internal/recording/agent"
+	"github.com/hookd/hookd/internal/recording/daemon"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/ui/style"
@@ -204,7 +204,7 @@ func (e *env) logProblems(problems []string) {
 }
 
 // logger returns the agent's logger, writing to the log file.
-func (e *env) logger() (*slog.Logger, io.Closer, error) { return agent.OpenLog(e.paths.Log, e.debug) }
+func (e *env) logger() (*slog.Logger, io.Closer, error) { return daemon.OpenLog(e.paths.Log, e.debug) }
 
 // reader reads commands and outputs from s for this session.
 func (e *env) reader(s *history.Store) *recall.Reader {

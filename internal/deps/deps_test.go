@@ -28,7 +28,7 @@ var layers = []struct {
 		"internal/textdiff", "internal/shellwords", "internal/yamlpos", "internal/required"}},
 	// Sync: the history's own segments to and from an S3-compatible
 	// store, run by the agent.
-	{"sync", []string{"internal/sync"}},
+	{"sync", []string{"internal/cloudsync"}},
 	// Every command on its way into the history, and read back out.
 	{"recording", []string{"internal/recording/"}},
 	// The LLM half: providers, questions, the context the user controls.
@@ -94,9 +94,9 @@ var allowed = map[string][]string{
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
-	"internal/sync":        {"capture", "history", "internal/config", "internal/hostid", "internal/sync/s3"},
-	"internal/sync/s3":     {},
-	"internal/sync/s3test": {"internal/required"},
+	"internal/cloudsync":        {"capture", "history", "internal/config", "internal/hostid", "internal/cloudsync/s3"},
+	"internal/cloudsync/s3":     {},
+	"internal/cloudsync/s3test": {"internal/required"},
 
 	// recording: the hooks' spools and the capturers' outbox → ingest →
 	// history, run by the agent; recall reads it back.
@@ -107,13 +107,13 @@ var allowed = map[string][]string{
 	"internal/recording/proxy":      {},
 	"internal/recording/outbox":     {"internal/recording/spool", "capture"},
 	"internal/recording/scrollback": {"capture"},
-	"internal/recording/recorder":   {"internal/recording/spool", "internal/recording/outbox", "capture", "internal/shellwords"},
+	"internal/recording/runrecord":  {"internal/recording/spool", "internal/recording/outbox", "capture", "internal/shellwords"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
-	"internal/recording/agent":  {"internal/recording/ingest", "history", "internal/sync"},
-	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/capturer"},
+	"internal/recording/daemon": {"internal/recording/ingest", "history", "internal/cloudsync"},
+	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/ptyshell"},
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
-	"internal/recording/capturer": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
+	"internal/recording/ptyshell": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
 	"internal/recording/agenthook": {"internal/shellwords"},
 
@@ -129,7 +129,7 @@ var allowed = map[string][]string{
 	"internal/ai/contextcmd":  {"internal/config", "internal/ai/promptblock"},
 	"internal/ai/project":     {"internal/config", "internal/ai/trust", "internal/ai/skill", "internal/ai/contextcmd"},
 	"internal/ai/promptfile":  {"internal/ai/frontmatter", "internal/ai/project", "internal/shellwords"},
-	"internal/ai/chain":       {"internal/recording/recorder", "internal/shellwords", "internal/yamlpos", "shellinit"},
+	"internal/ai/chain":       {"internal/recording/runrecord", "internal/shellwords", "internal/yamlpos", "shellinit"},
 	"internal/ai/ask": {"internal/ai/promptblock", "internal/ai/contextcmd", "history", "internal/recording/recall",
 		"internal/redact", "internal/ai/llm", "internal/ai/skill", "internal/ai/template"},
 
@@ -155,7 +155,7 @@ var allowed = map[string][]string{
 	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
 	// The figures of hookd stats and hookd serve's charts.
 	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
-	"internal/status": {"internal/recording/agent", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/capturer"},
+	"internal/status": {"internal/recording/daemon", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/ptyshell"},
 
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
@@ -176,15 +176,15 @@ var allowed = map[string][]string{
 	"cmd/hookd/complete": {"internal/sanitize"},
 	"cmd/hookd": {"analyze", "analyze/learn", "analyze/probe", "capture", "history", "shellinit", "internal/shellwords",
 		"internal/config", "internal/paths", "internal/redact", "internal/sanitize",
-		"internal/recording/agent", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
-		"internal/recording/proxy", "internal/recording/recall", "internal/recording/recorder", "internal/recording/scrollback",
+		"internal/recording/daemon", "internal/recording/histfile", "internal/recording/ingest", "internal/recording/outbox",
+		"internal/recording/proxy", "internal/recording/recall", "internal/recording/runrecord", "internal/recording/scrollback",
 		"internal/recording/spool", "internal/recording/runctx",
 		"internal/ai/ask", "internal/ai/chain", "internal/ai/contextcmd", "internal/ai/llm", "internal/ai/project",
 		"internal/ai/promptblock", "internal/ai/promptfile", "internal/ai/render", "internal/ai/skill", "internal/ai/template",
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
-		"internal/hostid", "internal/sync", "internal/sync/s3", "internal/recording/capturer", "internal/ui/style",
+		"internal/hostid", "internal/cloudsync", "internal/cloudsync/s3", "internal/recording/ptyshell", "internal/ui/style",
 		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/notes", "internal/web"},
 }
 

@@ -2,9 +2,9 @@ package redact
 
 import "testing"
 
-// TestIssue20Gaps (issue 20, item 8): the secrets that went out as they
+// TestSecretsAndProse (issue 20, item 8): the secrets that went out as they
 // were, and ordinary prose and paths that must stay as they are.
-func TestIssue20Gaps(t *testing.T) {
+func TestSecretsAndProse(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"export DB_PASS=hunter2xyz", "export DB_PASS=[REDACTED]"},
 		{"DB_PASS=hunter2xyz ./run", "DB_PASS=[REDACTED] ./run"},

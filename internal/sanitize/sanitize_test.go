@@ -60,11 +60,11 @@ func containsReplacement(s string) bool {
 	return false
 }
 
-// TestInvisibleIssue20 (issue 20, item 13): the characters that passed
+// TestInvisibleCharacters (issue 20, item 13): the characters that passed
 // unescaped: blank-rendering fillers, variation selectors, invisible
 // format characters. Above U+FFFF the escape is \U and eight digits, so
 // that it cannot run into the text after it.
-func TestInvisibleIssue20(t *testing.T) {
+func TestInvisibleCharacters(t *testing.T) {
 	for r, want := range map[rune]string{
 		0x3164: `\u3164`, 0x115f: `\u115f`, 0x1160: `\u1160`, 0xffa0: `\uffa0`, 0x034f: `\u034f`,
 		0x17b4: `\u17b4`, 0x17b5: `\u17b5`, 0x180e: `\u180e`, 0xfe00: `\ufe00`, 0xfe0f: `\ufe0f`,

@@ -148,9 +148,9 @@ func (h *Home) Path(parts ...string) string {
 	return filepath.Join(append([]string{h.Dir}, parts...)...)
 }
 
-// StopAgent ends every agent running for this home (found through /proc by
+// StopDaemon ends every agent running for this home (found through /proc by
 // its HOME, so that one still starting is found too) and waits for them to go.
-func (h *Home) StopAgent() {
+func (h *Home) StopDaemon() {
 	pids := h.processes(func(cmdline []byte) bool { return bytes.Contains(cmdline, []byte("daemon\x00")) })
 	for _, pid := range pids {
 		syscall.Kill(pid, syscall.SIGTERM)

@@ -12,16 +12,16 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/paths"
-	"github.com/hookd/hookd/internal/recording/agent"
-	"github.com/hookd/hookd/internal/recording/capturer"
+	"github.com/hookd/hookd/internal/recording/daemon"
 	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/hookd/hookd/internal/recording/spool"
 )
 
 // Report is hookd's state.
 type Report struct {
-	Version  string        `json:"version"`
-	Agent    *agent.Status `json:"agent"`
+	Version  string         `json:"version"`
+	Agent    *daemon.Status `json:"agent"`
 	Database struct {
 		Path      string `json:"path"`
 		SizeBytes int64  `json:"size_bytes"`
@@ -100,10 +100,10 @@ func (r *Report) capture(in Inputs) {
 	if l, err := outbox.Scan(in.Paths.Outbox); err == nil {
 		r.OutboxFiles = len(l.Items) + len(l.Streams)
 	}
-	problem := capturer.Problem(in.Paths.CaptureProblem)
+	problem := ptyshell.Problem(in.Paths.CaptureProblem)
 	// A shell that entered the proxy from its rc file's end ran the rc
 	// file twice; the early line makes it once.
-	if when, shell, ok := capturer.RCTwice(in.Paths.RCTwice); ok {
+	if when, shell, ok := ptyshell.RCTwice(in.Paths.RCTwice); ok {
 		if shell == "" {
 			shell = "bash|zsh"
 		}
@@ -134,7 +134,7 @@ func (r *Report) capture(in Inputs) {
 
 func (r *Report) agent(ctx context.Context, in Inputs) {
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	st, err := agent.Call(cctx, agent.SocketPath(in.Paths.Runtime), agent.Request{Op: "status"})
+	st, err := daemon.Call(cctx, daemon.SocketPath(in.Paths.Runtime), daemon.Request{Op: "status"})
 	cancel()
 	if err != nil {
 		if why := paths.Taken(in.Paths.Runtime); why != "" {

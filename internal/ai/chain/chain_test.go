@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 )
 
 // example is the chain, which must work as written.
@@ -35,12 +35,12 @@ func load(t *testing.T, dir, src string) *Chain {
 	return c
 }
 
-func run(t *testing.T, dir string, c *Chain) (string, string, []recorder.Command, error) {
+func run(t *testing.T, dir string, c *Chain) (string, string, []runrecord.Command, error) {
 	t.Helper()
 	var out, errOut strings.Builder
-	var recorded []recorder.Command
+	var recorded []runrecord.Command
 	err := Run(context.Background(), c, Options{Dir: dir, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Shell: "/bin/sh", Limit: 1 << 20, Record: func(c recorder.Command) { recorded = append(recorded, c) }})
+		Shell: "/bin/sh", Limit: 1 << 20, Record: func(c runrecord.Command) { recorded = append(recorded, c) }})
 	return out.String(), errOut.String(), recorded, err
 }
 

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 	"github.com/hookd/hookd/internal/shellwords"
 )
 
@@ -29,7 +29,7 @@ type Options struct {
 	Hookd string
 	Limit int // what is kept of each step's output (see record.Exec)
 	// Record is given each finished run step, to be kept in history.
-	Record func(recorder.Command)
+	Record func(runrecord.Command)
 	// History is the output of a recorded command (REF: an id or -N),
 	// for ${hist.REF.output}.
 	History func(ctx context.Context, ref string) (string, error)
@@ -278,7 +278,7 @@ func runStep(ctx context.Context, c *Chain, s *Step, opt Options, lookup func(Re
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", s.Action, err))
 	}
-	x := recorder.Exec{Dir: opt.Dir, Stdin: opt.Stdin, Stdout: opt.Stdout, Stderr: opt.Stderr, Limit: opt.Limit,
+	x := runrecord.Exec{Dir: opt.Dir, Stdin: opt.Stdin, Stdout: opt.Stdout, Stderr: opt.Stderr, Limit: opt.Limit,
 		Signals: opt.Signals, TerminalInterrupts: opt.TerminalInterrupts}
 	var env, args []string
 	for _, in := range s.Inputs {
@@ -332,7 +332,7 @@ func runStep(ctx context.Context, c *Chain, s *Step, opt Options, lookup func(Re
 		before = gitHead(opt.Dir)
 	}
 	cmd, err := x.Run()
-	var start *recorder.StartError
+	var start *runrecord.StartError
 	if err != nil && !errors.As(err, &start) {
 		return 1, nil, err
 	}
@@ -365,7 +365,7 @@ func oneLine(s string) string {
 }
 
 // extract is an output's value, trailing newlines trimmed as $(…) does.
-func extract(o Output, c recorder.Command, dir, before string) (string, error) {
+func extract(o Output, c runrecord.Command, dir, before string) (string, error) {
 	var v string
 	switch o.Source {
 	case FromStdout:

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/ingest"
-	"github.com/hookd/hookd/internal/recording/recorder"
+	"github.com/hookd/hookd/internal/recording/runrecord"
 )
 
 // TestAgentCommands: a coding agent's commands, each written in a spool
@@ -21,15 +21,15 @@ func TestAgentCommands(t *testing.T) {
 	e := newEnv(t)
 	outDir := filepath.Join(filepath.Dir(e.dir), "outputs")
 	start := time.Unix(1_800_000_000, 0)
-	session := recorder.AgentSession("claude-code", "sess-1")
+	session := runrecord.AgentSession("claude-code", "sess-1")
 	for i, text := range []string{"make", "make test"} {
 		out := capture.NewBuffer(1 << 20)
 		fmt.Fprintf(out, "output %d\n", i)
-		c := recorder.Command{Text: text, Cwd: "/src", Status: i, Start: start.Add(time.Duration(i) * time.Second),
+		c := runrecord.Command{Text: text, Cwd: "/src", Status: i, Start: start.Add(time.Duration(i) * time.Second),
 			End: start.Add(time.Duration(i)*time.Second + time.Millisecond), Output: out}
 		// A pid that no longer runs: the hook process has ended.
-		w := recorder.Writer{Shell: "agent", PID: 999999999, Author: "claude-code"}
-		if err := recorder.SaveAgent(e.dir, outDir, w, c, session, int64(10+i)); err != nil {
+		w := runrecord.Writer{Shell: "agent", PID: 999999999, Author: "claude-code"}
+		if err := runrecord.SaveAgent(e.dir, outDir, w, c, session, int64(10+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,14 +68,14 @@ func TestAgentWhy(t *testing.T) {
 		e.rules = &ingest.Rules{Ignore: []*regexp.Regexp{regexp.MustCompile(`^secret-tool`)}, DropPrompts: drop}
 		outDir := filepath.Join(filepath.Dir(e.dir), "outputs")
 		start := time.Unix(1_800_000_000, 0)
-		session := recorder.AgentSession("claude-code", "sess-1")
-		w := recorder.Writer{Shell: "agent", PID: 999999999, Author: "claude-code"}
-		if err := recorder.SavePrompt(e.dir, w, session, 1, start, "deploy with ghp_0123456789abcdefghijABCDEFGHIJ012345"); err != nil {
+		session := runrecord.AgentSession("claude-code", "sess-1")
+		w := runrecord.Writer{Shell: "agent", PID: 999999999, Author: "claude-code"}
+		if err := runrecord.SavePrompt(e.dir, w, session, 1, start, "deploy with ghp_0123456789abcdefghijABCDEFGHIJ012345"); err != nil {
 			t.Fatal(err)
 		}
-		for i, c := range []recorder.Command{{Text: "make", Intent: "Build it"}, {Text: "secret-tool --x", Intent: "Do the secret thing"}} {
+		for i, c := range []runrecord.Command{{Text: "make", Intent: "Build it"}, {Text: "secret-tool --x", Intent: "Do the secret thing"}} {
 			c.Cwd, c.Start, c.End = "/src", start.Add(time.Second), start.Add(2*time.Second)
-			if err := recorder.SaveAgent(e.dir, outDir, w, c, session, int64(2+i)); err != nil {
+			if err := runrecord.SaveAgent(e.dir, outDir, w, c, session, int64(2+i)); err != nil {
 				t.Fatal(err)
 			}
 		}

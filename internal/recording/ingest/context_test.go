@@ -110,7 +110,7 @@ func TestContexts(t *testing.T) {
 // parser splits names at any character a name cannot hold, so what is left
 // is a name starting with a digit) is stored without it: the names of a stored environment are
 // always words of an `export` line, never code (issue 30 item 5; the
-// merge's way in is internal/sync's TestForgedEnvNames).
+// merge's way in is internal/cloudsync's TestForgedEnvNames).
 func TestEnvNamesChecked(t *testing.T) {
 	e := newEnv(t)
 	now := time.Now()

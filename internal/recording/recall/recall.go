@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/history"
-	"github.com/hookd/hookd/internal/recording/capturer"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
+	"github.com/hookd/hookd/internal/recording/ptyshell"
 	"github.com/hookd/hookd/internal/sanitize"
 )
 
@@ -259,7 +259,7 @@ func (rd *Reader) whyNone(ctx context.Context, en history.Entry, stream string) 
 		return "its agent gave no output with it (hookd record without --output-file)"
 	case "off":
 		why := "output capture was off in its shell"
-		if capturer.Problem(rd.CaptureProblem) != "" {
+		if ptyshell.Problem(rd.CaptureProblem) != "" {
 			why += " (hookd status says why)"
 		} else {
 			why += " (see `hookd status`; `hookd run CMD` captures one command)"

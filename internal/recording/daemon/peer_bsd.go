@@ -1,0 +1,15 @@
+//go:build darwin || freebsd
+
+package daemon
+
+import "golang.org/x/sys/unix"
+
+// peerUID is the uid of the process at the other end of the Unix socket
+// fd (LOCAL_PEERCRED; peer_linux.go for Linux).
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return -1, err
+	}
+	return int(cred.Uid), nil
+}
