@@ -41,9 +41,12 @@ const (
 
 // Buckets is the number of buckets a table drawn at width columns has
 // room for in each of its two sparklines (0: none fit): what to ask of
-// Query.Buckets.
+// Query.Buckets. The two sparklines share at most half the room the
+// figures leave, so that a wide terminal shows more of the command lines
+// rather than only longer sparklines.
 func (t Terminal) Buckets() int {
-	n := (t.width() - numWidth - minKey - 2) / 2
+	room := t.width() - numWidth - 2
+	n := min(room/4, (room-minKey)/2)
 	switch {
 	case n < 6:
 		return 0
