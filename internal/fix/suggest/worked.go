@@ -38,7 +38,8 @@ func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, outpu
 
 // merge ranks the restoring fixes with the others: by confidence (a tie
 // keeps the others first), the same action once (same: the same command,
-// or one doing the same by other paths), none below the best by more than
+// or one doing the same by other paths, the more confident of the two
+// kept), none below the best by more than
 // the margin, at most analyze.MaxFixes.
 func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.Fix {
 	all := append([]analyze.Fix(nil), fixes...)
@@ -50,10 +51,13 @@ func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.
 		for i, f := range all {
 			if f.Command == r.Command || same(f.Command, r.Command) {
 				dup = true
+				risk := analyze.MaxRisk(f.Risk, r.Risk)
 				if r.Confidence > f.Confidence {
-					all[i].Confidence = r.Confidence
+					// The more confident one stands for both: the
+					// restoring fix names what worked before.
+					all[i] = r
 				}
-				all[i].Risk = analyze.MaxRisk(f.Risk, r.Risk)
+				all[i].Risk = risk
 			}
 		}
 		if !dup {
