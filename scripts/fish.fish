@@ -123,11 +123,13 @@ function _hookd_init_capture
 end
 
 # _hookd_on_tty TTY: whether this shell's terminal is TTY, asked without a
-# process (`path resolve`, fish 3.5; an older fish trusts HOOKD_PTY). The
-# shell's own stdin, not the code's: `hookd init fish | source` runs this
-# code with its stdin on the pipe.
+# process (`path resolve`, fish 3.5; an older fish, or one without /proc,
+# trusts HOOKD_PTY: asking there would re-execute the shell under a proxy
+# again and again). The shell's own stdin, not the code's: `hookd init
+# fish | source` runs this code with its stdin on the pipe.
 function _hookd_on_tty
     builtin -q path; or return 0
+    test -e /proc/$fish_pid/fd/0; or return 0
     test (path resolve /proc/$fish_pid/fd/0) = (path resolve $argv[1])
 end
 

@@ -38,8 +38,8 @@ func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, outpu
 
 // merge ranks the restoring fixes with the others: by confidence (a tie
 // keeps the others first), the same action once (same: the same command,
-// or one doing the same by other paths, the more confident of the two
-// kept), none below the best by more than
+// or one doing the same by other paths: one fix, the restoring one's
+// command at the higher confidence), none below the best by more than
 // the margin, at most analyze.MaxFixes.
 func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.Fix {
 	all := append([]analyze.Fix(nil), fixes...)
@@ -51,12 +51,15 @@ func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.
 		for i, f := range all {
 			if f.Command == r.Command || same(f.Command, r.Command) {
 				dup = true
+				// One fix stands for both, as confident as the more
+				// confident, with the restoring one's words: they name
+				// what was there when it worked (~/app/.venv/bin/activate
+				// rather than .venv/bin/activate, which holds only here).
 				risk := analyze.MaxRisk(f.Risk, r.Risk)
 				if r.Confidence > f.Confidence {
-					// The more confident one stands for both: the
-					// restoring fix names what worked before.
 					all[i] = r
 				}
+				all[i].Command = r.Command
 				all[i].Risk = risk
 			}
 		}
