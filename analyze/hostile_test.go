@@ -86,6 +86,12 @@ func hostileCases() []hostileCase {
 		{"a command near the typed one", func(n string) (analyze.Input, *analyzetest.Facts) {
 			return in(q(near(n))+" --version", "bash: "+near(n)+": command not found\n", func(f *analyzetest.Facts) { f.Exes = append(slices.Clone(f.Exes), n) })
 		}, false},
+		{"perl: a script near the one named in the output (any tool's operand)", func(n string) (analyze.Input, *analyzetest.Facts) {
+			return in("perl "+q(near(n)), "Can't open perl script \""+near(n)+"\": No such file or directory\n", files("/w/"+n))
+		}, false},
+		{"pacman: another system's package manager, this one's install", func(n string) (analyze.Input, *analyzetest.Facts) {
+			return in("pacman -S "+q(n), "bash: pacman: command not found\n", exes("apt-get", "sudo"))
+		}, false},
 		{"git: the subcommand the output proposes", func(n string) (analyze.Input, *analyzetest.Facts) {
 			return in("git "+q(near(n)), "git: '"+near(n)+"' is not a git command. See 'git --help'.\n\nThe most similar command is\n\t"+n+"\n", nil)
 		}, true},

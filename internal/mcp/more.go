@@ -5,15 +5,13 @@ import (
 )
 
 // addMore adds the tools, resources and prompts that came after the first
-// four tools: assess_command, search_output, diff_output, agent_session.
+// four tools: assess_command, search_output, diff_output, agent_session,
+// the command and failures resources, the explain_last_failure and
+// what_changed prompts.
 func addMore(s *sdk.Server, t *tools, readOnly *sdk.ToolAnnotations) {
 	sdk.AddTool(s, &sdk.Tool{Name: "assess_command", Title: "Rate a command's risk before running it",
 		Description: "Rate a shell command line before running it, by the risk rules hookd labels its fixes with (the same answer as `hookd check`): low, medium or high, with the parts of the command that raised it and why (deletes / or the home directory, pipes a download into a shell, git push --force, sudo, code run from a string, …). The command is parsed as a shell parses it, not matched as text. Nothing is run. Ask the user before running a medium or high command.",
 		Annotations: readOnly}, t.assess)
-	addSearch(s, t, readOnly)
-}
-
-func addSearch(s *sdk.Server, t *tools, readOnly *sdk.ToolAnnotations) {
 	sdk.AddTool(s, &sdk.Tool{Name: "search_output", Title: "Search what commands printed",
 		Description: "Search the lines of what recorded commands printed: words (query: every word on the line, any case) or a regular expression (regex: RE2 syntax, case-insensitive), with context_lines around each match, newest command first, grep -n style (N: match, N- context). Filters: author, session, cwd, since, failed. A call is bounded (2 s, 64 MiB read, limit matching lines): complete says whether every output that could match was read, and the note how to narrow the search when not.",
 		Annotations: readOnly}, t.searchOutput)

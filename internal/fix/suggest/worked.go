@@ -55,12 +55,12 @@ func merge(fixes, restore []analyze.Fix, same func(a, b string) bool) []analyze.
 				// confident, with the restoring one's words: they name
 				// what was there when it worked (~/app/.venv/bin/activate
 				// rather than .venv/bin/activate, which holds only here).
-				risk := analyze.MaxRisk(f.Risk, r.Risk)
 				if r.Confidence > f.Confidence {
 					all[i] = r
+				} else {
+					all[i].Command = r.Command
 				}
-				all[i].Command = r.Command
-				all[i].Risk = risk
+				all[i].Risk = analyze.MaxRisk(f.Risk, r.Risk)
 			}
 		}
 		if !dup {
