@@ -102,6 +102,9 @@ func TestSearchPagerShortOutputAtTop(t *testing.T) {
 		wait("P>")
 		tmux("send-keys", `hookd run -c "printf 'pagerword line1\nline2\n'"`, "Enter")
 		waitSearchable(t, h, "pagerword")
+		// The next prompt first: a Ctrl-R sent while the command still
+		// runs reaches the terminal, not the line editor.
+		wait("line2\nP>")
 		tmux("send-keys", "C-r")
 		wait("› ")
 		tmux("send-keys", "-l", "pagerword")
