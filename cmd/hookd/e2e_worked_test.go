@@ -284,3 +284,63 @@ func TestWorkedBeforeNone(t *testing.T) {
 		}
 	})
 }
+
+// fakeConda is rc code defining a `conda` that activates and deactivates an
+// environment the way conda's own shell hooks do, without conda: activate
+// exports CONDA_PREFIX, CONDA_DEFAULT_ENV and CONDA_SHLVL and puts the
+// environment's bin first on PATH; deactivate takes them away. fish's is
+// what `conda shell.fish activate` prints (set -gx, PATH as a list).
+func fakeConda(shell string) string {
+	if shell == "fish" {
+		return `function conda
+    switch $argv[1]
+        case activate
+            set -gx PATH $argv[2]/bin $PATH
+            set -gx CONDA_PREFIX $argv[2]
+            set -gx CONDA_DEFAULT_ENV (path basename $argv[2])
+            set -gx CONDA_SHLVL 1
+        case deactivate
+            set -gx PATH (string match -v -- $CONDA_PREFIX/bin $PATH)
+            set -e CONDA_PREFIX
+            set -e CONDA_DEFAULT_ENV
+            set -gx CONDA_SHLVL 0
+    end
+end
+`
+	}
+	return `conda() {
+  case $1 in
+  activate) export PATH="$2/bin:$PATH" CONDA_PREFIX="$2" CONDA_DEFAULT_ENV="${2##*/}" CONDA_SHLVL=1 ;;
+  deactivate) PATH=${PATH#"$CONDA_PREFIX/bin:"}; unset CONDA_PREFIX CONDA_DEFAULT_ENV; export CONDA_SHLVL=0 ;;
+  esac
+}
+`
+}
+
+// TestWorkedBeforeConda: a program of a conda environment works while it is
+// active; after conda deactivate the same line fails: the line names the
+// environment and conda activate is offered, in bash, zsh and fish (conda
+// itself is faked by fakeConda, which sets what conda's hooks set).
+func TestWorkedBeforeConda(t *testing.T) {
+	forAllShells(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		env := h.Path("miniconda3", "envs", "ml")
+		os.MkdirAll(filepath.Join(env, "bin"), 0o755)
+		os.WriteFile(filepath.Join(env, "bin", "mltool"), []byte("#!/bin/sh\necho 'trained it'\n"), 0o755)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: plainPrompt(shell) + fakeConda(shell) + initLine(shell)})
+		s.Run("conda activate " + env)
+		s.Run("mltool")
+		s.WaitForPlain(regexp.MustCompile(`trained it`), 10*time.Second)
+		s.Run("conda deactivate")
+		out := failAndWait(t, s, "mltool",
+			`worked \d+ s ago in ~ with the conda environment ~/miniconda3/envs/ml active; now without it\n`)
+		if !regexp.MustCompile(`↳ conda activate ~/miniconda3/envs/ml\s+fix`).MatchString(out) {
+			t.Errorf("conda activate is not offered first:\n%s", out)
+		}
+		w := suggestLast(t, h, s)
+		if w.WorkedBefore == nil || len(w.WorkedBefore.Differences) == 0 || w.WorkedBefore.Differences[0].Kind != "conda" ||
+			w.WorkedBefore.Differences[0].Name != "CONDA_PREFIX" || w.WorkedBefore.Differences[0].Then != env {
+			t.Errorf("worked_before = %+v", w.WorkedBefore)
+		}
+	})
+}
