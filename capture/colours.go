@@ -213,10 +213,18 @@ func encode(runs []run) Colours {
 // holds, and an invalid c gives text unchanged. A run that does not start
 // at a character's start moves to the next one; runs past the text's end
 // are dropped.
-func (c Colours) Apply(text string) string {
+func (c Colours) Apply(text string) string { return c.ApplyFunc(text, nil) }
+
+// ApplyFunc is Apply that passes each stretch of text between the SGR
+// sequences through clean (nil: kept as it is), for a reader that must
+// make the text safe for a terminal.
+func (c Colours) ApplyFunc(text string, clean func(string) string) string {
+	if clean == nil {
+		clean = func(s string) string { return s }
+	}
 	runs, ok := c.decode()
 	if !ok || len(runs) == 0 {
-		return text
+		return clean(text)
 	}
 	var b strings.Builder
 	b.Grow(len(text) + len(runs)*12)
@@ -232,11 +240,11 @@ func (c Colours) Apply(text string) string {
 		if at < prev {
 			at = prev
 		}
-		b.WriteString(text[prev:at])
-		prev = at
 		if r.SGR == cur {
 			continue
 		}
+		b.WriteString(clean(text[prev:at]))
+		prev = at
 		b.WriteString("\x1b[0")
 		if r.SGR != "" {
 			b.WriteByte(';')
@@ -245,7 +253,7 @@ func (c Colours) Apply(text string) string {
 		b.WriteByte('m')
 		cur = r.SGR
 	}
-	b.WriteString(text[prev:])
+	b.WriteString(clean(text[prev:]))
 	if cur != "" {
 		b.WriteString("\x1b[0m")
 	}

@@ -324,8 +324,9 @@ func strconvInts(xs []int) string {
 	return strings.Join(s, " ")
 }
 
-// output reads en's output: its text, or why there is none.
-func (s *Server) output(ctx context.Context, en history.Entry) (text, missing string, o history.Output, err error) {
+// output reads en's output: its text (with its colours as SGR sequences
+// when coloured: see recall.Reader.Colours), or why there is none.
+func (s *Server) output(ctx context.Context, en history.Entry, coloured bool) (text, missing string, o history.Output, err error) {
 	o, err = s.o.Reader.Output(ctx, en, "", 0)
 	var no *recall.NoOutput
 	switch {
@@ -336,7 +337,10 @@ func (s *Server) output(ctx context.Context, en history.Entry) (text, missing st
 	case len(o.Text) == 0:
 		return "", "it printed nothing", o, nil
 	}
-	return string(o.Text), "", o, nil
+	if !coloured {
+		return string(o.Text), "", o, nil
+	}
+	return s.o.Reader.Colours(ctx, en, o).Apply(string(o.Text)), "", o, nil
 }
 
 // cut is an output cut into parts, kept for the requests of its next
@@ -356,7 +360,7 @@ func (s *Server) cutOutput(ctx context.Context, en history.Entry) (text, missing
 	if c != nil && c.id == en.ID && c.size == en.OutputBytes && c.missing == "" {
 		return c.text, c.missing, c.o, c.starts, nil
 	}
-	text, missing, o, err = s.output(ctx, en)
+	text, missing, o, err = s.output(ctx, en, true)
 	if err != nil {
 		return "", "", o, nil, err
 	}
@@ -403,7 +407,7 @@ func (s *Server) handleRaw(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	text, missing, _, err := s.output(r.Context(), en)
+	text, missing, _, err := s.output(r.Context(), en, false) // plain: saved or read as text
 	if err != nil {
 		s.fail(w, err)
 		return
