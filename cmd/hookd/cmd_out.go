@@ -60,8 +60,14 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 		} else if cs != nil {
 			text = []byte(cs.Apply(string(text)))
 		}
-		_, err = e.stdout.Write(text)
-		return err
+		if _, err = e.stdout.Write(text); err != nil {
+			return err
+		}
+		// Its page, on stderr: stdout keeps the output alone.
+		if u := permalink(e, en.ID); u != "" {
+			fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, "# page: "+u))
+		}
+		return nil
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,5 +269,35 @@ func TestServeCLI(t *testing.T) {
 	shelltest.WaitFile(t, opened, shelltest.Scale(30*time.Second), func(b []byte) bool { return string(b) == u })
 	if _, errOut, err := hookdRun(h, nil, "serve", "--port", port); err == nil || !strings.Contains(errOut, "address already in use") {
 		t.Errorf("a second hookd serve on port %s: %v, %q; want an error saying the port is taken", port, err, errOut)
+	}
+}
+
+// TestPermalinkHint: while hookd serve runs, hookd show and hookd out on a
+// terminal name the command's page (/c/ID) without the access token; a
+// pipe gets what it always got (TestPublished: no page once serve ends).
+func TestPermalinkHint(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "run", "--no-suggest", "--", "echo", "hello")
+	id := strconv.FormatInt(entries(t, h)[0].ID, 10)
+	u := startServe(t, h)
+	root := strings.SplitN(u, "/?", 2)[0]
+	token := strings.SplitN(u, "token=", 2)[1]
+	s := shelltest.Start(t, h, "bash", shelltest.Options{RC: initLine("bash")})
+	s.Run("hookd show " + id)
+	s.WaitForPlain(regexp.MustCompile(`page +`+regexp.QuoteMeta(root)+`/c/`+id+`\b`), 20*time.Second)
+	s.Run("hookd out " + id)
+	s.WaitForPlain(regexp.MustCompile(`# page: `+regexp.QuoteMeta(root)+`/c/`+id+`\b`), 20*time.Second)
+	if strings.Contains(s.Plain(), token) {
+		t.Errorf("the access token reached the terminal:\n%s", s.Plain())
+	}
+	if out := hookd(t, h, "show", id); strings.Contains(out, "/c/") {
+		t.Errorf("hookd show through a pipe names the page:\n%s", out)
+	}
+	if out, errOut, err := hookdRun(h, nil, "out", id); err != nil || out != "hello\n" || strings.Contains(errOut, "/c/") {
+		t.Errorf("hookd out through a pipe = %q, %q, %v", out, errOut, err)
+	}
+	fi, err := os.Stat(h.Path(".run", "hookd", "serve"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the published address: %v, %v; want a 0600 file", fi, err)
 	}
 }
