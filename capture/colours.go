@@ -117,14 +117,14 @@ func (r *renderer) sgr(p []int) {
 	if !ok {
 		if r.attrIdx == nil {
 			r.attrIdx = map[sgrState]cell{}
-			r.attrs = []sgrState{{}}
+			r.attrs = []string{""}
 		}
 		if len(r.attrs) >= maxAttrs {
 			r.attr = 0
 			return
 		}
 		a = cell(len(r.attrs)) << attrShift
-		r.attrs = append(r.attrs, s)
+		r.attrs = append(r.attrs, s.params())
 		r.attrIdx[s] = a
 	}
 	r.attr = a
@@ -153,7 +153,7 @@ func (r *renderer) run1(a cell) {
 	off := r.out.Len()
 	r.runs = strconv.AppendInt(r.runs, int64(off-r.runAt), 10)
 	r.runs = append(r.runs, ' ')
-	r.runs = append(r.runs, r.attrs[a>>attrShift].params()...)
+	r.runs = append(r.runs, r.attrs[a>>attrShift]...)
 	r.runs = append(r.runs, '\n')
 	r.runAt, r.runAttr = off, a
 }

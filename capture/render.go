@@ -146,7 +146,8 @@ type renderer struct {
 	colours bool
 	state   sgrState
 	attr    cell
-	attrs   []sgrState
+	attrs   []string // each state's SGR parameters
+
 	attrIdx map[sgrState]cell
 	runs    Colours
 	runAt   int  // the offset of the last run
