@@ -147,7 +147,6 @@ type renderer struct {
 	state   sgrState
 	attr    cell
 	attrs   []string // each state's SGR parameters
-
 	attrIdx map[sgrState]cell
 	runs    Colours
 	runAt   int  // the offset of the last run
