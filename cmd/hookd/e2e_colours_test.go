@@ -72,6 +72,19 @@ func TestCaptureColours(t *testing.T) {
 		if res := hookd(t, h, "search", "--output-only", "--list", "green light"); !strings.Contains(res, "grep --color=always") {
 			t.Errorf("search found no plain words of the coloured output:\n%s", res)
 		}
+		// On a terminal: the colours drawn again, the hostile sequences
+		// not; with NO_COLOR, plain.
+		m := s.Mark()
+		runPrompt(t, s, "hookd out "+ls+"; hookd out "+hostile)
+		if got := s.OutputSince(m); !strings.Contains(got, "\x1b[0;1;34mzdir\x1b[0m") || !strings.Contains(got, "\x1b[0;31mred\x1b[0m") ||
+			strings.Contains(got, "evil") || strings.Contains(got, "\x1b[2J") {
+			t.Errorf("hookd out on a terminal:\n%q", got)
+		}
+		m = s.Mark()
+		runPrompt(t, s, "NO_COLOR=1 hookd out "+ls)
+		if got := s.OutputSince(m); strings.Contains(got, "34mzdir") || !strings.Contains(got, "zdir") {
+			t.Errorf("hookd out with NO_COLOR on a terminal:\n%q", got)
+		}
 		s.Exit()
 	})
 }
