@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,8 +18,17 @@ import (
 // terminal whose text hookd's capture stores (and sync carries, and a model
 // may read), so a token printed there would leave the machine.
 
-// baseRE is the only base address a published file may hold.
-var baseRE = regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]{1,5}$`)
+// loopbackBase reports whether s is a base address a published file may
+// hold: http://127.0.0.1:PORT. (No regular expression: compiling one would
+// cost every command's start-up.)
+func loopbackBase(s string) bool {
+	port, ok := strings.CutPrefix(s, "http://127.0.0.1:")
+	if !ok || port == "" || len(port) > 5 || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n > 0 && n <= 65535
+}
 
 // Publish writes the base address of s (http://127.0.0.1:PORT) to path,
 // 0600, with this process's id; unpublish removes it, unless another
@@ -58,7 +66,7 @@ func Published(path string) string {
 		return ""
 	}
 	lines := strings.Split(string(b), "\n")
-	if len(lines) < 2 || !baseRE.MatchString(lines[0]) {
+	if len(lines) < 2 || !loopbackBase(lines[0]) {
 		return ""
 	}
 	pid, err := strconv.Atoi(lines[1])
