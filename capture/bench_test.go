@@ -52,7 +52,13 @@ func BenchmarkScannerPlain(b *testing.B) { benchScanner(b, false) }
 
 func BenchmarkScannerANSI(b *testing.B) { benchScanner(b, true) }
 
-func BenchmarkRender(b *testing.B) {
+func BenchmarkRender(b *testing.B) { benchRender(b, false) }
+
+// BenchmarkRenderColoured: the same, keeping the colours (what ingest
+// stores).
+func BenchmarkRenderColoured(b *testing.B) { benchRender(b, true) }
+
+func benchRender(b *testing.B, colours bool) {
 	// 1 MiB of coloured lines with a progress bar every 64 lines.
 	var raw bytes.Buffer
 	text := benchText(1<<20, true)
@@ -66,6 +72,10 @@ func BenchmarkRender(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		Render(in)
+		if colours {
+			RenderColoured(in, false)
+		} else {
+			Render(in)
+		}
 	}
 }

@@ -78,12 +78,18 @@ func RenderRecorded(raw []byte) string {
 }
 
 func render(raw []byte, recorded bool) (text string, fullScreen bool) {
+	text, _, fullScreen = renderColours(raw, recorded, false)
+	return text, fullScreen
+}
+
+func renderColours(raw []byte, recorded, colours bool) (text string, cs Colours, fullScreen bool) {
 	var r renderer
 	r.recorded = recorded
+	r.colours = colours
 	r.rows = [][]cell{nil}
 	r.out.Grow(len(raw) + len(raw)/16)
 	if !r.run(raw) {
-		return FullScreenNote, true
+		return FullScreenNote, nil, true
 	}
 	// Blank lines below the cursor are where the prompt goes, not output.
 	last := len(r.rows) - 1
@@ -94,12 +100,19 @@ func render(raw []byte, recorded bool) (text string, fullScreen bool) {
 		// The last line kept ends in a newline if one followed it.
 		r.emit(line, i < last || (last < len(r.rows)-1 && !isBlank(line)))
 	}
-	return r.out.String(), false
+	return r.out.String(), r.runs, false
 }
 
-// A cell is one column of a line: a printable rune, or one of the
+// A cell is one column of a line: a printable rune with the index of its
+// SGR state (see renderer.attrs) in the bits above attrShift, or one of the
 // negative values below.
 type cell int32
+
+const (
+	attrShift = 21 // a rune takes 21 bits
+	runeMask  = 1<<attrShift - 1
+	maxAttrs  = 1 << (31 - attrShift) // SGR states one output can show; later ones are shown plain
+)
 
 const (
 	blank   cell = -1 // never written or erased; a space unless trailing
@@ -126,6 +139,18 @@ type renderer struct {
 	// recorded: the output reached no terminal (RenderRecorded), so an
 	// alternate screen switch is no full-screen program.
 	recorded bool
+
+	// The colours, when kept (RenderColoured): the SGR state printable
+	// text is written in (attr, an index into attrs shifted by attrShift),
+	// the states seen, and the runs emitted so far.
+	colours bool
+	state   sgrState
+	attr    cell
+	attrs   []string // each state's SGR parameters
+	attrIdx map[sgrState]cell
+	runs    Colours
+	runAt   int  // the offset of the last run
+	runAttr cell // the state the emitted text is in
 }
 
 // run renders raw into r; it returns false on a switch to the alternate
@@ -139,7 +164,7 @@ func (r *renderer) run(raw []byte) bool {
 			if r.col == len(line) { // appending: take the whole printable run
 				j := i
 				for j < len(raw) && raw[j] >= 0x20 && raw[j] < 0x7f {
-					line = append(line, cell(raw[j]))
+					line = append(line, cell(raw[j])|r.attr)
 					j++
 				}
 				r.rows[r.row] = line
@@ -202,9 +227,14 @@ func (r *renderer) put(c cell) {
 	if r.col < len(line) {
 		if c == ' ' {
 			c = blank
+		} else if c >= 0 {
+			c |= r.attr
 		}
 		line[r.col] = c
 	} else {
+		if c >= 0 {
+			c |= r.attr
+		}
 		for len(line) < r.col {
 			line = append(line, blank)
 		}
@@ -278,7 +308,10 @@ func (r *renderer) emit(line []cell, newline bool) {
 	for _, c := range line[:end] {
 		switch {
 		case c >= 0:
-			r.out.WriteRune(rune(c))
+			if a := c &^ runeMask; a != r.runAttr && r.colours {
+				r.run1(a)
+			}
+			r.out.WriteRune(rune(c & runeMask))
 		case c == blank:
 			r.out.WriteByte(' ')
 		case c == tabCell:
@@ -293,6 +326,9 @@ func (r *renderer) emit(line []cell, newline bool) {
 			r.out.Write([]byte{'\\', 'x', hex[x>>4], hex[x&15]})
 		}
 		inTab = c == tabCell || (c == tabFill && inTab)
+	}
+	if r.runAttr != 0 { // each line ends in the default state
+		r.run1(0)
 	}
 	if newline {
 		r.out.WriteByte('\n')
@@ -488,6 +524,10 @@ func (r *renderer) apply(f byte, p []int) {
 				line[x] = blank
 			}
 			r.rows[r.row] = line
+		}
+	case 'm':
+		if r.colours {
+			r.sgr(p)
 		}
 	case 's':
 		r.saveRow, r.saveCol = r.flushed+r.row, r.col

@@ -28,7 +28,9 @@ type Output struct {
 	Session string
 	Seq     int64
 	// Stream is "" for the output as the terminal showed it, or "stdout"
-	// or "stderr" (hookd run keeps them apart too).
+	// or "stderr" (hookd run keeps them apart too), or "sgr" for the
+	// colours of the output as the terminal showed it (package capture's
+	// Colours: runs of SGR parameters over the text of stream "").
 	Stream string
 	// Text is the output as plain text (nil once pruned).
 	Text []byte
@@ -100,7 +102,7 @@ func (s *Store) Output(ctx context.Context, session string, seq int64, stream st
 
 // PruneStats says what PruneOutputs removed.
 type PruneStats struct {
-	Outputs int   // outputs whose text was removed
+	Outputs int   // outputs whose text was removed (their colours go with them, uncounted)
 	Bytes   int64 // bytes of text removed
 }
 
@@ -118,11 +120,11 @@ func (s *Store) PruneOutputs(ctx context.Context, before int64, maxBytes int64) 
 	defer tx.Rollback()
 	prune := func(where string, args ...any) error {
 		var n, b int64
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(length(text)), 0) FROM outputs
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(stream <> 'sgr'), 0), COALESCE(SUM(length(text)), 0) FROM outputs
 			WHERE text IS NOT NULL AND `+where, args...).Scan(&n, &b); err != nil {
 			return err
 		}
-		if n == 0 {
+		if n == 0 && b == 0 {
 			return nil
 		}
 		// The index forgets the text too.

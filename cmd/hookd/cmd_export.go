@@ -69,6 +69,7 @@ func cmdExport(fs *pflag.FlagSet) runFunc {
 				return err
 			default:
 				c.Output, c.Truncated = string(o.Text), o.Flags&history.OutputTruncated != 0
+				c.Colours = rd.Colours(ctx, en, o)
 			}
 			cmds = append(cmds, c)
 		}

@@ -220,6 +220,9 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			fmt.Fprintf(e.stdout, "%s %s %s\n", e.palette.Render(style.Label, fmt.Sprintf("%-9s", "note")),
 				sanitize.Line(n.Text), e.palette.Render(style.Dim, time.UnixMicro(n.CreatedAt).Local().Format("(2006-01-02 15:04)")))
 		}
+		if u := permalink(e, en.ID); u != "" {
+			fmt.Fprintf(e.stdout, "%s %s\n", e.palette.Render(style.Label, fmt.Sprintf("%-9s", "page")), u)
+		}
 		label := e.palette.Render(style.Label, fmt.Sprintf("%-9s", "output"))
 		switch {
 		case none != "":

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/sanitize"
 	"github.com/hookd/hookd/internal/ui/style"
+	"github.com/muesli/termenv"
 	"github.com/spf13/pflag"
 )
 
@@ -18,6 +20,7 @@ import (
 func cmdOut(fs *pflag.FlagSet) runFunc {
 	stream := fs.String("stream", "", "print only the command's stdout or stderr (kept apart for commands run with hookd run)")
 	author := authorFlag(fs)
+	colour := fs.Bool("color", false, "keep the output's colours (SGR sequences, nothing else) through a pipe too")
 	return func(ctx context.Context, e *env, args []string) error {
 		ref, err := oneRef(args)
 		if err != nil {
@@ -39,18 +42,32 @@ func cmdOut(fs *pflag.FlagSet) runFunc {
 		}
 		// Exactly as stored, for a pipe or a file; on a terminal, what
 		// could change how the text reads (bidi controls, zero-width
-		// characters) is shown escaped.
+		// characters) is shown escaped, and the colours are drawn again
+		// (only SGR sequences hookd wrote itself: capture.Colours), unless
+		// NO_COLOR. --color keeps them through a pipe.
 		text := o.Text
+		var cs capture.Colours
+		if *stream == "" && (*colour || e.out.Profile != termenv.Ascii) {
+			cs = rd.Colours(ctx, en, o)
+		}
 		if e.stdoutTTY {
-			text = []byte(sanitize.Text(string(text)))
+			text = []byte(cs.ApplyFunc(string(text), sanitize.Text))
 			// An agent's command: what it was for, above the output, on
 			// the terminal only (a pipe gets the output as it was).
 			if w := e.why(ctx, s, en); w.Intent != "" {
 				fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, "# "+sanitize.Line(w.Intent)))
 			}
+		} else if cs != nil {
+			text = []byte(cs.Apply(string(text)))
 		}
-		_, err = e.stdout.Write(text)
-		return err
+		if _, err = e.stdout.Write(text); err != nil {
+			return err
+		}
+		// Its page, on stderr: stdout keeps the output alone.
+		if u := permalink(e, en.ID); u != "" {
+			fmt.Fprintln(e.stderr, e.palette.Render(style.Dim, "# page: "+u))
+		}
+		return nil
 	}
 }
 

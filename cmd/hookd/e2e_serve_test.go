@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -157,30 +157,14 @@ func TestServeInBrowser(t *testing.T) {
 	}
 	hookd(t, h, "run", "--no-suggest", "--", "echo", "<script>document.title='owned'</script>")
 	hookd(t, h, "run", "--no-suggest", "--", "seq", "1", "40000") // 229 KB: parts loaded as the page scrolls
-	// A coloured output, as the history stores one with its colours (the
-	// capture keeps plain text today: docs/serve.md).
-	ctx := context.Background()
-	s, err := history.Open(ctx, filepath.Join(h.Dir, ".local/share/hookd/history.db"), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := s.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx.AddSession(ctx, history.Session{ID: "bash-colours", Shell: "bash", Capture: "pty"})
-	colored := "\x1b[1;31merror:\x1b[0m the \x1b[32mgreen\x1b[0m light\n"
-	now := time.Now().UnixMicro()
-	if _, err := tx.AddCommand(ctx, history.Entry{Session: "bash-colours", Seq: 1, Command: "lint --color", ExitCode: 0, Cwd: h.Dir, StartedAt: now, DurationUS: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.AddOutput(ctx, history.Output{Session: "bash-colours", Seq: 1, Text: []byte(colored), Bytes: int64(len(colored)), CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	// Coloured outputs, captured through the PTY as a user's are.
+	os.Mkdir(h.Path("zdir"), 0o700)
+	os.WriteFile(h.Path("lint.txt"), []byte("error: the green light\n"), 0o600)
+	sh := startCaptured(t, h, "bash", "")
+	runPrompt(t, sh, "grep --color=always error lint.txt")
+	runPrompt(t, sh, "ls --color=always -d zdir")
+	sh.Exit()
+	hookd(t, h, "history") // stored
 
 	u := startServe(t, h)
 	root := strings.SplitN(u, "?", 2)[0]
@@ -217,13 +201,19 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the failed run's page: status %q, diff %q %q; want exit 1 and the lines against the last success", status, del, add)
 	}
 	within(t, b, "search the coloured output and open it",
-		openFound(root+"?q=lint+--color&in=command", "output"),
+		openFound(root+"?q=grep+--color&in=command", "output"),
 	)
 	red := value(t, b, "red", chromedp.Text(chromedp.CSS("#output span.f1.bo")))
-	green := value(t, b, "green", chromedp.Text(chromedp.CSS("#output span.f2")))
 	redColor := value(t, b, "red's colour", chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#output span.f1')).color`))
-	if red != "error:" || green != "green" || redColor != "rgb(205, 49, 49)" {
-		t.Errorf("the colours: red span %q (%s), green span %q; want the style sheet's colours on the output's spans", red, redColor, green)
+	text := value(t, b, "the output", chromedp.Text(chromedp.ID("output")))
+	if red != "error" || redColor != "rgb(205, 49, 49)" || !strings.Contains(text, "error: the green light") {
+		t.Errorf("grep's colours: red span %q (%s) in %q; want the match in the style sheet's bold red", red, redColor, text)
+	}
+	within(t, b, "ls's coloured output",
+		openFound(root+"?q=ls+--color&in=command", "output"),
+	)
+	if dir := value(t, b, "blue", chromedp.Text(chromedp.CSS("#output span.f4.bo"))); dir != "zdir" {
+		t.Errorf("ls's directory in bold blue: %q", dir)
 	}
 	within(t, b, "an output with a script tag",
 		openFound(root+"?q=document.title&in=output", "output"),
@@ -279,5 +269,35 @@ func TestServeCLI(t *testing.T) {
 	shelltest.WaitFile(t, opened, shelltest.Scale(30*time.Second), func(b []byte) bool { return string(b) == u })
 	if _, errOut, err := hookdRun(h, nil, "serve", "--port", port); err == nil || !strings.Contains(errOut, "address already in use") {
 		t.Errorf("a second hookd serve on port %s: %v, %q; want an error saying the port is taken", port, err, errOut)
+	}
+}
+
+// TestPermalinkHint: while hookd serve runs, hookd show and hookd out on a
+// terminal name the command's page (/c/ID) without the access token; a
+// pipe gets what it always got (TestPublished: no page once serve ends).
+func TestPermalinkHint(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "run", "--no-suggest", "--", "echo", "hello")
+	id := strconv.FormatInt(entries(t, h)[0].ID, 10)
+	u := startServe(t, h)
+	root := strings.SplitN(u, "/?", 2)[0]
+	token := strings.SplitN(u, "token=", 2)[1]
+	s := shelltest.Start(t, h, "bash", shelltest.Options{RC: initLine("bash")})
+	s.Run("hookd show " + id)
+	s.WaitForPlain(regexp.MustCompile(`page +`+regexp.QuoteMeta(root)+`/c/`+id+`\b`), 20*time.Second)
+	s.Run("hookd out " + id)
+	s.WaitForPlain(regexp.MustCompile(`# page: `+regexp.QuoteMeta(root)+`/c/`+id+`\b`), 20*time.Second)
+	if strings.Contains(s.Plain(), token) {
+		t.Errorf("the access token reached the terminal:\n%s", s.Plain())
+	}
+	if out := hookd(t, h, "show", id); strings.Contains(out, "/c/") {
+		t.Errorf("hookd show through a pipe names the page:\n%s", out)
+	}
+	if out, errOut, err := hookdRun(h, nil, "out", id); err != nil || out != "hello\n" || strings.Contains(errOut, "/c/") {
+		t.Errorf("hookd out through a pipe = %q, %q, %v", out, errOut, err)
+	}
+	fi, err := os.Stat(h.Path(".run", "hookd", "serve"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the published address: %v, %v; want a 0600 file", fi, err)
 	}
 }

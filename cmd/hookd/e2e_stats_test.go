@@ -80,7 +80,8 @@ func TestExportCLI(t *testing.T) {
 		want []string
 	}{
 		{[]string{"export", "2", "--format", "md"}, []string{"failed: exit 4", "```console\n$ sh -c", "<script>x</script>red\n```\n"}},
-		{[]string{"export", "2", "--format", "html"}, []string{"&lt;script&gt;x&lt;/script&gt;red"}},
+		// The page draws the colour the capture kept; the others are plain.
+		{[]string{"export", "2", "--format", "html"}, []string{`&lt;script&gt;x&lt;/script&gt;<span class="f1">red</span>`}},
 		{[]string{"export", "2", "--format", "json"}, []string{`"exit_code":4`, `"output":"<script>x</script>red\n"`}},
 		{[]string{"export", "1", "2", "--format", "text"}, []string{"$ sh -c true\n", "[#2 · failed: exit 4"}},
 		// hookd run makes a session of each run: #2's is #2 alone.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/cloudsync"
 	"github.com/hookd/hookd/internal/cloudsync/s3"
@@ -683,6 +684,47 @@ func TestLargeOutputs(t *testing.T) {
 		o, err := s.Output(t.Context(), e.Session, e.Seq, "")
 		if err != nil || string(o.Text) != big+" of "+e.Command {
 			t.Errorf("output of %s: %d bytes, %v", e.Command, len(o.Text), err)
+		}
+	}
+}
+
+// TestColoursTravel: an output's colours (stream capture.ColourStream)
+// travel with it, the same bytes on the other host; an output without
+// colours stays plain there.
+func TestColoursTravel(t *testing.T) {
+	srv := s3test.Start(t)
+	hs := cluster(t, srv, 2)
+	hs[0].record("plain", "make build")
+	ctx := t.Context()
+	colours := []byte("0 1;34\n4 \n")
+	s := hs[0].store()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.AddOutput(ctx, history.Output{Session: hs[0].sess, Seq: hs[0].seq, Stream: capture.ColourStream, Text: colours, Bytes: int64(len(colours)), CreatedAt: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	hs[0].record("no colours", "make test")
+	hs[0].pass()
+	hs[1].pass()
+	s = hs[1].store()
+	defer s.Close()
+	for _, e := range hs[1].entries() {
+		c, err := s.Output(ctx, e.Session, e.Seq, capture.ColourStream)
+		switch e.Command {
+		case "make build":
+			if err != nil || string(c.Text) != string(colours) {
+				t.Errorf("colours of make build on the other host = %q, %v; want %q", c.Text, err, colours)
+			}
+		case "make test":
+			if err == nil {
+				t.Errorf("colours appeared for a plain output: %q", c.Text)
+			}
 		}
 	}
 }

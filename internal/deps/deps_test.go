@@ -111,7 +111,7 @@ var allowed = map[string][]string{
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
 	"internal/recording/daemon": {"internal/recording/ingest", "history", "internal/cloudsync"},
-	"internal/recording/recall": {"history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/ptyshell"},
+	"internal/recording/recall": {"capture", "history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/ptyshell"},
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
 	"internal/recording/ptyshell": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
 	// Coding agents' formats: their hook payloads, their setup snippets.
@@ -152,7 +152,7 @@ var allowed = map[string][]string{
 	// The user's notes on commands, redacted (hookd note, hookd serve).
 	"internal/notes": {"history", "internal/redact"},
 	// Commands with their outputs written for a report (hookd export).
-	"internal/export": {"history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
+	"internal/export": {"capture", "history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
 	// The figures of hookd stats and hookd serve's charts.
 	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
 	"internal/status": {"internal/recording/daemon", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/ptyshell"},

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/redact"
 	"github.com/hookd/hookd/internal/sanitize"
@@ -37,6 +38,9 @@ type Command struct {
 	Missing string
 	// Truncated is true when only the output's start was kept.
 	Truncated bool
+	// Colours are the output's colours (capture.Colours; nil: none),
+	// which the HTML page draws.
+	Colours capture.Colours
 	// Notes are the user's notes on it (hookd note), oldest first.
 	Notes []history.Note
 }
@@ -65,7 +69,11 @@ func (o Options) redact(s string) string {
 func Write(w io.Writer, format string, cmds []Command, o Options) error {
 	for i := range cmds {
 		cmds[i].Entry.Command = o.redact(cmds[i].Entry.Command)
-		cmds[i].Output = o.redact(cmds[i].Output)
+		plain := cmds[i].Output
+		cmds[i].Output = o.redact(plain)
+		if cmds[i].Output != plain {
+			cmds[i].Colours = cmds[i].Colours.Remap(plain, cmds[i].Output, redact.Marker)
+		}
 		ns := make([]history.Note, len(cmds[i].Notes))
 		for j, n := range cmds[i].Notes {
 			n.Text = o.redact(n.Text)
@@ -298,7 +306,7 @@ func page(w io.Writer, cmds []Command, o Options) error {
 	}
 	for _, c := range cmds {
 		hc := htmlCommand{Command: sanitize.Line(c.Entry.Command),
-			Failed: c.Entry.ExitCode != 0, About: about(c, o), Output: Colours(c.Output), Note: note(c)}
+			Failed: c.Entry.ExitCode != 0, About: about(c, o), Output: Colours(c.Colours.Apply(c.Output)), Note: note(c)}
 		for _, n := range c.Notes {
 			hc.Notes = append(hc.Notes, sanitize.Line(n.Text))
 		}

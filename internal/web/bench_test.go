@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -142,4 +144,72 @@ func BenchmarkServeStats(b *testing.B) {
 			b.Fatalf("status %d: %.500s", rec.Code, rec.Body)
 		}
 	}
+}
+
+// BenchmarkServeTyping: the page's search as a person types it, on the
+// same history: the ten queries of BenchmarkServeKeys, a key every
+// HOOKD_TYPING_MS (default 60 ms), each key asking as the page does (the
+// command lines, then both when outputs are searched) whether or not the
+// previous key's requests have been answered; the page's next key
+// supersedes its requests still in flight. Reports each key's list (the
+// command lines: what the reader sees change) from the key to its answer,
+// median and 99th percentile, and how many keys were superseded before
+// their list came.
+func BenchmarkServeTyping(b *testing.B) {
+	s := benchServer(b, true)
+	h := s.Handler()
+	every := 60 * time.Millisecond
+	if v, err := strconv.Atoi(os.Getenv("HOOKD_TYPING_MS")); err == nil && v > 0 {
+		every = time.Duration(v) * time.Millisecond
+	}
+	queries := []struct{ text, extra string }{
+		{"git push", ""}, {"kubectl get pods", ""}, {"docker run", ""}, {"make --vem", ""}, {"go test ./", ""},
+		{"gtpsh", ""}, {"needle512", ""}, {"lotavhix", ""}, {"error", "&failed=1"}, {"grep -rn", "&scope=directory"},
+	}
+	get := func(query string) (int, time.Duration) {
+		req := httptest.NewRequest("GET", "/?frag=1&p=bench&"+query, nil)
+		req.Host = s.addr
+		req.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+		rec := httptest.NewRecorder()
+		t := time.Now()
+		h.ServeHTTP(rec, req)
+		return rec.Code, time.Since(t)
+	}
+	var (
+		mu         sync.Mutex
+		lists      []time.Duration
+		superseded int
+	)
+	for b.Loop() {
+		for _, q := range queries {
+			var wg sync.WaitGroup
+			for i := 1; i <= len(q.text); i++ {
+				text := q.text[:i]
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					code, d := get("q=" + url.QueryEscape(text) + q.extra + "&in=command")
+					mu.Lock()
+					if code == http.StatusOK {
+						lists = append(lists, d)
+					} else {
+						superseded++
+					}
+					mu.Unlock()
+					if code == http.StatusOK && search.TypedOutputs(search.Query{Text: text}) {
+						get("q=" + url.QueryEscape(text) + q.extra)
+					}
+				}()
+				time.Sleep(every)
+			}
+			wg.Wait()
+		}
+	}
+	slices.Sort(lists)
+	pct := func(p float64) float64 { return float64(lists[int(p*float64(len(lists)-1))]) / 1e6 }
+	b.ReportMetric(pct(0.5), "list-p50-ms")
+	b.ReportMetric(pct(0.99), "list-p99-ms")
+	b.ReportMetric(float64(lists[len(lists)-1])/1e6, "list-max-ms")
+	b.ReportMetric(float64(superseded), "superseded")
+	b.ReportMetric(float64(len(lists)), "answered")
 }

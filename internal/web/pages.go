@@ -85,6 +85,9 @@ type searchForm struct {
 	Failed bool
 	Agents bool
 	Since  string
+	// Page names the page that asks (its p parameter, random): its next
+	// key's search supersedes this one.
+	Page string
 }
 
 var (
@@ -142,10 +145,15 @@ type indexData struct {
 func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	f := searchForm{Q: v.Get("q"), Scope: v.Get("scope"), Mode: v.Get("mode"), In: v.Get("in"),
-		Failed: v.Get("failed") != "", Agents: v.Get("agents") != "", Since: v.Get("since")}
+		Failed: v.Get("failed") != "", Agents: v.Get("agents") != "", Since: v.Get("since"), Page: v.Get("p")}
 	d := indexData{Form: f, Scopes: scopes, Modes: modes, Ins: ins, Here: s.tilde(s.o.Engine.Here().Cwd)}
 	start := time.Now()
 	res, err := s.search(r.Context(), f)
+	if err != nil && r.Context().Err() == nil && errors.Is(err, context.Canceled) {
+		// Superseded by the same page's next key: nothing to draw.
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if err != nil {
 		d.Error = err.Error()
 	}
@@ -177,10 +185,61 @@ func (s *Server) search(ctx context.Context, f searchForm) ([]search.Result, err
 	if q.Scope == search.ScopeSession && s.o.Engine.Here().Session == "" {
 		return nil, errors.New("no session: hookd serve was not started from a shell that loads hookd")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	ctx, done := s.supersede(ctx, f.Page)
+	defer done()
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.unlock()
 	return s.o.Engine.Search(ctx, q)
 }
+
+// typed is a page's search in flight.
+type typed struct{ cancel context.CancelFunc }
+
+// supersede cancels the search in flight for the same page (the page's p
+// parameter: each page draws a random one), which the key typed since has
+// made useless, down to its SQLite query (the outputs' index), so that it
+// neither holds the engine nor costs the machine the next key waits on.
+// The browser aborts the request too, but the server learns of that only
+// when it next reads the connection. done ends this search's turn.
+func (s *Server) supersede(ctx context.Context, page string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	if page == "" || len(page) > 64 {
+		return ctx, cancel
+	}
+	me := &typed{cancel}
+	s.typingMu.Lock()
+	if prev := s.typing[page]; prev != nil {
+		prev.cancel()
+	}
+	s.typing[page] = me
+	s.typingMu.Unlock()
+	return ctx, func() {
+		s.typingMu.Lock()
+		if s.typing[page] == me {
+			delete(s.typing, page)
+		}
+		s.typingMu.Unlock()
+		cancel()
+	}
+}
+
+// lock takes the engine, or gives up when ctx ends first.
+func (s *Server) lock(ctx context.Context) error {
+	select {
+	case s.engine <- struct{}{}:
+		if err := ctx.Err(); err != nil { // ended while both were ready
+			<-s.engine
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) unlock() { <-s.engine }
 
 func (s *Server) row(r search.Result) resultRow {
 	return resultRow{Result: r, When: s.when(r.StartedAt), Dir: s.tilde(r.Cwd), Duration: duration(r.DurationUS)}
@@ -324,8 +383,9 @@ func strconvInts(xs []int) string {
 	return strings.Join(s, " ")
 }
 
-// output reads en's output: its text, or why there is none.
-func (s *Server) output(ctx context.Context, en history.Entry) (text, missing string, o history.Output, err error) {
+// output reads en's output: its text (with its colours as SGR sequences
+// when coloured: see recall.Reader.Colours), or why there is none.
+func (s *Server) output(ctx context.Context, en history.Entry, coloured bool) (text, missing string, o history.Output, err error) {
 	o, err = s.o.Reader.Output(ctx, en, "", 0)
 	var no *recall.NoOutput
 	switch {
@@ -336,7 +396,10 @@ func (s *Server) output(ctx context.Context, en history.Entry) (text, missing st
 	case len(o.Text) == 0:
 		return "", "it printed nothing", o, nil
 	}
-	return string(o.Text), "", o, nil
+	if !coloured {
+		return string(o.Text), "", o, nil
+	}
+	return s.o.Reader.Colours(ctx, en, o).Apply(string(o.Text)), "", o, nil
 }
 
 // cut is an output cut into parts, kept for the requests of its next
@@ -356,7 +419,7 @@ func (s *Server) cutOutput(ctx context.Context, en history.Entry) (text, missing
 	if c != nil && c.id == en.ID && c.size == en.OutputBytes && c.missing == "" {
 		return c.text, c.missing, c.o, c.starts, nil
 	}
-	text, missing, o, err = s.output(ctx, en)
+	text, missing, o, err = s.output(ctx, en, true)
 	if err != nil {
 		return "", "", o, nil, err
 	}
@@ -403,7 +466,7 @@ func (s *Server) handleRaw(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	text, missing, _, err := s.output(r.Context(), en)
+	text, missing, _, err := s.output(r.Context(), en, false) // plain: saved or read as text
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -444,9 +507,10 @@ func (s *Server) handleForget(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	s.mu.Lock()
-	_, err = s.o.Store.Forget(r.Context(), []int64{en.ID})
-	s.mu.Unlock()
+	if err = s.lock(r.Context()); err == nil {
+		_, err = s.o.Store.Forget(r.Context(), []int64{en.ID})
+		s.unlock()
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

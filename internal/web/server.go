@@ -61,7 +61,14 @@ type Server struct {
 	addr  string // host:port as listened on, "127.0.0.1:PORT"
 	port  int
 
-	mu sync.Mutex // one search at a time: the engine narrows the previous query
+	// engine holds one token: one search (or forget) at a time, as the
+	// engine narrows the previous query. A request waiting for it gives up
+	// when its context ends.
+	engine chan struct{}
+	// typing: per page (its p parameter), the cancel of the search in
+	// flight, which the page's next key supersedes (see search).
+	typingMu sync.Mutex
+	typing   map[string]*typed
 
 	cutMu sync.Mutex
 	last  *cut // the last output cut into parts
@@ -102,7 +109,8 @@ func newServer(o Options, port int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{o: o, token: token, csrf: csrf, port: port, addr: "127.0.0.1:" + strconv.Itoa(port)}, nil
+	return &Server{o: o, token: token, csrf: csrf, port: port, addr: "127.0.0.1:" + strconv.Itoa(port),
+		engine: make(chan struct{}, 1), typing: map[string]*typed{}}, nil
 }
 
 func randomToken() (string, error) {

@@ -319,3 +319,56 @@ func TestNotes(t *testing.T) {
 		t.Errorf("an empty note: status %d, want 400", code)
 	}
 }
+
+// TestSupersededSearch: a page's next key cancels its search in flight,
+// which stops waiting for the engine at once (204, nothing drawn) rather
+// than holding the next key behind it; another page's search is not
+// touched, and the next key's search answers once the engine is free.
+func TestSupersededSearch(t *testing.T) {
+	s := serve(t)
+	if err := s.lock(t.Context()); err != nil { // the engine busy with a slow search
+		t.Fatal(err)
+	}
+	type answer struct {
+		code int
+		body string
+	}
+	get := func(q string) chan answer {
+		c := make(chan answer, 1)
+		go func() {
+			code, body, _ := do(t, s, "GET", "/?frag=1&in=command&"+q, nil, "Cookie", s.cookie())
+			c <- answer{code, body}
+		}()
+		return c
+	}
+	waiting := func(page string) {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			s.typingMu.Lock()
+			_, ok := s.typing[page]
+			s.typingMu.Unlock()
+			if ok {
+				return
+			}
+		}
+		t.Fatalf("no search in flight for page %s", page)
+	}
+	first := get("q=ma&p=one")
+	waiting("one")
+	other := get("q=ma&p=two")
+	waiting("two")
+	second := get("q=mak&p=one")
+	select {
+	case a := <-first:
+		if a.code != http.StatusNoContent || a.body != "" {
+			t.Errorf("the superseded search answered %d %q; want 204 and nothing", a.code, a.body)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the superseded search still waits for the engine")
+	}
+	s.unlock()
+	for name, c := range map[string]chan answer{"the next key": second, "another page": other} {
+		if a := <-c; a.code != 200 || !strings.Contains(a.body, `id="results"`) {
+			t.Errorf("%s: %d %.200q; want its results", name, a.code, a.body)
+		}
+	}
+}

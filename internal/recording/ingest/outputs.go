@@ -13,6 +13,7 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/spool"
+	"github.com/hookd/hookd/internal/redact"
 )
 
 // outputBatch bounds how many outputs one transaction stores.
@@ -121,12 +122,18 @@ func storeItem(ctx context.Context, tx *history.Tx, it outbox.Item, rules *Rules
 		st.OutputsDropped++
 		return nil
 	}
-	o, redacted := StoredOutput(it, rules)
+	o, colours, redacted := StoredOutputColours(it, rules)
 	if o.CreatedAt == 0 {
 		o.CreatedAt = now.UnixMicro()
 	}
 	if err := tx.AddOutput(ctx, o); err != nil {
 		return err
+	}
+	if colours != nil {
+		colours.CreatedAt = o.CreatedAt
+		if err := tx.AddOutput(ctx, *colours); err != nil {
+			return err
+		}
 	}
 	st.Outputs++
 	st.Redacted += redacted
@@ -138,19 +145,28 @@ func storeItem(ctx context.Context, tx *history.Tx, it outbox.Item, rules *Rules
 // that reached no terminal, capture.RenderRecorded), with secrets redacted
 // by the rules' redactor; a withheld one is a note. It returns how many secrets were replaced.
 func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
+	o, _, n := storedOutput(it, rules, false)
+	return o, n
+}
+
+// StoredOutputColours is StoredOutput that also gives the output's colours
+// (capture.Colours over the redacted text), to be stored in stream
+// capture.ColourStream beside it: nil when it showed none. The colours are
+// taken apart from the text before redaction, so a secret split by colour
+// sequences is whole in the text the redactor reads, and the colours hold
+// nothing but SGR parameters and offsets.
+func StoredOutputColours(it outbox.Item, rules *Rules) (history.Output, *history.Output, int) {
+	return storedOutput(it, rules, true)
+}
+
+func storedOutput(it outbox.Item, rules *Rules, colours bool) (history.Output, *history.Output, int) {
 	o := history.Output{Session: it.Session, Seq: it.Seq, Stream: it.Stream, Bytes: it.Size, CreatedAt: it.Time}
 	if it.Withheld {
 		o.Flags |= history.OutputWithheld
 		o.Text = []byte(capture.WithheldNote)
-		return o, 0
+		return o, nil, 0
 	}
-	var text string
-	var full bool
-	if it.Recorded {
-		text = capture.RenderRecorded(it.Raw)
-	} else {
-		text, full = capture.Render(it.Raw)
-	}
+	text, cs, full := capture.RenderColoured(it.Raw, it.Recorded)
 	if full {
 		o.Flags |= history.OutputFullScreen
 	}
@@ -159,10 +175,19 @@ func StoredOutput(it outbox.Item, rules *Rules) (history.Output, int) {
 	}
 	var redacted int
 	if rules != nil {
+		plain := text
 		text, redacted = rules.Redactor.String(text)
+		if redacted > 0 {
+			cs = cs.Remap(plain, text, redact.Marker)
+		}
 	}
 	o.Text = []byte(text)
-	return o, redacted
+	if !colours || len(cs) == 0 || full || it.Stream != "" {
+		return o, nil, redacted
+	}
+	c := &history.Output{Session: it.Session, Seq: it.Seq, Stream: capture.ColourStream, Text: cs,
+		Bytes: int64(len(cs)), CreatedAt: it.Time}
+	return o, c, redacted
 }
 
 // maxStreamItem bounds one output in a stream: the capture limit

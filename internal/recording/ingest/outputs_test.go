@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
@@ -152,5 +153,64 @@ func TestPassStreams(t *testing.T) {
 	}
 	if o, _ := e.store.Output(t.Context(), s, 3, ""); string(o.Text) != "x" {
 		t.Errorf("the ended stream's output was not stored first: %q", o.Text)
+	}
+}
+
+// TestPassOutputColours: an output's SGR colours are stored beside its
+// plain text (stream capture.ColourStream), over the redacted text: a
+// secret split by colour sequences is still redacted, and the colours hold
+// no part of it; other control sequences are neither in the text nor the
+// colours.
+func TestPassOutputColours(t *testing.T) {
+	e := newEnv(t)
+	out := filepath.Join(filepath.Dir(e.dir), "outputs")
+	s := sessionID(livePID, 1)
+	hdr := spool.AppendSession(nil, spool.Session{Shell: "bash", Version: "5.2", PID: livePID, Host: hostname(), User: "u", UID: 1000, Start: base, Capture: "pty"})
+	e.write(s, hdr)
+	e.write(s, spool.AppendCommand(nil, command(1, "ls --color=always")))
+	e.write(s, spool.AppendCommand(nil, command(2, "cat token")))
+	e.write(s, spool.AppendCommand(nil, command(3, "echo plain")))
+	token := "ghp_" + strings.Repeat("b", 36)
+	items := []outbox.Item{
+		{Session: s, Seq: 1, Size: 40, Time: base + 1, Raw: []byte("\x1b]0;title\x07\x1b[0m\x1b[01;34mdir\x1b[0m  file\x1b[5n\n")},
+		{Session: s, Seq: 2, Size: 80, Time: base + 2, Raw: []byte("\x1b[32mok\x1b[0m " + token[:10] + "\x1b[1m" + token[10:] + "\x1b[0m \x1b[31mend\x1b[0m\n")},
+		{Session: s, Seq: 3, Size: 6, Time: base + 3, Raw: []byte("plain\n")},
+	}
+	for _, it := range items {
+		if _, err := outbox.Write(out, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ingest.Pass(t.Context(), e.store, e.dir, out, e.rules, time.Unix(1_800_000_000, 0)); err != nil {
+		t.Fatalf("Pass: %v", err)
+	}
+	ctx := t.Context()
+	coloured := func(seq int64) (string, string) {
+		t.Helper()
+		o, err := e.store.Output(ctx, s, seq, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.store.Output(ctx, s, seq, capture.ColourStream)
+		if err != nil {
+			return string(o.Text), ""
+		}
+		if strings.Trim(string(c.Text), "0123456789; \n") != "" {
+			t.Errorf("colours of %d hold more than runs: %q", seq, c.Text)
+		}
+		return string(o.Text), capture.Colours(c.Text).Apply(string(o.Text))
+	}
+	if text, col := coloured(1); text != "dir  file\n" || col != "\x1b[0;1;34mdir\x1b[0m  file\n" {
+		t.Errorf("ls: text %q, coloured %q", text, col)
+	}
+	text, col := coloured(2)
+	if strings.Contains(text, "bbbb") || strings.Contains(col, "bbbb") || !strings.Contains(text, "[REDACTED]") {
+		t.Errorf("a secret split by SGR kept: text %q, coloured %q", text, col)
+	}
+	if !strings.Contains(col, "\x1b[0;32mok\x1b[0m") || !strings.HasSuffix(col, "\x1b[0;31mend\x1b[0m\n") {
+		t.Errorf("colours around the redacted secret lost: %q", col)
+	}
+	if _, err := e.store.Output(ctx, s, 3, capture.ColourStream); !errors.Is(err, history.ErrNotFound) {
+		t.Errorf("colours stored for a plain output: %v", err)
 	}
 }

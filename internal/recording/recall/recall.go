@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/outbox"
@@ -223,6 +224,28 @@ func (rd *Reader) Output(ctx context.Context, en history.Entry, stream string, w
 		}
 	}
 	return history.Output{}, &NoOutput{Entry: en, Reason: rd.whyNone(ctx, en, stream)}
+}
+
+// Colours returns the colours of o's text (en's output in stream "", as
+// Output gave it): capture.Colours, whose Apply adds SGR sequences and no
+// other control sequence; nil when it showed none or they were not kept
+// (an output stored before hookd kept colours, or on a host whose hookd
+// did not). Only the pages that draw colours safely (hookd serve, export's
+// HTML page) and a terminal hookd re-renders them on use them: every other
+// reader gets the plain text.
+func (rd *Reader) Colours(ctx context.Context, en history.Entry, o history.Output) capture.Colours {
+	if len(o.Text) == 0 {
+		return nil
+	}
+	if c, err := rd.Store.Output(ctx, en.Session, en.Seq, capture.ColourStream); err == nil {
+		return capture.Colours(c.Text)
+	}
+	if it, err := outbox.Read(outbox.Path(rd.Outbox, en.Session, en.Seq, "")); err == nil {
+		if p, c, _ := ingest.StoredOutputColours(it, rd.Rules); c != nil && string(p.Text) == string(o.Text) {
+			return capture.Colours(c.Text)
+		}
+	}
+	return nil
 }
 
 // flagged is the *NoOutput of a stored output without text, or nil.

@@ -8,6 +8,9 @@
     var form = document.getElementById("search");
     if (!form) return;
     var pending = null, timer = null, seq = 0;
+    // This page's name for the server: its next key's search cancels the
+    // one in flight there (an aborted request alone reaches it late).
+    var page = Array.from(crypto.getRandomValues(new Uint8Array(8)), function (b) { return b.toString(16); }).join("");
     // Each key asks for the command lines first (from memory: at once),
     // then, when the query is long enough for Ctrl-R to search outputs,
     // for both (the outputs' index); a later key aborts both.
@@ -27,6 +30,7 @@
       var params = new URLSearchParams(new FormData(form));
       history.replaceState(null, "", "/?" + params.toString());
       params.set("frag", "1");
+      params.set("p", page);
       if (pending) pending.abort();
       pending = new AbortController();
       var mine = ++seq;
