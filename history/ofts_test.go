@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func outputHits(t *testing.T, s *Store, words ...string) int {
@@ -98,7 +100,7 @@ func TestOutputIndexAfterBuildWithout(t *testing.T) {
 	}
 	if !s.fts {
 		s.Close()
-		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 	}
 	addRun(t, s, 1, "make", "before\n")
 	s.fts = false // as a build without FTS5 writes
@@ -215,7 +217,7 @@ func TestNewHistoryUsesOutputIndex(t *testing.T) {
 	}
 	defer s.Close()
 	if !s.fts {
-		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 	}
 	if !s.HasOutputIndex() {
 		t.Fatal("a new history does not search outputs through the index")

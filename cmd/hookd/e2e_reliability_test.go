@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // daemonPID reads the running agent's pid, waiting for it to appear.
@@ -32,9 +34,7 @@ func daemonPID(t *testing.T, h *shelltest.Home) int {
 // the agent is killed twice (and restarted in between): after recovery every
 // command is in the history exactly once.
 func TestManyShellsDaemonKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long test")
-	}
+	required.Long(t)
 	const shells, per = 8, 1000
 	h := newHome(t)
 	var ss []*shelltest.Shell

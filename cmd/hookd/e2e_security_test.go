@@ -446,7 +446,7 @@ func mountTmpfs(t *testing.T, dir, size string) {
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
 		why := fmt.Sprintf("cannot mount a tmpfs here: %v %s", err, out)
 		if os.Geteuid() != 0 {
-			t.Skip(why + " (not root: CI runs it as root)")
+			required.Cannot(t, why+" (mounting needs root: CI runs it as root)")
 		}
 		required.Skip(t, why, "REQUIRE_SHELLS")
 	}
@@ -524,7 +524,7 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 // the shell works on.
 func TestStatusRuntimeTaken(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("giving a directory to another user needs root")
+		required.Cannot(t, "giving a directory to another user needs root")
 	}
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)

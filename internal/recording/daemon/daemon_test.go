@@ -18,6 +18,8 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/daemon"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestMain(m *testing.M) {
@@ -282,7 +284,7 @@ func TestRunRecoversCorruptDatabase(t *testing.T) {
 // reachable on purpose: the agent's own check of its peer must refuse.
 func TestRunRefusesOtherUsers(t *testing.T) {
 	if os.Getuid() != 0 {
-		t.Skip("needs root to run a client as another user")
+		required.Cannot(t, "needs root to run a client as another user")
 	}
 	e := newEnv(t)
 	d := startDaemon(t, e, time.Hour)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestWordsAndKey(t *testing.T) {
@@ -71,9 +73,7 @@ func git(t *testing.T, dir string, args ...string) {
 }
 
 func newRepo(t *testing.T) string {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	os.WriteFile(filepath.Join(dir, "run.sh"), []byte("echo hi\n"), 0o755)
