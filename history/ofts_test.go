@@ -207,7 +207,7 @@ func TestMergeIndexesOutputs(t *testing.T) {
 
 // TestNewHistoryUsesOutputIndex: a new history searches outputs through
 // the index at once (nothing to fill), and a fill noted without its end
-// (ofts_fill alone) ends at the agent's next pass instead of failing at
+// (ofts_fill alone) ends at the daemon's next pass instead of failing at
 // each.
 func TestNewHistoryUsesOutputIndex(t *testing.T) {
 	ctx := context.Background()

@@ -205,7 +205,7 @@ func TestHeadAt(t *testing.T) {
 	}
 }
 
-// BenchmarkKeyHash is the key's cost per recorded command (the agent
+// BenchmarkKeyHash is the key's cost per recorded command (the daemon
 // computes it at ingest).
 func BenchmarkKeyHash(b *testing.B) {
 	lines := []string{"make test", "sudo -u root make test", `git commit -m "fix: a b"`, "python3 -m pytest tests/a.py -k 'one two'", "ls | wc -l"}
