@@ -15,6 +15,8 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/analyzetest"
 	"github.com/hookd/hookd/analyze/probe"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestMain(m *testing.M) {
@@ -211,10 +213,7 @@ func TestDestructiveRisk(t *testing.T) {
 // the package does not even link os/exec, and with the real probe a
 // directory full of the files rules look at is left as it was.
 func TestNeverExecutes(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found")
-	}
+	goTool := required.Tool(t, "go")
 	out, err := exec.CommandContext(t.Context(), goTool, "list", "-deps", "-f", "{{.ImportPath}}", "github.com/hookd/hookd/analyze").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

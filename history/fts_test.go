@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestFullTextSameResults checks that queries give the same rows through the
@@ -21,7 +23,7 @@ func TestFullTextSameResults(t *testing.T) {
 	}
 	defer s.Close()
 	if !s.fts {
-		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 	}
 	add := func(s *Store, from, to int) {
 		tx, err := s.Begin(ctx)

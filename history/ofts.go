@@ -21,7 +21,7 @@ import (
 // index when it opens the database.
 //
 // Outputs already stored when the index is made (or emptied) are indexed
-// by FillOutputIndex, a batch at a time, which the agent calls after its
+// by FillOutputIndex, a batch at a time, which the daemon calls after its
 // ingestion passes: indexing a gigabyte takes about half a minute, which no
 // command should wait for when it opens the database. Until then (meta
 // ofts_fill: the last command id the fill has reached; ofts_fill_to: where

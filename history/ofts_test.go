@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func outputHits(t *testing.T, s *Store, words ...string) int {
@@ -98,7 +100,7 @@ func TestOutputIndexAfterBuildWithout(t *testing.T) {
 	}
 	if !s.fts {
 		s.Close()
-		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 	}
 	addRun(t, s, 1, "make", "before\n")
 	s.fts = false // as a build without FTS5 writes
@@ -205,7 +207,7 @@ func TestMergeIndexesOutputs(t *testing.T) {
 
 // TestNewHistoryUsesOutputIndex: a new history searches outputs through
 // the index at once (nothing to fill), and a fill noted without its end
-// (ofts_fill alone) ends at the agent's next pass instead of failing at
+// (ofts_fill alone) ends at the daemon's next pass instead of failing at
 // each.
 func TestNewHistoryUsesOutputIndex(t *testing.T) {
 	ctx := context.Background()
@@ -215,7 +217,7 @@ func TestNewHistoryUsesOutputIndex(t *testing.T) {
 	}
 	defer s.Close()
 	if !s.fts {
-		t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 	}
 	if !s.HasOutputIndex() {
 		t.Fatal("a new history does not search outputs through the index")

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 const salvageT0 = int64(1_700_000_000_000_000)
@@ -540,7 +542,7 @@ var updateSalvageSeeds = flag.Bool("update-salvage-seeds", false, "rewrite the s
 // (without -tags sqlite_fts5, which would add the index's tables).
 func TestSalvageSeeds(t *testing.T) {
 	if !*updateSalvageSeeds {
-		t.Skip("-update-salvage-seeds not set")
+		required.Cannot(t, "writes the seeds only when asked (-update-salvage-seeds)")
 	}
 	// A small database of 512-byte pages, with a row of each table and
 	// overflow chains.
@@ -769,7 +771,7 @@ func TestSalvageBelowIndexed(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "new.db")
 			s := openTestStore(t, path)
 			if !s.fts {
-				t.Skip("this SQLite has no FTS5 (build with -tags sqlite_fts5)")
+				required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
 			}
 			if _, err := s.db.Exec(`INSERT INTO commands (id, session, seq, command, exit_code, started_at)
 				VALUES (1000, 'x', 1, 'a high id', 0, 0)`); err != nil {

@@ -174,7 +174,7 @@ var migrations = []string{
 	// the git work trees (repos, each path once), and per command (its
 	// id) its key (program and subcommand, hashed), whether it succeeded,
 	// when it started, and the work tree, branch or detached commit, and
-	// changes (-1: unknown) the agent read at ingest. The partial index
+	// changes (-1: unknown) the daemon read at ingest. The partial index
 	// finds the last successes of a key, newest first; the index on
 	// session_envs.env finds the environments a forget leaves unused.
 	// Contexts travel with their commands through sync (sync.go).

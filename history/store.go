@@ -1,6 +1,6 @@
 // Package history keeps the command history in a SQLite database.
 //
-// One process writes at a time (SQLite serialises writers; the agent and a
+// One process writes at a time (SQLite serialises writers; the daemon and a
 // CLI flushing spools both go through Tx); any number read. Times are
 // microseconds since the epoch.
 package history

@@ -271,7 +271,7 @@ func TestCorruptRecover(t *testing.T) {
 			tt.prepare(t, path)
 			want, _ := os.ReadFile(path)
 
-			// Open fails, or opens and Check (what the agent runs) fails.
+			// Open fails, or opens and Check (what the daemon runs) fails.
 			s, err := history.Open(ctx, path, time.Second)
 			if err == nil {
 				err = s.Check(ctx)

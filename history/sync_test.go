@@ -157,7 +157,7 @@ func TestMerge(t *testing.T) {
 }
 
 // BenchmarkIngestSync: what the upload queue's trigger adds to storing
-// commands (the agent's ingestion; never the prompt's path): 10,000
+// commands (the daemon's ingestion; never the prompt's path): 10,000
 // commands in one transaction, sync off and on.
 func BenchmarkIngestSync(b *testing.B) {
 	for _, on := range []bool{false, true} {

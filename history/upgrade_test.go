@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestMigrateBacksUpFirst: a history at each earlier schema version opens
@@ -494,7 +496,7 @@ func TestMigrateKilledResumes(t *testing.T) {
 func TestMigratePausedHelper(t *testing.T) {
 	path := os.Getenv("HOOKD_TEST_MIGRATE_PATH")
 	if path == "" {
-		t.Skip("the child process of TestMigrateKilledResumes")
+		required.Cannot(t, "the child process of TestMigrateKilledResumes, run by it")
 	}
 	stop, _ := strconv.Atoi(os.Getenv("HOOKD_TEST_MIGRATE_STOP"))
 	migrating = func(v int) {

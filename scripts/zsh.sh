@@ -220,11 +220,13 @@ _hookd_query() {
   return 0
 }
 
-# _hookd_bindings KEY… sets reply to what each KEY is bound to in the emacs
-# and viins keymaps, in that order (KEY1's two, then KEY2's…): bindkey's
-# line ("^Xf" undefined-key), or '' for an empty KEY. Asked once, without
-# a process (_hookd_query); the callers decide what counts as free.
-# Start-up only.
+# _hookd_bindings KEY… sets reply (the caller's local: a global one left
+# behind would make every function call at the prompt cost more, as zsh
+# scans all parameters when a function returns) to what each KEY is bound
+# to in the emacs and viins keymaps, in that order (KEY1's two, then
+# KEY2's…): bindkey's line ("^Xf" undefined-key), or '' for an empty KEY.
+# Asked once, without a process (_hookd_query); the callers decide what
+# counts as free. Start-up only.
 _hookd_bindings() {
   emulate -L zsh
   local -a keys=("$@")
@@ -234,7 +236,7 @@ _hookd_bindings() {
       [[ -n $key ]] && bindkey -M $km -- $key 2>/dev/null || print
     done
   done'
-  typeset -ga reply=("${(@f)REPLY}")
+  reply=("${(@f)REPLY}")
 }
 
 # _hookd_init_env: the environment a command runs in, noted as a record
@@ -304,6 +306,7 @@ _hookd_init_ask() {
   zle -N bracketed-paste _hookd_paste
   # Only where the key is self-insert.
   local km key
+  local -a reply
   _hookd_bindings ${_hookd_prefix[1]} '!'
   local -a bound=("${(@)reply}")
   local -i i=0
@@ -331,6 +334,7 @@ _hookd_init_fix() {
   # Where the key is free.
   [[ -n $_hookd_fixkey$_hookd_aikey ]] || return 0
   local km key widget
+  local -a reply
   _hookd_bindings "$_hookd_fixkey" "$_hookd_aikey"
   local -a bound=("${(@)reply}")
   local -i i=0
@@ -355,6 +359,7 @@ _hookd_init_search() {
   emulate -L zsh
   [[ -n $_hookd_searchkey$_hookd_searchup ]] || return 0
   local km key
+  local -a reply
   _hookd_bindings "$_hookd_searchkey" "$_hookd_searchup"
   local -a bound=("${(@)reply}")
   local -i i=0
@@ -829,7 +834,7 @@ _hookd_search_widget() {
 # (where nothing else completes hookd, or the ask prefix), then takes
 # itself out of the precmd hooks. It fails when compinit has not run.
 _hookd_compdef() {
-  (( ${+functions[compdef]} )) || return 1 # (at each prompt until compinit has run: before emulate -L)
+  [[ -v functions[compdef] ]] || return 1 # (at each prompt until compinit has run: before emulate -L, the cheapest test)
   emulate -L zsh
   precmd_functions=(${precmd_functions:#_hookd_compdef})
   (( $+_comps[hookd] )) || compdef _hookd_complete hookd

@@ -15,7 +15,7 @@ import (
 // Lines of each script that end with " # @NAME@" are assignments whose
 // value Script fills in, single-quoted: @bin@ the hookd binary, @state@
 // hookd's state directory, @spooldir@ the spool directory, @offerdir@ the
-// offers' directory, @pidfile@ the agent's pid file, @capture@ the capture
+// offers' directory, @pidfile@ the daemon's pid file, @capture@ the capture
 // mode, @fixcmd@ and @fixkey@ the fix command and key, @aikey@ the key
 // that asks the LLM about the last failure, @watch@ the environment
 // variables noted with each command besides the built-in ones.
@@ -48,7 +48,7 @@ type Options struct {
 	// StateDir is hookd's state directory, SpoolDir the directory of the
 	// spools (the scripts write SpoolDir/SESSION.spool, see package
 	// spool), OfferDir that of the offers (OfferDir/SESSION, see package
-	// offer), PIDFile the agent's pid file: all absolute, as package paths
+	// offer), PIDFile the daemon's pid file: all absolute, as package paths
 	// lays them out. The scripts derive none of them from the environment.
 	StateDir, SpoolDir, OfferDir, PIDFile string
 	// Capture is "pty" (the shell re-executes itself under hookd shell,

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func write(t *testing.T, path, data string, mode os.FileMode) {
@@ -116,10 +118,7 @@ func TestProjectFiles(t *testing.T) {
 }
 
 func TestGit(t *testing.T) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git not installed")
-	}
+	git := required.Tool(t, "git")
 	dir := t.TempDir()
 	env := append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
 	for _, args := range [][]string{
@@ -154,7 +153,7 @@ func TestGit(t *testing.T) {
 
 func TestListeningPort(t *testing.T) {
 	if _, err := os.Stat("/proc/net/tcp"); err != nil {
-		t.Skip("no /proc/net/tcp")
+		required.Cannot(t, "no /proc/net/tcp: not Linux, or /proc is not mounted")
 	}
 	l, port := listenLocal(t)
 	defer l.Close()
@@ -277,7 +276,7 @@ func TestAptIndexCached(t *testing.T) {
 func BenchmarkAptIndex(b *testing.B) {
 	const lists = "/var/lib/apt/lists"
 	if st, err := aptStamp(lists); err != nil || st == "" {
-		b.Skip("no apt lists here")
+		required.Cannot(b, "no apt lists here: not a Debian-like system")
 	}
 	index := filepath.Join(b.TempDir(), "apt-names")
 	b.Run("cold", func(b *testing.B) {

@@ -6,7 +6,7 @@
 // as soon as that prompt appears. bench/startup.sh builds hookd and runs it;
 // see that script for the variants and the rc files.
 //
-// Each run starts the shell in a scratch HOME with the agent already
+// Each run starts the shell in a scratch HOME with the daemon already
 // running, types `printf '%s_%s\n' FIRST CMD` the moment the line editor is
 // ready (it turns bracketed paste on), waits for FIRST_CMD, then exits.
 // Variants of one shell and rc alternate within each round, so that a busy
@@ -64,7 +64,7 @@ func main() {
 	defer os.RemoveAll(home)
 	env := scratchEnv(home, filepath.Dir(*hookd))
 	check(os.MkdirAll(filepath.Join(home, ".run"), 0o700))
-	// The agent runs, as it does in a user's session.
+	// The daemon runs, as it does in a user's session.
 	daemon := exec.Command(*hookd, "daemon", "--detach")
 	daemon.Env = env
 	check(daemon.Run())
@@ -91,7 +91,7 @@ func main() {
 
 // sample is one start: the wall times to the first prompt and to the first
 // command's output, and the CPU time of every process of the start (the
-// shells, hookd init, the proxy; the agent's is not among them), which a
+// shells, hookd init, the proxy; the daemon's is not among them), which a
 // busy machine disturbs much less than the wall times.
 type sample struct{ prompt, first, cpu time.Duration }
 
@@ -104,7 +104,7 @@ func measure(sh, rcName, user string, vars []string, runs int, home string, env 
 			os.Exit(2)
 		}
 	}
-	// One warm-up round (caches, the agent's first ingest), then runs
+	// One warm-up round (caches, the daemon's first ingest), then runs
 	// rounds, each variant once per round, the order rotating.
 	for round := -1; round < runs; round++ {
 		order := slices.Clone(vars)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // BenchmarkMCPSearchOutput1G measures search_output through `hookd mcp`
@@ -21,7 +23,7 @@ import (
 func BenchmarkMCPSearchOutput1G(b *testing.B) {
 	db := os.Getenv("HOOKD_SEARCH_BENCH_DB")
 	if db == "" {
-		b.Skip("HOOKD_SEARCH_BENCH_DB: a history made by bench/searchgen")
+		required.Cannot(b, "HOOKD_SEARCH_BENCH_DB is not set: a history made by bench/searchgen")
 	}
 	dir := b.TempDir()
 	env := benchEnv(dir)

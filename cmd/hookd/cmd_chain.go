@@ -87,7 +87,7 @@ func cmdChain(fs *pflag.FlagSet) runFunc {
 			},
 		}
 		err = chain.Run(ctx, c, opt)
-		e.flushAgent()
+		e.flushDaemon()
 		var se *chain.StepError
 		if errors.As(err, &se) {
 			return exitCode{se.Status, "chain: " + se.Error()}

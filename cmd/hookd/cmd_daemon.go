@@ -14,7 +14,7 @@ import (
 )
 
 func cmdDaemon(fs *pflag.FlagSet) runFunc {
-	detach := fs.Bool("detach", false, "start the agent in the background (restarting one of another version) and return")
+	detach := fs.Bool("detach", false, "start the daemon in the background (restarting one of another version) and return")
 	return func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 0 {
 			return usagef("no arguments expected")
@@ -41,7 +41,7 @@ func cmdDaemon(fs *pflag.FlagSet) runFunc {
 			MaxAge: cfg.Output.KeepDays.Duration(), MaxOutputBytes: int64(cfg.Output.KeepSize),
 			Sync: &cloudsync.Loop{Log: log, New: func() (*cloudsync.Syncer, error) {
 				// The configuration as it is now: sync set up after the
-				// agent started is picked up without a restart.
+				// daemon started is picked up without a restart.
 				ne, err := newEnv(e.stdin, e.stdout, e.stderr)
 				if err != nil || ne.syncSettings() == nil {
 					return nil, err
@@ -50,11 +50,11 @@ func cmdDaemon(fs *pflag.FlagSet) runFunc {
 			}},
 		})
 		if errors.Is(err, daemon.ErrRunning) {
-			fmt.Fprintln(e.stderr, "hookd: an agent is already running (hookd status shows it)")
+			fmt.Fprintln(e.stderr, "hookd: a daemon is already running (hookd status shows it)")
 			return nil
 		}
 		if err != nil {
-			log.Error("agent failed", "error", err)
+			log.Error("daemon failed", "error", err)
 		}
 		return err
 	}

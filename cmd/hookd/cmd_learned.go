@@ -58,7 +58,7 @@ func cmdLearned(fs *pflag.FlagSet) runFunc {
 			}
 			return nil
 		}
-		// What the agent has not learned yet from what was just stored.
+		// What the daemon has not learned yet from what was just stored.
 		if _, err := ingest.Learn(ctx, s, e.rules()); err != nil && e.debug {
 			fmt.Fprintf(e.stderr, "hookd: learn: %v\n", err)
 		}

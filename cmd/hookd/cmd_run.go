@@ -24,7 +24,7 @@ import (
 // cmdRun runs one command with its output captured: for scripts, CI and
 // terminals without the proxy. The command is recorded in a session of its
 // own (shell "run"), through a spool and the outbox like everything else,
-// so the agent stores it even when it is not running yet.
+// so the daemon stores it even when it is not running yet.
 func cmdRun(fs *pflag.FlagSet) runFunc {
 	script := fs.StringP("command", "c", "", "run this command line through $SHELL -c (pipes, redirections, &&)")
 	quiet := fs.Bool("no-suggest", false, "do not analyse a failure")
@@ -63,7 +63,7 @@ func cmdRun(fs *pflag.FlagSet) runFunc {
 			c.Text = text
 		}
 		e.save(runWriter(), c, "run")
-		e.flushAgent()
+		e.flushDaemon()
 		if start != nil {
 			return exitCode{c.Status, fmt.Sprintf("run: %v", start)}
 		}
@@ -92,9 +92,9 @@ func (e *env) save(w runrecord.Writer, c runrecord.Command, who string) {
 	}
 }
 
-// flushAgent asks the agent to store what was just recorded; it would
+// flushDaemon asks the daemon to store what was just recorded; it would
 // within a second anyway, or when it next starts.
-func (e *env) flushAgent() {
+func (e *env) flushDaemon() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	daemon.Call(ctx, daemon.SocketPath(e.paths.Runtime), daemon.Request{Op: "flush"})

@@ -61,7 +61,7 @@ func printStatus(e *env, r *status.Report, syncText string) {
 	w := e.stdout
 	label := func(s string) string { return e.palette.Render(style.Label, fmt.Sprintf("%-9s", s)) }
 	fmt.Fprintf(w, "%s hookd %s\n", label("version"), r.Version)
-	if a := r.Agent; a != nil {
+	if a := r.Daemon; a != nil {
 		extra := ""
 		if t, err := time.Parse(time.RFC3339Nano, a.LastIngest); err == nil {
 			extra = fmt.Sprintf(", last ingest %s ago", time.Since(t).Round(time.Millisecond))

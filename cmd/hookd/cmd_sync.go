@@ -62,7 +62,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			// too, wherever else it turns up).
 			ptyshell.Withhold(os.Getenv)
 			fmt.Fprintf(e.stdout, "sync: a new history at %s (this host: %s, id %s)\n", s.Settings.URL, s.Label, s.HostID)
-			fmt.Fprintln(e.stdout, "The agent uploads this machine's history in the background; `hookd sync` does it now.")
+			fmt.Fprintln(e.stdout, "The daemon uploads this machine's history in the background; `hookd sync` does it now.")
 			fmt.Fprintln(e.stdout, "Keep the recovery phrase below somewhere safe: `hookd sync join` on your other machines")
 			fmt.Fprintln(e.stdout, "needs it, and nothing else can decrypt the history. It is not shown again.")
 			fmt.Fprintln(e.stdout, key.Phrase())
@@ -79,7 +79,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 			if err := s.Join(ctx, key); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "sync: joined the history at %s (this host: %s, id %s); the agent syncs in the background, `hookd sync` does it now\n",
+			fmt.Fprintf(e.stdout, "sync: joined the history at %s (this host: %s, id %s); the daemon syncs in the background, `hookd sync` does it now\n",
 				s.Settings.URL, s.Label, s.HostID)
 			return nil
 		}
@@ -90,7 +90,7 @@ func cmdSync(fs *pflag.FlagSet) runFunc {
 		}
 		m, err := s.Pass(ctx, 5*time.Minute)
 		if errors.Is(err, cloudsync.ErrBusy) {
-			return exitCode{1, "another sync pass is still running (the agent's?): try again in a moment"}
+			return exitCode{1, "another sync pass is still running (the daemon's?): try again in a moment"}
 		}
 		if err != nil {
 			return err

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestAgentHooks: Codex's, Gemini CLI's and hookd's opencode plugin's
@@ -134,9 +136,7 @@ func TestAgentHookInstall(t *testing.T) {
 // opencode would, and calls its hooks: the bash call and the prompt reach
 // the history through the real hookd.
 func TestOpencodePlugin(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("no node")
-	}
+	required.Tool(t, "node", "REQUIRE_SDKCHECK")
 	h := newHome(t)
 	plugin := filepath.Join(h.Dir, "hookd.mjs")
 	hookd(t, h, "agent-hook", "opencode", "--install", "--settings", plugin)

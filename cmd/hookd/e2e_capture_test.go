@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // captureOn turns output capture on for a test shell (the test homes have
@@ -400,7 +402,7 @@ func TestCaptureOffShowsWhy(t *testing.T) {
 func TestCaptureCannotStart(t *testing.T) {
 	wrap := []string{"unshare", "-r", "-m", "sh", "-c", `mount --bind /dev/null /dev/ptmx && exec "$@"`, "sh"}
 	if out, err := exec.Command(wrap[0], append(wrap[1:len(wrap):len(wrap)], "true")...).CombinedOutput(); err != nil {
-		t.Skipf("cannot hide /dev/ptmx here (unshare: %v: %s)", err, out)
+		required.Cannot(t, fmt.Sprintf("cannot hide /dev/ptmx here: this kernel or container allows no user and mount namespace (unshare: %v: %s)", err, out))
 	}
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)

@@ -23,7 +23,7 @@ func TestCompleteCLI(t *testing.T) {
 		words []string
 		want  string // the lines, joined by |
 	}{
-		{[]string{"statu"}, "status\tagent, database, spool and output capture state: the first thing to run when something is off"},
+		{[]string{"statu"}, "status\tdaemon, database, spool and output capture state: the first thing to run when something is off"},
 		{[]string{"ask", "/"}, "/mine\tmine|/review\tFILE  Review a file"},
 		{[]string{"ask", ""}, "/mine\tmine|/review\tFILE  Review a file"},
 		{[]string{"ask", "what", "is", ""}, ":files"},

@@ -23,7 +23,7 @@ func TestStateDirAsGoReadsIt(t *testing.T) {
 		t.Run(val, func(t *testing.T) {
 			forEachShell(t, func(t *testing.T, shell string) {
 				h := newHome(t)
-				// Last wins: the shell, the agent it starts and the CLI
+				// Last wins: the shell, the daemon it starts and the CLI
 				// below all see this value.
 				h.Env = append(h.Env, "XDG_STATE_HOME="+val)
 				rc := "PS1='P> '\nPROMPT='P> '\n" + initLine(shell)

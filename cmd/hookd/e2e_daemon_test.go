@@ -60,8 +60,8 @@ func TestOneDaemonWhenManyStart(t *testing.T) {
 	}, func() string { return fmt.Sprintf("status: %v %+v", err, st) })
 }
 
-// TestOutdatedDaemonIsReplaced runs an agent of another version, as after an
-// upgrade: `hookd daemon --detach` (what a new shell runs when no agent
+// TestOutdatedDaemonIsReplaced runs a daemon of another version, as after an
+// upgrade: `hookd daemon --detach` (what a new shell runs when no daemon
 // answers, and what `hookd status` advises) replaces it.
 func TestOutdatedDaemonIsReplaced(t *testing.T) {
 	h := newHome(t)
@@ -87,15 +87,15 @@ func TestOutdatedDaemonIsReplaced(t *testing.T) {
 	}
 	shelltest.Poll(10*time.Second, func() bool { return version() == "0.0.1-old" })
 	if v := version(); v != "0.0.1-old" {
-		t.Fatalf("old agent not running (version %q)", v)
+		t.Fatalf("old daemon not running (version %q)", v)
 	}
-	if out := hookd(t, h, "status"); !strings.Contains(out, "the agent runs version 0.0.1-old") {
-		t.Errorf("status does not say the agent is outdated:\n%s", out)
+	if out := hookd(t, h, "status"); !strings.Contains(out, "the daemon runs version 0.0.1-old") {
+		t.Errorf("status does not say the daemon is outdated:\n%s", out)
 	}
 	hookd(t, h, "daemon", "--detach")
 	shelltest.Poll(10*time.Second, func() bool { return version() == version0() })
 	if v := version(); v != version0() {
-		t.Fatalf("agent version %q after restart; want %q", v, version0())
+		t.Fatalf("daemon version %q after restart; want %q", v, version0())
 	}
 	if n := agentCount(h); n != 1 {
 		t.Errorf("%d agents running; want 1", n)
@@ -106,11 +106,11 @@ func TestOutdatedDaemonIsReplaced(t *testing.T) {
 func version0() string { return version }
 
 // TestUpgradeKeepsSpooledCommands upgrades hookd in place under running
-// shells: an agent of the old binary ingests what bash and zsh record;
+// shells: a daemon of the old binary ingests what bash and zsh record;
 // halfway, the binary on PATH is replaced by the new one (renamed over
 // it, as a package manager does) and `hookd daemon --detach` (what a new
-// shell runs) replaces the old agent, while the shells go on recording.
-// The new agent alone is left, and every command is in the history once:
+// shell runs) replaces the old daemon, while the shells go on recording.
+// The new daemon alone is left, and every command is in the history once:
 // none lost in the handover, none ingested twice.
 func TestUpgradeKeepsSpooledCommands(t *testing.T) {
 	shelltest.Need(t, "bash")
@@ -144,7 +144,7 @@ func TestUpgradeKeepsSpooledCommands(t *testing.T) {
 		return st
 	}
 	if out, err := run("daemon", "--detach"); err != nil {
-		t.Fatalf("old agent: %v %s", err, out)
+		t.Fatalf("old daemon: %v %s", err, out)
 	}
 	shelltest.Eventually(t, 10*time.Second, func() bool {
 		st := get()
@@ -187,7 +187,7 @@ func TestUpgradeKeepsSpooledCommands(t *testing.T) {
 	if err := <-swapped; err != nil {
 		t.Fatalf("swap the binary: %v", err)
 	}
-	// The new agent ingests the rest itself (status does not flush).
+	// The new daemon ingests the rest itself (status does not flush).
 	shelltest.Eventually(t, 20*time.Second, func() bool {
 		st := get()
 		return st.Agent != nil && st.Agent.Version == version0() && st.Spool.BacklogBytes == 0 && st.Database.Commands >= len(want)

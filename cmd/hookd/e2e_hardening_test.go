@@ -101,7 +101,7 @@ func reading(pid int, path string) bool {
 	return open && rchar > 0
 }
 
-// spoolHolds reports whether any spool file of h holds text (the agent has
+// spoolHolds reports whether any spool file of h holds text (the daemon has
 // not ingested it yet).
 func spoolHolds(h *shelltest.Home, text string) bool {
 	dir := h.Path(".local", "state", "hookd", "spool")
@@ -115,8 +115,8 @@ func spoolHolds(h *shelltest.Home, text string) bool {
 }
 
 // TestCorruptDatabaseWhileDaemonRuns: the database is damaged under a
-// running agent (its first 64 KiB overwritten, its WAL files removed);
-// the commands typed next are not lost, the agent goes on ingesting into
+// running daemon (its first 64 KiB overwritten, its WAL files removed);
+// the commands typed next are not lost, the daemon goes on ingesting into
 // the recovered database, and status names the file moved aside.
 func TestCorruptDatabaseWhileDaemonRuns(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
@@ -134,7 +134,7 @@ func TestCorruptDatabaseWhileDaemonRuns(t *testing.T) {
 
 		db := h.Path(".local", "share", "hookd", "history.db")
 		// Everything in the database file itself, as after a while of use
-		// (otherwise the agent's WAL would hold all of it and repair the
+		// (otherwise the daemon's WAL would hold all of it and repair the
 		// damage on its next checkpoint).
 		conn, err := sql.Open("sqlite3", db)
 		if err != nil {
@@ -161,9 +161,9 @@ func TestCorruptDatabaseWhileDaemonRuns(t *testing.T) {
 		for _, c := range after {
 			s.Run(c)
 		}
-		// The agent's passes (one a second) ingest them.
+		// The daemon's passes (one a second) ingest them.
 		shelltest.Eventually(t, 15*time.Second, func() bool { return !spoolHolds(h, "echo after 3") },
-			func() string { return "the agent never ingested the commands typed after the damage" })
+			func() string { return "the daemon never ingested the commands typed after the damage" })
 		out, errOut, err := hookdRun(h, nil, "status")
 		if err != nil {
 			t.Fatalf("hookd status: %v\n%s%s", err, out, errOut)
@@ -176,7 +176,7 @@ func TestCorruptDatabaseWhileDaemonRuns(t *testing.T) {
 		if !strings.Contains(out, ".corrupt-") || !strings.Contains(out, "Remove that file") {
 			t.Errorf("hookd status does not name the database moved aside:\n%s", out)
 		}
-		// The agent still runs, and ingests what comes next.
+		// The daemon still runs, and ingests what comes next.
 		s.Run("echo later")
 		waitCommands(t, h, "echo later")
 	})
@@ -253,10 +253,10 @@ func TestInvisibleCharactersEscaped(t *testing.T) {
 	})
 }
 
-// TestDeadAgentRestartedByPrompt: an agent killed while shells stay open is
+// TestDeadDaemonRestartedByPrompt: a daemon killed while shells stay open is
 // started again by the next prompt, and what waited in the spool is
 // ingested (raw command lines do not linger there).
-func TestDeadAgentRestartedByPrompt(t *testing.T) {
+func TestDeadDaemonRestartedByPrompt(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell)})
@@ -267,12 +267,12 @@ func TestDeadAgentRestartedByPrompt(t *testing.T) {
 		}
 		// Gone, reaped too (a zombie is issue 21's item 4, tested apart).
 		shelltest.Eventually(t, 5*time.Second, func() bool { return syscall.Kill(old, 0) != nil },
-			func() string { return "the agent did not die" })
+			func() string { return "the daemon did not die" })
 		s.Run("echo two")
 		s.Run("echo three")
 		shelltest.Eventually(t, 10*time.Second, func() bool { return daemonPID(t, h) != old },
-			func() string { return "no new agent after the prompt" })
-		// The new agent ingests on its own: the spool is emptied without
+			func() string { return "no new daemon after the prompt" })
+		// The new daemon ingests on its own: the spool is emptied without
 		// any hookd command reading the history.
 		shelltest.Eventually(t, 10*time.Second, func() bool { return !spoolHolds(h, "echo three") },
 			func() string { return "the spool still holds the raw command lines" })
@@ -308,7 +308,7 @@ func TestRedactedFixNotRunnable(t *testing.T) {
 	})
 }
 
-// TestDamagedDatabaseSalvaged: with no agent running, 16 KiB of damage in
+// TestDamagedDatabaseSalvaged: with no daemon running, 16 KiB of damage in
 // the middle of a database is found when it is read; the file is moved
 // aside, what can be read of it is salvaged into a new one, and status
 // names the file moved aside.

@@ -14,7 +14,7 @@ import (
 
 // TestLearnedFix: in real bash and zsh, a made-up tool fails with --prod
 // and works with --production; after the user fixes it by hand once, the
-// agent learns the fix, and the next --prod failure (another target)
+// daemon learns the fix, and the next --prod failure (another target)
 // offers the learned fix first, labelled; forgetting the commands it was
 // learned from takes it back.
 func TestLearnedFix(t *testing.T) {
@@ -39,7 +39,7 @@ func TestLearnedFix(t *testing.T) {
 		s.Run("deploy --production x")
 		s.WaitForPlain(regexp.MustCompile(`deployed --production x`), 5*time.Second)
 
-		// The agent learns it (hookd suggest only reads what was learned).
+		// The daemon learns it (hookd suggest only reads what was learned).
 		type fix struct {
 			Command string `json:"command"`
 			Risk    string `json:"risk"`
@@ -60,7 +60,7 @@ func TestLearnedFix(t *testing.T) {
 		shelltest.Eventually(t, 15*time.Second, func() bool {
 			f = learned("deploy --prod q")
 			return len(f) > 0 && f[0].Learned > 0
-		}, func() string { return fmt.Sprintf("the agent learned nothing: %+v", f) })
+		}, func() string { return fmt.Sprintf("the daemon learned nothing: %+v", f) })
 		if f[0].Command != "deploy --production q" || f[0].Risk != "low" {
 			t.Fatalf("learned fix = %+v", f[0])
 		}

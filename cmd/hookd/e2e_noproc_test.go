@@ -22,7 +22,7 @@ func noProcLine(shell, empty string) string {
 // TestRecordsWithoutProc: with /proc hidden from the shell code, bash, zsh
 // and fish still record each command with its status and a start time of
 // about now (fish, which reads its clock from /proc/uptime, writes "now"
-// for the agent to fill in), and the agent is started.
+// for the daemon to fill in), and the daemon is started.
 func TestRecordsWithoutProc(t *testing.T) {
 	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {

@@ -77,24 +77,14 @@ func TestSyntaxHighlightingOfHookdsLine(t *testing.T) {
 }
 
 // waitQuietly reports whether the output since from comes to match re
-// within 10 seconds (the highlighter redraws after the line is drawn).
+// in time (the highlighter redraws after the line is drawn).
 func waitQuietly(s *shelltest.Shell, from int, re *regexp.Regexp) bool {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if re.MatchString(s.Output()[from:]) {
-			return true
-		}
-	}
-	return false
+	return shelltest.Poll(shelltest.MinWait, func() bool { return re.MatchString(s.Output()[from:]) })
 }
 
 // waitFrom waits until the output since from matches re.
 func waitFrom(t *testing.T, s *shelltest.Shell, from int, re *regexp.Regexp) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !re.MatchString(s.Output()[from:]) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q; output:\n%q", re, s.Output()[from:])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	shelltest.Eventually(t, shelltest.MinWait, func() bool { return re.MatchString(s.Output()[from:]) },
+		func() string { return fmt.Sprintf("no %q; output:\n%q", re, s.Output()[from:]) })
 }

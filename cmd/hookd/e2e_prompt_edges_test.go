@@ -99,7 +99,7 @@ func TestEndTimeBeforeOtherPromptCode(t *testing.T) {
 const noReapEnv = "HOOKD_TEST_NOREAP"
 
 // noReapInit runs argv as a container's PID 1 would that never reaps: a
-// child subreaper (the processes orphaned below it, the detached agent
+// child subreaper (the processes orphaned below it, the detached daemon
 // among them, become its children) that waits for argv's process alone,
 // so that any other child that dies stays a zombie.
 func noReapInit(argv []string) int {
@@ -120,9 +120,9 @@ func noReapInit(argv []string) int {
 	return 0
 }
 
-// agentInPIDFile is the pid in the agent's pid file (0 for none) and whether
+// daemonInPIDFile is the pid in the daemon's pid file (0 for none) and whether
 // that process runs (a zombie does not).
-func agentInPIDFile(h *shelltest.Home) (int, bool) {
+func daemonInPIDFile(h *shelltest.Home) (int, bool) {
 	b, err := os.ReadFile(h.Path(".local", "state", "hookd", "agent.pid"))
 	if err != nil {
 		return 0, false
@@ -136,7 +136,7 @@ func agentInPIDFile(h *shelltest.Home) (int, bool) {
 	return pid, state != "Z" && state != "X"
 }
 
-// TestZombieDaemon: in a container whose PID 1 never reaps, a killed agent
+// TestZombieDaemon: in a container whose PID 1 never reaps, a killed daemon
 // stays a zombie; it counts as dead, and the next prompt starts a new one
 // (the promise "restarted by the next prompt"), in bash and zsh.
 func TestZombieDaemon(t *testing.T) {
@@ -152,14 +152,14 @@ func TestZombieDaemon(t *testing.T) {
 			Wrap: []string{"sh", "-c", `cd "$0" && exec "$@"`, pkg, os.Args[0]}, Env: []string{noReapEnv + "=" + h.Dir}})
 		var old int
 		shelltest.Eventually(t, 20*time.Second, func() bool {
-			pid, alive := agentInPIDFile(h)
+			pid, alive := daemonInPIDFile(h)
 			if alive {
 				old = pid
 				return true
 			}
 			s.Run("true")
 			return false
-		}, func() string { return "no agent started" })
+		}, func() string { return "no daemon started" })
 		s.Run("echo before-the-kill")
 		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 			t.Fatal(err)
@@ -168,23 +168,23 @@ func TestZombieDaemon(t *testing.T) {
 		for i := 0; ; i++ {
 			st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", old))
 			if err != nil {
-				t.Fatalf("the killed agent was reaped: the test's init does reap (%v)", err)
+				t.Fatalf("the killed daemon was reaped: the test's init does reap (%v)", err)
 			}
 			if strings.Contains(string(st[bytes.LastIndexByte(st, ')'):]), ") Z ") {
 				break
 			}
 			if i > 2000 {
-				t.Fatalf("the agent did not die")
+				t.Fatalf("the daemon did not die")
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
 		shelltest.Eventually(t, 20*time.Second, func() bool {
 			s.Run("echo after-the-kill")
-			pid, alive := agentInPIDFile(h)
+			pid, alive := daemonInPIDFile(h)
 			return alive && pid != old
 		}, func() string {
-			pid, alive := agentInPIDFile(h)
-			return fmt.Sprintf("the prompt did not start a new agent (pid file: %d, running %v; the old one, %d, is a zombie)", pid, alive, old)
+			pid, alive := daemonInPIDFile(h)
+			return fmt.Sprintf("the prompt did not start a new daemon (pid file: %d, running %v; the old one, %d, is a zombie)", pid, alive, old)
 		})
 	})
 }

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
-// daemonPID reads the running agent's pid, waiting for it to appear.
+// daemonPID reads the running daemon's pid, waiting for it to appear.
 func daemonPID(t *testing.T, h *shelltest.Home) int {
 	t.Helper()
 	var pid int
@@ -24,17 +26,15 @@ func daemonPID(t *testing.T, h *shelltest.Home) int {
 		}
 		pid, err = strconv.Atoi(strings.Fields(string(b) + " x")[0])
 		return err == nil && shelltest.Alive(pid)
-	}, func() string { return "no agent running" })
+	}, func() string { return "no daemon running" })
 	return pid
 }
 
 // TestManyShellsDaemonKilled types 1,000 commands in each of 8 shells while
-// the agent is killed twice (and restarted in between): after recovery every
+// the daemon is killed twice (and restarted in between): after recovery every
 // command is in the history exactly once.
 func TestManyShellsDaemonKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long test")
-	}
+	required.Long(t)
 	const shells, per = 8, 1000
 	h := newHome(t)
 	var ss []*shelltest.Shell

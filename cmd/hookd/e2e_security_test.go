@@ -446,7 +446,7 @@ func mountTmpfs(t *testing.T, dir, size string) {
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
 		why := fmt.Sprintf("cannot mount a tmpfs here: %v %s", err, out)
 		if os.Geteuid() != 0 {
-			t.Skip(why + " (not root: CI runs it as root)")
+			required.Cannot(t, why+" (mounting needs root: CI runs it as root)")
 		}
 		required.Skip(t, why, "REQUIRE_SHELLS")
 	}
@@ -471,7 +471,7 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 		s.Run("hookd history")
 		s.WaitForPlain(regexp.MustCompile(`echo one-\$\(\(6\*7\)\)`), 20*time.Second)
 
-		// The agent holds the database open for writing: stopped once the
+		// The daemon holds the database open for writing: stopped once the
 		// prompt is back (a prompt that finds it gone starts it again), and
 		// the remount retried while a process that was closing the
 		// database still has it open ("mount point is busy").
@@ -520,11 +520,11 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 }
 
 // TestStatusRuntimeTaken (issue 20, item 13): when another user owns the
-// runtime directory under /tmp, hookd status says why the agent is down;
+// runtime directory under /tmp, hookd status says why the daemon is down;
 // the shell works on.
 func TestStatusRuntimeTaken(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("giving a directory to another user needs root")
+		required.Cannot(t, "giving a directory to another user needs root")
 	}
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
@@ -536,7 +536,7 @@ func TestStatusRuntimeTaken(t *testing.T) {
 		}
 		s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: []string{"XDG_RUNTIME_DIR=", "TMPDIR=" + tmp}})
 		s.Run("echo still-$((6*7)); hookd status")
-		s.WaitForPlain(regexp.MustCompile(`(?s)still-42.*the agent cannot run: its runtime directory `+regexp.QuoteMeta(taken)+` belongs to \S+ \(uid 65534\), another user.*set XDG_RUNTIME_DIR`), 20*time.Second)
+		s.WaitForPlain(regexp.MustCompile(`(?s)still-42.*the daemon cannot run: its runtime directory `+regexp.QuoteMeta(taken)+` belongs to \S+ \(uid 65534\), another user.*set XDG_RUNTIME_DIR`), 20*time.Second)
 	})
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // chromiumPath is the browser the web page's tests drive (Debian's
@@ -28,10 +30,7 @@ func chromiumPath(t testing.TB) string {
 			return path
 		}
 	}
-	if os.Getenv("REQUIRE_BROWSER") != "" {
-		t.Fatal("chromium is required (REQUIRE_BROWSER is set): apt-get install chromium")
-	}
-	t.Skip("no chromium: the web page's browser tests are skipped")
+	required.Skip(t, "chromium is not installed (apt-get install chromium)", "REQUIRE_BROWSER")
 	return ""
 }
 

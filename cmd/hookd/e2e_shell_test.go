@@ -219,7 +219,7 @@ func TestInitErrors(t *testing.T) {
 }
 
 // TestSpoolDirRemoved removes the spool directory under a running shell:
-// the shell stays quiet, and records again once the agent has made the
+// the shell stays quiet, and records again once the daemon has made the
 // directory again.
 func TestSpoolDirRemoved(t *testing.T) {
 	forEachShell(t, func(t *testing.T, shell string) {
@@ -236,7 +236,7 @@ func TestSpoolDirRemoved(t *testing.T) {
 		if out := s.Output()[mark:]; strings.Contains(out, "No such file") || strings.Contains(out, "spool") {
 			t.Errorf("the shell complained: %q", out)
 		}
-		// The agent (or any hookd command) makes the directory again.
+		// The daemon (or any hookd command) makes the directory again.
 		hookd(t, h, "history")
 		s.Run("echo after")
 		got := commandsOf(entries(t, h))

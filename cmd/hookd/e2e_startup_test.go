@@ -152,7 +152,7 @@ func TestEarlyLineWithoutCapture(t *testing.T) {
 func TestEarlyLineCannotCapture(t *testing.T) {
 	wrap := []string{"unshare", "-r", "-m", "sh", "-c", `mount --bind /dev/null /dev/ptmx && exec "$@"`, "sh"}
 	if out, err := exec.Command(wrap[0], append(wrap[1:len(wrap):len(wrap)], "true")...).CombinedOutput(); err != nil {
-		t.Skipf("cannot hide /dev/ptmx here (unshare: %v: %s)", err, out)
+		required.Cannot(t, fmt.Sprintf("cannot hide /dev/ptmx here: this kernel or container allows no user and mount namespace (unshare: %v: %s)", err, out))
 	}
 	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
@@ -174,7 +174,7 @@ func TestEarlyLineCannotCapture(t *testing.T) {
 
 // TestNoProcessAtStartUp: hookd's code starts no process while a shell
 // starts (issue 22: no subshell for the key checks, the trap check, the
-// session header; the agent, running, is not waited for). The script
+// session header; the daemon, running, is not waited for). The script
 // `hookd init` printed is sourced from a file, so that the only process
 // the usual line starts, hookd init itself, is not counted; strace counts
 // every fork of the shell (threads aside) up to its second prompt (in
@@ -186,7 +186,7 @@ func TestNoProcessAtStartUp(t *testing.T) {
 	forAllShells(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
-			t.Fatalf("start the agent: %v\n%s", err, errOut)
+			t.Fatalf("start the daemon: %v\n%s", err, errOut)
 		}
 		daemonPID(t, h)
 		// Names watched besides the built-in ones are spliced into the

@@ -487,7 +487,7 @@ func TestSyncErrors(t *testing.T) {
 	}
 }
 
-// TestSyncDaemon: the agent syncs in the background (sync.interval), and
+// TestSyncDaemon: the daemon syncs in the background (sync.interval), and
 // hookd status says when it last did.
 func TestSyncDaemon(t *testing.T) {
 	t.Parallel()

@@ -68,9 +68,7 @@ func TestSearchPagerShortOutputAtTop(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		required.Skip(t, "tmux is not installed", "REQUIRE_SHELLS")
 	}
-	if _, err := exec.LookPath("less"); err != nil {
-		t.Skip("less not installed")
-	}
+	required.Tool(t, "less", "REQUIRE_SHELLS")
 	forEachShell(t, func(t *testing.T, shell string) {
 		h := newHome(t)
 		rc := "unset PAGER LESS\n" + searchPrompt[shell] + initLine(shell)

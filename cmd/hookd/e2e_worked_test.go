@@ -33,9 +33,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			required.Skip(t, tool+" is not installed", "REQUIRE_SHELLS")
-		}
+		required.Tool(t, tool, "REQUIRE_SHELLS")
 	}
 }
 

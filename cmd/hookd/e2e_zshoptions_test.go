@@ -66,3 +66,28 @@ func TestZshHostileOptions(t *testing.T) {
 		t.Errorf("an error under the user's options:\n%s", out)
 	}
 }
+
+// TestZshLeavesNoGlobals: hookd's line leaves no global parameter in the
+// user's zsh but its own (_hookd_*, HOOKD_*), the hooks' arrays and what
+// zsh/datetime and the line editor bring; REPLY, which its start-up has
+// always set, aside.
+// A start-up leftover is not only clutter: zsh scans every parameter when
+// a function returns, so each costs at every prompt (benchmarks.md §29:
+// reply, left by the key checks, cost about 300 instructions a command).
+func TestZshLeavesNoGlobals(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "zsh")
+	h := newHome(t)
+	rc := "typeset -ga _t_before; _t_before=(${(k)parameters} _t_before _t_p)\n" + initLine("zsh")
+	s := shelltest.Start(t, h, "zsh", shelltest.Options{RC: rc})
+	m := s.Mark()
+	// (The quotes split the marker, so that the echoed line does not match.)
+	s.Run(`for _t_p in ${(k)parameters}; do (( ${_t_before[(Ie)$_t_p]} )) || print -r -- "NEW""PARAM[$_t_p]"; done; print "END""LIST"`)
+	s.WaitSince(m, regexp.MustCompile(`ENDLIST`), 10*time.Second)
+	own := regexp.MustCompile(`^(_hookd_\w+|HOOKD_\w+|precmd_functions|preexec_functions|EPOCHREALTIME|EPOCHSECONDS|epochtime|zle_bracketed_paste|REPLY)$`)
+	for _, got := range regexp.MustCompile(`NEWPARAM\[([^\]\s]*)\]`).FindAllStringSubmatch(s.OutputSince(m), -1) {
+		if !own.MatchString(got[1]) {
+			t.Errorf("hookd's line left the global parameter %s in the user's shell", got[1])
+		}
+	}
+}

@@ -187,7 +187,7 @@ func (e *env) openFlushed(ctx context.Context) (*history.Store, error) {
 }
 
 // logProblems writes what an ingestion pass run by the CLI found wrong
-// (malformed records, say) to the agent's log, where hookd status sends the
+// (malformed records, say) to the daemon's log, where hookd status sends the
 // user for details.
 func (e *env) logProblems(problems []string) {
 	if len(problems) == 0 {
@@ -203,7 +203,7 @@ func (e *env) logProblems(problems []string) {
 	}
 }
 
-// logger returns the agent's logger, writing to the log file.
+// logger returns the daemon's logger, writing to the log file.
 func (e *env) logger() (*slog.Logger, io.Closer, error) { return daemon.OpenLog(e.paths.Log, e.debug) }
 
 // reader reads commands and outputs from s for this session.

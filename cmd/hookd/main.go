@@ -14,7 +14,7 @@ import (
 func main() {
 	// A command runs for milliseconds: collecting garbage less often
 	// makes it faster (hookd ctx on a 1 MiB output: 17.9 → 14.5 ms). The
-	// long-running ones (the agent, the proxy, a streamed answer, whose
+	// long-running ones (the daemon, the proxy, a streamed answer, whose
 	// heap would grow to five times what it holds) keep Go's default, and
 	// so does a GOGC of the user's.
 	if len(os.Args) > 1 && !longRunning[os.Args[1]] && os.Getenv("GOGC") == "" {

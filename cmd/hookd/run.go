@@ -44,7 +44,7 @@ var commands = []command{
 	{name: "out", args: "[REF] [--author NAME] [--stream stdout|stderr] [--color]", refs: true, summary: "print a command's captured output as the terminal showed it: its text for pipes and files (--color: with its colours), with its colours on a terminal", flags: cmdOut},
 	{name: "run", args: "[--no-suggest] [--] CMD [ARG…] | -c 'COMMAND LINE'", summary: "run a command with its output captured and recorded, and a failure analysed; exits with its status", flags: cmdRun},
 	{name: "shell", args: "[--shell PATH [--login]] | [--shell PATH] -- CMD [ARG…]", summary: "run a shell (or a command) under the output-capturing proxy; the shell code does this for you", flags: cmdShell},
-	{name: "status", args: "[--json]", summary: "agent, database, spool and output capture state: the first thing to run when something is off", flags: cmdStatus},
+	{name: "status", args: "[--json]", summary: "daemon, database, spool and output capture state: the first thing to run when something is off", flags: cmdStatus},
 	{name: "suggest", args: "[REF | --failed] [--ai] [--json] | --command C --exit N [--output-file F] [--cwd D] [--ai] [--json]", refs: true, summary: "explain a failed command and propose up to three fixes, with --ai the LLM's too (nothing is run)", flags: cmdSuggest},
 	{name: "ask", args: "[-c] [--exec CMD]… [--no-context-exec] [--profile P] [--dry-run] [--raw] [-v] [--budget N] QUESTION… | /NAME [ARGS…] | --skills | --pin REF | --log [-n N] [--json] | --show ID [--json]", summary: "ask an LLM; !!ctx, !-Nctx and !IDctx in the question bring in those commands with their output; the config's and the project's template, skills and context commands shape it", flags: cmdAsk},
 	{name: "diff", args: "[REF [REF2]] [--author NAME] [--context N] [--json]", refs: true, summary: "how a run's output (the last command's, or REF's) differs from the last time the same command worked, or from REF2's; and what changed around it", flags: cmdDiff},
@@ -66,7 +66,7 @@ var commands = []command{
 	{name: "record", args: "--author NAME [--exit N] [--cwd DIR] [--output-file F|-] [--session KEY] [--duration D] -- COMMAND…", summary: "record, without running it, a command another tool (a coding agent) already ran, with its output, as that tool's", flags: cmdRecord},
 	{name: "sync", args: "[init | join | --status [--json]]", summary: "end-to-end encrypted sync of every machine's history through an S3-compatible bucket (sync: in the config): init makes the key and prints its recovery phrase, join takes it on stdin, no argument runs one pass now", flags: cmdSync},
 	{name: "serve", args: "[--port N] [--open]", summary: "a local web page of the history (127.0.0.1 only): search as you type, each command's page with its output and what changed since it worked; prints its address, with its access token, first", flags: cmdServe},
-	{name: "daemon", args: "[--detach]", summary: "the agent; the shell code starts it when it is not running", flags: cmdDaemon},
+	{name: "daemon", args: "[--detach]", summary: "the background process that stores what the shells record; the shell code starts it when it is not running", flags: cmdDaemon},
 	{name: "version", args: "[--json]", summary: "print the version, the commit and date it was built from, the Go and SQLite versions, and whether full-text search (FTS5) is in", flags: cmdVersion},
 }
 

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Loop runs passes in the background, for the agent: every interval,
+// Loop runs passes in the background, for the daemon: every interval,
 // soon after a burst of new commands, and after an error again only after
 // a pause that doubles each time (30 s up to 30 min). Recording never
-// waits on it: the agent only tells it how many commands it ingested.
+// waits on it: the daemon only tells it how many commands it ingested.
 type Loop struct {
 	// New builds the Syncer from the configuration as it is now (it is
 	// read again before each pass); nil and no error when sync is not

@@ -15,7 +15,7 @@
 // compacts its own old segments into larger ones (compact.go).
 //
 // A pass (Syncer.Pass) uploads, then downloads; it is what `hookd sync`
-// runs, and the agent runs it in the background (Loop).
+// runs, and the daemon runs it in the background (Loop).
 package cloudsync
 
 import (

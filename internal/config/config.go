@@ -70,7 +70,7 @@ type Sync struct {
 	// OutputLimit is the largest output that travels with outputs:
 	// small (default 16KiB).
 	OutputLimit Size `yaml:"output_limit"`
-	// Interval is how often the agent syncs (default 5m); it also syncs
+	// Interval is how often the daemon syncs (default 5m); it also syncs
 	// soon after a burst of new commands. 0 turns background sync off
 	// (hookd sync only).
 	Interval Duration `yaml:"interval"`
@@ -144,7 +144,7 @@ const (
 	// MinOutputLimit is the smallest output.limit.
 	MinOutputLimit = 1 << 10
 	// DefaultSyncOutputLimit is the largest output that travels with
-	// sync.outputs: small; DefaultSyncInterval how often the agent syncs.
+	// sync.outputs: small; DefaultSyncInterval how often the daemon syncs.
 	DefaultSyncOutputLimit = 16 << 10
 	DefaultSyncInterval    = 5 * time.Minute
 )
@@ -228,7 +228,7 @@ search:                 # Ctrl-R: hookd search, commands and what they printed
 #   region: us-east-1
 #   outputs: small      # none | small (up to output_limit each) | all
 #   output_limit: 16KiB
-#   interval: 5m        # the agent syncs this often, and soon after a burst of commands
+#   interval: 5m        # the daemon syncs this often, and soon after a burst of commands
 # prompt_files:         # hookd expand NAME, hookd ask /NAME (only this file sets it)
 #   allow:              # more commands a prompt file may run (* matches anything)
 #     - 'wc -l *'     # never make, npm run…: they run the project's own code

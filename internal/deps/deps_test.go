@@ -27,7 +27,7 @@ var layers = []struct {
 		"internal/paths", "internal/config", "internal/redact", "internal/sanitize", "internal/hostid", "internal/ui",
 		"internal/textdiff", "internal/shellwords", "internal/yamlpos", "internal/required"}},
 	// Sync: the history's own segments to and from an S3-compatible
-	// store, run by the agent.
+	// store, run by the daemon.
 	{"sync", []string{"internal/cloudsync"}},
 	// Every command on its way into the history, and read back out.
 	{"recording", []string{"internal/recording/"}},
@@ -99,7 +99,7 @@ var allowed = map[string][]string{
 	"internal/cloudsync/s3test": {"internal/required"},
 
 	// recording: the hooks' spools and the capturers' outbox → ingest →
-	// history, run by the agent; recall reads it back.
+	// history, run by the daemon; recall reads it back.
 	"internal/recording/spool": {},
 	// The context a command ran in, read at ingest: its key, git's state.
 	"internal/recording/runctx":     {"internal/shellwords"},

@@ -161,8 +161,14 @@ func TestDesignMap(t *testing.T) {
 // comments, docs and errors could still say them.
 var staleNames = regexp.MustCompile(`\b(ctxblock|ctxcmd)\b|\bhealth\.Report\b|\bpackage answer\b|"answer: `)
 
+// daemonAsAgent is hookd's own process called "agent", its old name, in
+// what Go code says to users and in its logs and errors: "agent" is only
+// the coding agents now (agent.pid and the status JSON's "agent" key stay,
+// as other tools read them).
+var daemonAsAgent = regexp.MustCompile(`(?i)\b(the|a|an|old|new|another|no) agent('s)? (cannot run|is not running|is already running|is down|runs version|syncs|uploads|learns|ingests|log|pid file|socket)\b|"agent (started|stopped|failed)"|Errorf\("agent: |"start the agent`)
+
 // TestNoStaleNames: no Go file and no document names a package by its old
-// name.
+// name, and no Go file calls the daemon an agent.
 func TestNoStaleNames(t *testing.T) {
 	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -184,6 +190,9 @@ func TestNoStaleNames(t *testing.T) {
 		for i, line := range strings.Split(string(b), "\n") {
 			if m := staleNames.FindString(line); m != "" {
 				t.Errorf("%s:%d names %q, an old package name", path, i+1, m)
+			}
+			if m := daemonAsAgent.FindString(line); m != "" && strings.HasSuffix(path, ".go") {
+				t.Errorf("%s:%d says %q: hookd's own process is the daemon; agents are the coding agents", path, i+1, m)
 			}
 		}
 		return nil
@@ -227,5 +236,95 @@ func TestColoursFromPalette(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// treeDirs reads the design document's tree at a glance: a code block of
+// lines "name/ [name/…]  description". A line's names (before the
+// description's column) are directories under its group: the top, or a
+// name alone on an unindented line ("internal/") for the lines indented
+// under it. In a description, a word ending in "/" ("learn/:", "(s3/:",
+// "spool/") names a directory under the line's first name, continuation
+// lines included. It returns every directory named, relative to the
+// module, each with a trailing "/".
+func treeDirs(t *testing.T, text string) []string {
+	t.Helper()
+	start := strings.Index(text, "```\n")
+	end := strings.LastIndex(text, "```")
+	if start < 0 || end <= start {
+		t.Fatalf("%s: the tree at a glance has no code block", designPath)
+	}
+	isDir := regexp.MustCompile(`^([a-z0-9_]+/)+$`)
+	dirs := func(s string) []string {
+		var out []string
+		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t(),;:·+", r) }) {
+			if isDir.MatchString(f) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	var named []string
+	group, entry := "", ""
+	for _, line := range strings.Split(text[start+4:end], "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		body := line[indent:]
+		names, desc := body, ""
+		if i := strings.Index(body, "  "); i >= 0 {
+			names, desc = body[:i], body[i:]
+		}
+		switch {
+		case indent >= 20: // a description continued
+			if entry == "" {
+				t.Errorf("%s tree: %q continues no entry", designPath, line)
+			}
+			desc = body
+		case indent == 0 && desc == "" && len(dirs(names)) == 1:
+			group = dirs(names)[0]
+			named = append(named, group)
+			entry = ""
+			continue
+		default:
+			if indent == 0 {
+				group = ""
+			}
+			ds := dirs(names)
+			if len(ds) == 0 {
+				t.Errorf("%s tree: %q names no directory", designPath, line)
+				continue
+			}
+			for _, d := range ds {
+				named = append(named, group+d)
+			}
+			entry = group + ds[0]
+		}
+		for _, d := range dirs(desc) {
+			named = append(named, entry+d)
+		}
+	}
+	return named
+}
+
+// TestDesignTree: design.md's tree at a glance names every package
+// directory of the module, and no directory that is gone.
+func TestDesignTree(t *testing.T) {
+	b, err := os.ReadFile(designPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, d := range treeDirs(t, section(t, string(b), "## The tree at a glance")) {
+		named[d] = true
+		if st, err := os.Stat(filepath.Join("../..", d)); err != nil || !st.IsDir() {
+			t.Errorf("%s's tree names %s, which is not a directory of the module", designPath, d)
+		}
+	}
+	for pkg := range packages(t) {
+		if !named[pkg+"/"] {
+			t.Errorf("%s's tree at a glance does not name %s/", designPath, pkg)
+		}
 	}
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // fixture is a history: a zsh session of the user's with commands whose
@@ -356,7 +358,7 @@ func endInput(t *testing.T, in io.Closer, done <-chan error) {
 		if err != nil {
 			t.Errorf("Serve ended with %v; want nil at the end of its input", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(shelltest.Scale(shelltest.MinWait)):
 		t.Error("Serve did not end with its input")
 	}
 }
@@ -397,8 +399,8 @@ func TestServeBatches(t *testing.T) {
 							t.Fatalf("no answer: the output ended")
 						}
 						line = l
-					case <-time.After(30 * time.Second):
-						t.Fatalf("no answer in 30s; so far %v", got)
+					case <-time.After(shelltest.Scale(shelltest.MinWait)):
+						t.Fatalf("no answer in %v; so far %v", shelltest.Scale(shelltest.MinWait), got)
 					}
 					var ms []map[string]any
 					if json.Unmarshal(line, &ms) != nil {

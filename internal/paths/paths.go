@@ -1,6 +1,6 @@
 // Package paths is hookd's file layout: where every file and directory
 // lives, derived in one place from the XDG base directories. The CLI, the
-// agent and the shell code (through the values `hookd init` fills in) all
+// daemon and the shell code (through the values `hookd init` fills in) all
 // take their paths from here, so that no two of them can disagree.
 package paths
 
@@ -40,11 +40,11 @@ type Layout struct {
 	Commands string
 	// DB is the history database.
 	DB string
-	// State holds what the shells and the agent write as they go: Spool
+	// State holds what the shells and the daemon write as they go: Spool
 	// (one file per shell session), Outbox (captured outputs on their way
-	// to the agent), Offers (commands offered for the next command line,
-	// one file per session), PIDFile (the agent's "pid version"), Log
-	// (the agent's log), CaptureProblem (why output capture could not
+	// to the daemon), Offers (commands offered for the next command line,
+	// one file per session), PIDFile (the daemon's "pid version"), Log
+	// (the daemon's log), CaptureProblem (why output capture could not
 	// start, for hookd status), RemoteNotice (there once the notice
 	// that context leaves the machine was given) and RCTwice (when a shell
 	// last entered the capturing proxy from the rc file's end, running the
@@ -62,7 +62,7 @@ type Layout struct {
 	// AgentSeq is the counter of the sequence numbers given to coding
 	// agents' commands (hookd agent-hook, hookd record; package recorder).
 	AgentSeq string
-	// Runtime holds the agent's socket and lock: 0700, the user's own.
+	// Runtime holds the daemon's socket and lock: 0700, the user's own.
 	Runtime string
 	// Trust holds the records of `hookd allow` and `hookd deny` (package
 	// trust): 0700, made when first written.

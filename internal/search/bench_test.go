@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/history"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // The benchmarks run on a generated history (bench/searchgen; bench/search.sh
@@ -19,7 +21,7 @@ func benchStore(b *testing.B) *history.Store {
 	b.Helper()
 	path := os.Getenv("HOOKD_SEARCH_BENCH_DB")
 	if path == "" {
-		b.Skip("HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
+		required.Cannot(b, "HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
 	}
 	s, err := history.Open(context.Background(), path, 10*time.Second)
 	if err != nil {

@@ -46,7 +46,7 @@ type Home struct {
 // NewHome makes a home under t.TempDir. binDir, when set, is put first on PATH.
 func NewHome(t testing.TB, binDir string) *Home {
 	t.Helper()
-	// Not t.TempDir: a process of the home's (the agent, started in the
+	// Not t.TempDir: a process of the home's (the daemon, started in the
 	// background; a cache written by a detached hookd) can still be
 	// writing into it when the test ends. The cleanup ends them all, then
 	// removes the home, again while something still writes.
@@ -98,8 +98,8 @@ func NewHome(t testing.TB, binDir string) *Home {
 	return h
 }
 
-// stopAll ends every process still running for this home, the agent and
-// anything on its way to starting one (the shell code starts the agent
+// stopAll ends every process still running for this home, the daemon and
+// anything on its way to starting one (the shell code starts the daemon
 // in the background, so it may come after the shell is gone), so that
 // the home can be removed: it scans until a scan finds none.
 func (h *Home) stopAll() {
@@ -148,7 +148,7 @@ func (h *Home) Path(parts ...string) string {
 	return filepath.Join(append([]string{h.Dir}, parts...)...)
 }
 
-// StopDaemon ends every agent running for this home (found through /proc by
+// StopDaemon ends every daemon running for this home (found through /proc by
 // its HOME, so that one still starting is found too) and waits for them to go.
 func (h *Home) StopDaemon() {
 	pids := h.processes(func(cmdline []byte) bool { return bytes.Contains(cmdline, []byte("daemon\x00")) })
@@ -156,7 +156,7 @@ func (h *Home) StopDaemon() {
 		syscall.Kill(pid, syscall.SIGTERM)
 	}
 	for _, pid := range pids {
-		// An agent ends its pass first; past the grace, it is killed.
+		// A daemon ends its pass first; past the grace, it is killed.
 		waitGone(pid, Scale(10*time.Second))
 		syscall.Kill(pid, syscall.SIGKILL)
 	}

@@ -1,5 +1,5 @@
 // Package status gathers the state of hookd's parts for `hookd status`:
-// the agent, the database, the spool, output capture, and what is wrong
+// the daemon, the database, the spool, output capture, and what is wrong
 // with any of them, said so that the user knows what to do. The Report is
 // also the JSON contract of `hookd status --json`.
 package status
@@ -21,7 +21,7 @@ import (
 // Report is hookd's state.
 type Report struct {
 	Version  string         `json:"version"`
-	Agent    *daemon.Status `json:"agent"`
+	Daemon   *daemon.Status `json:"agent"` // the daemon (the key other tools read)
 	Database struct {
 		Path      string `json:"path"`
 		SizeBytes int64  `json:"size_bytes"`
@@ -83,7 +83,7 @@ func Gather(ctx context.Context, in Inputs) Report {
 		r.problem("config: " + w)
 	}
 	r.capture(in)
-	r.agent(ctx, in)
+	r.daemon(ctx, in)
 	offsets := r.database(ctx, in)
 	r.spool(in, offsets)
 	if in.Session == "" {
@@ -132,21 +132,21 @@ func (r *Report) capture(in Inputs) {
 	}
 }
 
-func (r *Report) agent(ctx context.Context, in Inputs) {
+func (r *Report) daemon(ctx context.Context, in Inputs) {
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	st, err := daemon.Call(cctx, daemon.SocketPath(in.Paths.Runtime), daemon.Request{Op: "status"})
 	cancel()
 	if err != nil {
 		if why := paths.Taken(in.Paths.Runtime); why != "" {
-			r.problem("the agent cannot run: its runtime directory " + why + "; commands wait in the spool. Remove that directory (ask its owner, or root), or set XDG_RUNTIME_DIR to a directory of yours")
+			r.problem("the daemon cannot run: its runtime directory " + why + "; commands wait in the spool. Remove that directory (ask its owner, or root), or set XDG_RUNTIME_DIR to a directory of yours")
 			return
 		}
-		r.problem("the agent is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
+		r.problem("the daemon is not running: commands wait in the spool (a new shell, or `hookd daemon --detach`, starts it)")
 		return
 	}
-	r.Agent = &st
+	r.Daemon = &st
 	if st.Version != in.Version {
-		r.problem(fmt.Sprintf("the agent runs version %s, this is %s: `hookd daemon --detach` restarts it", st.Version, in.Version))
+		r.problem(fmt.Sprintf("the daemon runs version %s, this is %s: `hookd daemon --detach` restarts it", st.Version, in.Version))
 	}
 	r.LastError = st.LastError
 }

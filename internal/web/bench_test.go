@@ -18,6 +18,8 @@ import (
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
 	"github.com/hookd/hookd/internal/search"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // benchServer is a server over bench/searchgen's history
@@ -26,7 +28,7 @@ import (
 func benchServer(b *testing.B, load bool) *Server {
 	path := os.Getenv("HOOKD_SEARCH_BENCH_DB")
 	if path == "" {
-		b.Skip("HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
+		required.Cannot(b, "HOOKD_SEARCH_BENCH_DB is not set (bench/search.sh sets it)")
 	}
 	ctx := context.Background()
 	st, err := history.Open(ctx, path, 10*time.Second)

@@ -11,6 +11,8 @@ import (
 	"github.com/hookd/hookd/internal/ai/contextcmd"
 	"github.com/hookd/hookd/internal/ai/skill"
 	"github.com/hookd/hookd/internal/ai/template"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func skills(t *testing.T, pairs ...string) []skill.Skill {
@@ -115,9 +117,7 @@ func TestGitSummary(t *testing.T) {
 	if got := gitSummary([]byte("## No commits yet on trunk\n"), 20); got != "branch trunk\nclean" {
 		t.Errorf("got %q", got)
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	dir := t.TempDir()
 	exec.Command("git", "-C", dir, "init", "-q", "-b", "work").Run()
 	exec.Command("touch", dir+"/x").Run()

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/hookd/hookd/internal/recording/runrecord"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // example is the chain, which must work as written.
@@ -224,9 +226,7 @@ func TestStopAndContinue(t *testing.T) {
 }
 
 func TestGitCommit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	dir := t.TempDir()
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/hookd/hookd/internal/ai/trust"
 	"github.com/hookd/hookd/internal/config"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestLoadReadsOnce (issue 20, item 3): a writer swapping the file between
@@ -132,7 +134,7 @@ func TestUnsafeIgnored(t *testing.T) {
 		t.Error("a safe file was ignored")
 	}
 	if os.Geteuid() != 0 {
-		t.Skip("chown to another user needs root")
+		required.Cannot(t, "chown to another user needs root")
 	}
 	if err := os.Lchown(filepath.Join(shared, ".hookd.yml"), 65534, 65534); err != nil {
 		t.Fatal(err)

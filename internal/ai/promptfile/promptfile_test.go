@@ -3,6 +3,7 @@ package promptfile
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // newProject makes a repository with files (path → content) and returns its
@@ -80,7 +83,7 @@ func TestScenarioBash(t *testing.T) {
 	p := newProject(t, map[string]string{".claude/commands/with-bash.md": "Status: !`git status`"})
 	os.Remove(filepath.Join(p.Root, ".git"))
 	if out, err := exec.Command("git", "init", "-q", p.Root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
+		required.Skip(t, fmt.Sprintf("git init: %v %s", err, out))
 	}
 	r := load(t, p, "/with-bash")
 	if !r.Success || !r.Expansions.Bash[0].Executed || !strings.Contains(r.Command.Content, "On branch") {

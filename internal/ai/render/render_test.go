@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/hookd/hookd/internal/sanitize"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // renderLines renders src (sanitized Markdown) in the dark style, and
@@ -168,16 +171,11 @@ func TestAscii(t *testing.T) {
 // TestNoHeavyInit guards the start-up time of hookd, which links this
 // package: no dependency whose package initialization costs milliseconds.
 func TestNoHeavyInit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	required.Long(t) // runs go list
+	goTool := required.Tool(t, "go")
 	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		required.Skip(t, fmt.Sprintf("go list: %v", err))
 	}
 	for _, heavy := range []string{"github.com/alecthomas/chroma", "github.com/charmbracelet/glamour", "github.com/charmbracelet/lipgloss", "github.com/microcosm-cc/bluemonday"} {
 		if strings.Contains(string(out), heavy) {

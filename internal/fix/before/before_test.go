@@ -11,6 +11,8 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/runctx"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 var runctxKey = runctx.KeyHash
@@ -40,9 +42,7 @@ func TestCompare(t *testing.T) {
 	home := t.TempDir()
 	app := filepath.Join(home, "src", "app")
 	// A repository with main and feature; ./run.sh only on main.
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	os.MkdirAll(app, 0o755)
 	gitIn(t, app, "init", "-q", "-b", "main")
 	touch(t, filepath.Join(app, "Makefile"), 0o644)

@@ -12,6 +12,8 @@ import (
 	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/shellwords/shellwordstest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestHostileDifferences: each difference "it worked before" restores
@@ -21,9 +23,7 @@ import (
 // words meant, with the name whole in its place, and a branch that starts
 // with "-" follows --end-of-options.
 func TestHostileDifferences(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	checked := map[string]int{}
 	for _, name := range shellwordstest.Hostile {

@@ -15,7 +15,7 @@ import (
 const maxLearned = 2
 
 // Learned puts first among res's fixes those learned from the user's own
-// history (the agent learns them, package ingest) that apply to the failed
+// history (the daemon learns them, package ingest) that apply to the failed
 // command: one lookup of the command's program on the learned table's
 // index, then learn.Apply. A learned fix is labelled (Fix.Learned, and an
 // explanation saying when the user ran it), and rated by hookd's own risk

@@ -21,8 +21,8 @@ import (
 	"github.com/hookd/hookd/internal/recording/ingest"
 )
 
-// ErrRunning reports that another agent holds the lock.
-var ErrRunning = errors.New("an agent is already running")
+// ErrRunning reports that another daemon holds the lock.
+var ErrRunning = errors.New("a daemon is already running")
 
 // Options configure the daemon. Paths are absolute.
 type Options struct {
@@ -66,22 +66,22 @@ type daemon struct {
 	flush      chan chan struct{}
 }
 
-// Run runs the agent until ctx ends or a client asks it to stop. Only one
-// agent runs per runtime directory: a second one returns ErrRunning at once.
+// Run runs the daemon until ctx ends or a client asks it to stop. Only one
+// daemon runs per runtime directory: a second one returns ErrRunning at once.
 func Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(opt.RuntimeDir, 0o700); err != nil {
-		return fmt.Errorf("agent: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	lock, err := os.OpenFile(lockPath(opt.RuntimeDir), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("agent: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	defer lock.Close()
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return ErrRunning
 		}
-		return fmt.Errorf("agent: lock: %w", err)
+		return fmt.Errorf("daemon: lock: %w", err)
 	}
 	log := opt.Log
 	// Directories an older version or a loose umask made open to others.
@@ -99,17 +99,17 @@ func Run(ctx context.Context, opt Options) error {
 	os.Remove(sock) // stale: we hold the lock
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
-		return fmt.Errorf("agent: listen: %w", err)
+		return fmt.Errorf("daemon: listen: %w", err)
 	}
 	defer os.Remove(sock)
 	defer ln.Close()
 	os.Chmod(sock, 0o600)
 
 	if err := os.MkdirAll(filepath.Dir(opt.PIDFile), 0o700); err != nil {
-		return fmt.Errorf("agent: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	if err := writeFileAtomic(opt.PIDFile, fmt.Sprintf("%d %s\n", os.Getpid(), opt.Version)); err != nil {
-		return fmt.Errorf("agent: %w", err)
+		return fmt.Errorf("daemon: %w", err)
 	}
 	defer removeIfOurs(opt.PIDFile)
 
@@ -126,7 +126,7 @@ func Run(ctx context.Context, opt Options) error {
 		opt.Sync.Init()
 		go opt.Sync.Run(ctx)
 	}
-	log.Info("agent started", "pid", os.Getpid(), "version", opt.Version, "db", opt.DBPath)
+	log.Info("daemon started", "pid", os.Getpid(), "version", opt.Version, "db", opt.DBPath)
 
 	exeID := fileID(opt.Exe)
 	tick := time.NewTicker(opt.Interval)
@@ -145,7 +145,7 @@ func Run(ctx context.Context, opt Options) error {
 		select {
 		case <-ctx.Done():
 			d.ingest(context.Background()) // a last pass, so a clean stop leaves nothing behind
-			log.Info("agent stopped")
+			log.Info("daemon stopped")
 			return nil
 		case <-tick.C:
 			d.ingest(ctx)
@@ -169,7 +169,7 @@ func openStore(ctx context.Context, path string, log *slog.Logger) (*history.Sto
 		log.Error("history database was corrupt: moved aside, what could be read of it salvaged into a new one", "moved_to", aside)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("agent: %w", err)
+		return nil, fmt.Errorf("daemon: %w", err)
 	}
 	return store, nil
 }
@@ -264,7 +264,7 @@ func (d *daemon) reopen(ctx context.Context, why string) bool {
 	return true
 }
 
-// record adds a pass's figures to the agent's and logs its problems.
+// record adds a pass's figures to the daemon's and logs its problems.
 func (d *daemon) record(st ingest.Stats, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -341,7 +341,7 @@ func (d *daemon) status() Status {
 	return st
 }
 
-// checkPeer refuses a client that is not the agent's own user.
+// checkPeer refuses a client that is not the daemon's own user.
 func checkPeer(conn *net.UnixConn) error {
 	raw, err := conn.SyscallConn()
 	if err != nil {
@@ -369,7 +369,7 @@ func writeFileAtomic(path, content string) error {
 	return os.Rename(tmp, path)
 }
 
-// removeIfOurs removes the pid file unless another agent has written its own.
+// removeIfOurs removes the pid file unless another daemon has written its own.
 func removeIfOurs(path string) {
 	b, err := os.ReadFile(path)
 	if err == nil && strings.HasPrefix(string(b), fmt.Sprintf("%d ", os.Getpid())) {

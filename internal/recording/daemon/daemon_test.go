@@ -18,10 +18,12 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/daemon"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestMain(m *testing.M) {
-	// As a helper process (see TestRunRefusesOtherUsers): ask the agent for
+	// As a helper process (see TestRunRefusesOtherUsers): ask the daemon for
 	// its status, as whichever user this process runs as.
 	if sock := os.Getenv("HOOKD_TEST_CALL"); sock != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -36,7 +38,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// daemon is an agent running in a goroutine of the test.
+// daemon is a daemon running in a goroutine of the test.
 type testDaemon struct {
 	*env
 	opt    daemon.Options
@@ -45,7 +47,7 @@ type testDaemon struct {
 	done   chan error // receives Run's result
 }
 
-// startDaemon starts an agent on e and waits until it answers.
+// startDaemon starts a daemon on e and waits until it answers.
 func startDaemon(t *testing.T, e *env, interval time.Duration) *testDaemon {
 	t.Helper()
 	root := filepath.Dir(e.dir)
@@ -69,10 +71,10 @@ func startDaemon(t *testing.T, e *env, interval time.Duration) *testDaemon {
 		select {
 		case <-d.done:
 		case <-time.After(30 * time.Second):
-			t.Errorf("the agent did not stop within 30 s of its context's end")
+			t.Errorf("the daemon did not stop within 30 s of its context's end")
 		}
 	})
-	waitFor(t, 15*time.Second, "the agent to answer", func() (bool, string) {
+	waitFor(t, 15*time.Second, "the daemon to answer", func() (bool, string) {
 		select {
 		case err := <-d.done:
 			t.Fatalf("Run returned early: %v", err)
@@ -98,21 +100,21 @@ func (d *testDaemon) wait() error {
 		d.done <- err // for the cleanup
 		return err
 	case <-time.After(30 * time.Second):
-		d.t.Fatalf("the agent did not stop within 30 s")
+		d.t.Fatalf("the daemon did not stop within 30 s")
 		return nil
 	}
 }
 
-// checkGone checks that a stopped agent left no socket or pid file.
+// checkGone checks that a stopped daemon left no socket or pid file.
 func (d *testDaemon) checkGone() {
 	d.t.Helper()
 	for _, p := range []string{d.sock, d.opt.PIDFile} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			d.t.Errorf("after the agent stopped, %s is still there (%v)", p, err)
+			d.t.Errorf("after the daemon stopped, %s is still there (%v)", p, err)
 		}
 	}
 	if _, err := d.call("status"); err == nil {
-		d.t.Errorf("a stopped agent still answers")
+		d.t.Errorf("a stopped daemon still answers")
 	}
 }
 
@@ -138,7 +140,7 @@ func TestRunStatusFlushStop(t *testing.T) {
 		t.Errorf("runtime directory mode %v, %v; want 0700", fi.Mode().Perm(), err)
 	}
 
-	// A second agent for the same runtime directory refuses at once.
+	// A second daemon for the same runtime directory refuses at once.
 	opt2 := d.opt
 	opt2.PIDFile = filepath.Join(t.TempDir(), "other.pid")
 	errc := make(chan error, 1)
@@ -152,10 +154,10 @@ func TestRunStatusFlushStop(t *testing.T) {
 		t.Fatalf("second Run did not return")
 	}
 	if _, err := os.Stat(opt2.PIDFile); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the refused agent wrote a pid file (%v)", err)
+		t.Errorf("the refused daemon wrote a pid file (%v)", err)
 	}
 	if st, err := d.call("status"); err != nil || st.PID != os.Getpid() {
-		t.Errorf("the first agent stopped answering after a second one was refused: %+v, %v", st, err)
+		t.Errorf("the first daemon stopped answering after a second one was refused: %+v, %v", st, err)
 	}
 
 	// Flush makes a command just written visible.
@@ -279,10 +281,10 @@ func TestRunRecoversCorruptDatabase(t *testing.T) {
 }
 
 // TestRunRefusesOtherUsers connects as another user to a socket made
-// reachable on purpose: the agent's own check of its peer must refuse.
+// reachable on purpose: the daemon's own check of its peer must refuse.
 func TestRunRefusesOtherUsers(t *testing.T) {
 	if os.Getuid() != 0 {
-		t.Skip("needs root to run a client as another user")
+		required.Cannot(t, "needs root to run a client as another user")
 	}
 	e := newEnv(t)
 	d := startDaemon(t, e, time.Hour)
@@ -291,7 +293,7 @@ func TestRunRefusesOtherUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Everything the other user needs, except the peer check, is open.
-	bin := filepath.Join(filepath.Dir(e.dir), "agent.test")
+	bin := filepath.Join(filepath.Dir(e.dir), "daemon.test")
 	b, err := os.ReadFile(exe)
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +330,7 @@ func TestRunRefusesOtherUsers(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
 		t.Errorf("a client of uid 65534: %v\n%s\nwant it refused (exit status 3)", err, out)
 	}
-	// Refused by the agent, after connecting: not by the file system.
+	// Refused by the daemon, after connecting: not by the file system.
 	if strings.Contains(out, "permission denied") {
 		t.Errorf("the client of uid 65534 could not even connect: %s", out)
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 )
 
-// OpenLog opens the agent's log at path (0600; what is there beyond 10
+// OpenLog opens the daemon's log at path (0600; what is there beyond 10
 // MiB moves to path.1 first) and returns a logger writing to it: info and
 // above, debug too with debug.
 func OpenLog(path string, debug bool) (*slog.Logger, io.Closer, error) {

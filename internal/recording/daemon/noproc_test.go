@@ -15,7 +15,7 @@ func hideProc(t *testing.T) {
 	t.Cleanup(func() { procRoot = old })
 }
 
-// Without /proc the agent still marks inherited descriptors close-on-exec
+// Without /proc the daemon still marks inherited descriptors close-on-exec
 // (every number below the limit), so that no shell's terminal or file is
 // held open by the programs it starts.
 func TestCloseOnExecAllNoProc(t *testing.T) {

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// Request is one call to the agent: one JSON line on the socket.
+// Request is one call to the daemon: one JSON line on the socket.
 type Request struct {
 	Op string `json:"op"` // "status", "flush" or "stop"
 }
 
-// Status is the agent's answer: one JSON line.
+// Status is the daemon's answer: one JSON line.
 type Status struct {
 	OK         bool   `json:"ok"`
 	Error      string `json:"error,omitempty"`
@@ -28,13 +28,13 @@ type Status struct {
 	LastError  string `json:"last_error,omitempty"`
 }
 
-// Call sends req to the agent listening on sock and returns its answer.
+// Call sends req to the daemon listening on sock and returns its answer.
 func Call(ctx context.Context, sock string, req Request) (Status, error) {
 	var st Status
 	d := net.Dialer{}
 	conn, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {
-		return st, fmt.Errorf("agent: %w", err)
+		return st, fmt.Errorf("daemon: %w", err)
 	}
 	defer conn.Close()
 	deadline, ok := ctx.Deadline()
@@ -43,17 +43,17 @@ func Call(ctx context.Context, sock string, req Request) (Status, error) {
 	}
 	conn.SetDeadline(deadline)
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return st, fmt.Errorf("agent: %w", err)
+		return st, fmt.Errorf("daemon: %w", err)
 	}
 	line, err := bufio.NewReader(conn).ReadBytes('\n')
 	if err != nil {
-		return st, fmt.Errorf("agent: %w", err)
+		return st, fmt.Errorf("daemon: %w", err)
 	}
 	if err := json.Unmarshal(line, &st); err != nil {
-		return st, fmt.Errorf("agent: bad answer: %w", err)
+		return st, fmt.Errorf("daemon: bad answer: %w", err)
 	}
 	if !st.OK {
-		return st, fmt.Errorf("agent: %s", st.Error)
+		return st, fmt.Errorf("daemon: %s", st.Error)
 	}
 	return st, nil
 }

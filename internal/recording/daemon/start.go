@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Start starts a detached agent (exe daemon, in a session of its own)
-// unless one of version answers on sock. An agent of another version
+// Start starts a detached daemon (exe daemon, in a session of its own)
+// unless one of version answers on sock. A daemon of another version
 // (hookd was upgraded) is asked to stop first, and waited for.
 func Start(ctx context.Context, sock, exe, version string) error {
 	cctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -24,7 +24,7 @@ func Start(ctx context.Context, sock, exe, version string) error {
 		}
 		stop(ctx, sock, st.PID)
 	}
-	// The agent outlives the shell: it must not keep open whatever the shell
+	// The daemon outlives the shell: it must not keep open whatever the shell
 	// inherited (a pipe of the program that started the shell would then
 	// never see its end).
 	closeOnExecAll()
@@ -32,12 +32,12 @@ func Start(ctx context.Context, sock, exe, version string) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Dir = "/"
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start the agent: %w", err)
+		return fmt.Errorf("start the daemon: %w", err)
 	}
 	return cmd.Process.Release()
 }
 
-// stop asks the agent to stop and waits (briefly) until its process is
+// stop asks the daemon to stop and waits (briefly) until its process is
 // gone: only then is its lock free for the next one.
 func stop(ctx context.Context, sock string, pid int) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)

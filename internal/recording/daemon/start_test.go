@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // TestRunningZombie: a process that has ended but is not reaped yet (a
 // zombie) is not running; a live one is.
 func TestRunningZombie(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc")
+		required.Cannot(t, "no /proc: not Linux, or /proc is not mounted")
 	}
 	if !running(os.Getpid()) {
 		t.Errorf("running(self) = false")

@@ -106,7 +106,7 @@ func BenchmarkIngest(b *testing.B) {
 	b.ReportMetric(float64(size)/(spools*perSpool), "spool-bytes/record")
 }
 
-// BenchmarkIngestIdle is the agent's pass every second when nothing is new,
+// BenchmarkIngestIdle is the daemon's pass every second when nothing is new,
 // over 10 spools.
 func BenchmarkIngestIdle(b *testing.B) {
 	root := b.TempDir()

@@ -14,7 +14,7 @@ import (
 // key, and the git work tree, branch and changes, read from the
 // repository's files as the command is ingested. The branch at the
 // command's start is found from the HEAD reflog, so a late ingest (the
-// agent was down) still gets it right; whether the work tree had changes
+// daemon was down) still gets it right; whether the work tree had changes
 // can only be seen now, so it is noted only for a command that ended at
 // most dirtyWithin ago.
 const (

@@ -12,6 +12,8 @@ import (
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/runctx"
 	"github.com/hookd/hookd/internal/recording/spool"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -30,9 +32,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 // branch it started on (from the reflog, though the branch changed before
 // the ingest), and the work tree's changes when ingested soon after.
 func TestContexts(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	e := newEnv(t)
 	repo := t.TempDir()
 	gitIn(t, repo, "init", "-q", "-b", "main")

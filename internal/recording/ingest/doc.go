@@ -11,5 +11,5 @@
 // repeats anything; what was read is then punched out of the file, so that
 // raw command lines and outputs do not linger on disk; the log of a writer
 // that has ended is removed once it is read to the end. Several processes
-// may ingest at once (the agent, and any hookd command that reads).
+// may ingest at once (the daemon, and any hookd command that reads).
 package ingest

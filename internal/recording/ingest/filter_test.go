@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"github.com/hookd/hookd/internal/recording/ingest"
 	"github.com/hookd/hookd/internal/recording/spool"
 	"github.com/hookd/hookd/internal/redact"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // token is a GitHub token's shape: ghp_ and 36 letters and digits.
@@ -137,7 +140,7 @@ func punchSupported(t *testing.T, dir string) bool {
 func TestIngestPunchesHoles(t *testing.T) {
 	e := newEnv(t)
 	if !punchSupported(t, e.dir) {
-		t.Skipf("the file system of %s cannot punch holes", e.dir)
+		required.Cannot(t, fmt.Sprintf("the file system of %s cannot punch holes", e.dir))
 	}
 	s := sessionID(livePID, 1)
 	first := append(header(livePID), records(1, 200, "export GITHUB_TOKEN="+token+" # %d")...)

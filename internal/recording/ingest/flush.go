@@ -24,7 +24,7 @@ type Flush struct {
 // Flushed is what the passes of a Flush did.
 type Flushed struct {
 	// Problems says what the passes found wrong (malformed records, say),
-	// one line each, for the agent's log.
+	// one line each, for the daemon's log.
 	Problems []string
 	// Err is why the last pass failed, if it did: the history is read as
 	// it is (a busy database is no reason not to read it). A full disk is

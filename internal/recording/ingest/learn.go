@@ -33,7 +33,7 @@ type LearnStats struct {
 // the mark), session by session, for failures fixed by hand, and stores
 // what it finds (package learn; history.AddLearned). It reads the new rows
 // by id and, for each session among them, a few rows before them on the
-// (session, seq) index: no scan. The agent runs it after each ingestion
+// (session, seq) index: no scan. The daemon runs it after each ingestion
 // pass, never the failure path. Coding agents' commands are left out
 // unless rules say otherwise (nil rules: left out), and so are the
 // commands synced from other installations, always.

@@ -1,15 +1,15 @@
 // Package outbox hands captured command outputs from the processes that
-// capture them (hookd shell, hookd run) to the agent that stores them.
+// capture them (hookd shell, hookd run) to the daemon that stores them.
 //
 // Each output is one file in the outbox directory, written whole under a
 // temporary name and renamed into place, so a reader never sees half of
 // one. The file is a one-line JSON header followed by the output's raw
 // bytes (at most the capture limit: the capturer keeps head and tail of a
-// larger output). The agent renders, redacts and stores an item, commits,
+// larger output). The daemon renders, redacts and stores an item, commits,
 // and only then removes the file: an item is stored at least once, and
 // storing it twice replaces the first copy with the same bytes.
 //
-// Files are 0600 in a 0700 directory: until the agent has redacted them
+// Files are 0600 in a 0700 directory: until the daemon has redacted them
 // they hold the output exactly as the command wrote it.
 package outbox
 
@@ -229,7 +229,7 @@ func (l Listing) RemoveStale(now time.Time, age time.Duration) {
 // appends the outputs of successful commands to, one item after another,
 // rather than creating a file per output (a file costs a directory entry
 // created and removed per command, a stream one write). The name before
-// the suffix is "<µs>-<pid>-<random>", as a session id, so that the agent
+// the suffix is "<µs>-<pid>-<random>", as a session id, so that the daemon
 // can tell when its writer has ended.
 const StreamSuffix = ".outs"
 

@@ -42,10 +42,13 @@ const helperEnv = "HOOKD_PROXY_TEST_HELPER"
 // Generous limits for a loaded two-core machine, scaled by HOOKD_TEST_SLOW.
 // They only bound how long a broken proxy can make a test hang; no test
 // asserts on speed.
+// The polls go through shelltest.Poll, which scales pollWait itself.
 var (
 	waitLong  = shelltest.Scale(60 * time.Second) // for the proxy to exit
 	waitShort = shelltest.Scale(30 * time.Second) // for output, raw mode, a process to appear
 )
+
+const pollWait = 30 * time.Second // waitShort, before shelltest.Poll scales it
 
 // helperConfig tells the helper what to run and how.
 type helperConfig struct {
@@ -257,21 +260,16 @@ func (o *outer) waitOutput(want string) {
 // the match and its submatches.
 func (o *outer) waitMatch(re *regexp.Regexp) []string {
 	o.t.Helper()
-	deadline := time.Now().Add(waitShort)
-	for {
-		if m := re.FindStringSubmatch(o.out.String()); m != nil {
-			return m
+	var m []string
+	if !shelltest.Poll(pollWait, func() bool { m = re.FindStringSubmatch(o.out.String()); return m != nil }) {
+		select {
+		case <-o.exited:
+			o.fatalf("the proxy exited (status %d) and the terminal never showed %q", o.status, re)
+		default:
+			o.fatalf("the terminal never showed %q", re)
 		}
-		if time.Now().After(deadline) {
-			select {
-			case <-o.exited:
-				o.fatalf("the proxy exited (status %d) and the terminal never showed %q", o.status, re)
-			default:
-				o.fatalf("the terminal never showed %q", re)
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	return m
 }
 
 // typeIn types s on the outer terminal.
@@ -326,16 +324,12 @@ func (o *outer) checkRestored() {
 // waitRaw waits until the proxy has put the outer terminal in raw mode.
 func (o *outer) waitRaw() {
 	o.t.Helper()
-	deadline := time.Now().Add(waitShort)
-	for {
-		tio := o.termios()
-		if tio.Lflag&(unix.ICANON|unix.ECHO|unix.ISIG) == 0 && tio.Oflag&unix.OPOST == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			o.fatalf("the outer terminal never went raw: %+v", tio)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var tio unix.Termios
+	if !shelltest.Poll(pollWait, func() bool {
+		tio = o.termios()
+		return tio.Lflag&(unix.ICANON|unix.ECHO|unix.ISIG) == 0 && tio.Oflag&unix.OPOST == 0
+	}) {
+		o.fatalf("the outer terminal never went raw: %+v", tio)
 	}
 }
 
@@ -351,17 +345,7 @@ func sameTermios(a, b unix.Termios) bool {
 // them, but only for so long: a loaded machine may take longer.
 func waitMark(t *testing.T, path string) {
 	t.Helper()
-	deadline := time.Now().Add(waitShort)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil && strings.HasPrefix(string(b), "hup\n") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the command did not get SIGHUP: %q, %v", b, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	shelltest.WaitFile(t, path, pollWait, func(b []byte) bool { return strings.HasPrefix(string(b), "hup\n") })
 }
 
 // waitForeground waits for a descendant of the process ancestor whose
@@ -372,8 +356,8 @@ func waitMark(t *testing.T, path string) {
 func waitForeground(t *testing.T, ancestor int, argv ...string) int {
 	t.Helper()
 	want := strings.Join(argv, "\x00") + "\x00"
-	deadline := time.Now().Add(waitShort)
-	for time.Now().Before(deadline) {
+	found := 0
+	shelltest.Eventually(t, pollWait, func() bool {
 		dirs, _ := filepath.Glob("/proc/[0-9]*")
 		for _, d := range dirs {
 			pid, _ := strconv.Atoi(filepath.Base(d))
@@ -385,12 +369,12 @@ func waitForeground(t *testing.T, ancestor int, argv ...string) int {
 			if err != nil || st.pgrp != st.tpgid || !descends(pid, ancestor) {
 				continue
 			}
-			return pid
+			found = pid
+			return true
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no process %q in the foreground under %d", argv, ancestor)
-	return 0
+		return false
+	}, func() string { return fmt.Sprintf("no process %q in the foreground under %d", argv, ancestor) })
+	return found
 }
 
 type procStat struct{ ppid, pgrp, tpgid int }

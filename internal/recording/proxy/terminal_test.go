@@ -15,9 +15,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 func TestOutputReachesTerminal(t *testing.T) {
@@ -290,13 +291,10 @@ func TestOutputWrapperSeesEverything(t *testing.T) {
 	if want := fmt.Sprintf("count=%d xs=%d\n", n, n); !strings.Contains(o.stderr.String(), want) {
 		o.fatalf("Output did not see all the bytes: want %q", want)
 	}
-	deadline := time.Now().Add(waitShort)
-	for strings.Count(o.out.String(), "x") != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("the terminal got %d x's, want %d", strings.Count(o.out.String(), "x"), n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	shelltest.Eventually(t, pollWait, func() bool { return strings.Count(o.out.String(), "x") == n },
+		func() string {
+			return fmt.Sprintf("the terminal got %d x's, want %d", strings.Count(o.out.String(), "x"), n)
+		})
 }
 
 // A panic in Output takes the proxy down, but not with the terminal raw.

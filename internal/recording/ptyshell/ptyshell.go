@@ -3,7 +3,7 @@
 // scanner cuts what the shell writes at the hooks' private marks (the
 // nonce that makes them unforgeable goes to the shell in its
 // environment); the collector keeps the head and tail of each output; the
-// outbox takes each one to the agent.
+// outbox takes each one to the daemon.
 //
 // When the proxy cannot start (no pseudo-terminal, say), the shell runs
 // without it, capture off below it, and the reason is noted in the

@@ -15,6 +15,8 @@ import (
 	"github.com/hookd/hookd/capture"
 	"github.com/hookd/hookd/internal/recording/outbox"
 	"github.com/hookd/hookd/internal/recording/proxy"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // A shell under the proxy changes process-wide state (signals, the
@@ -130,7 +132,7 @@ func TestProblem(t *testing.T) {
 		t.Errorf("file %v %v in %v %v; want 0600 in 0700", fi.Mode(), err, di.Mode(), derr)
 	}
 	if err := Check([]string{"/bin/sh"}, file); err != nil {
-		t.Skipf("the proxy cannot start here: %v", err)
+		required.Skip(t, fmt.Sprintf("the proxy cannot start here: %v", err), "REQUIRE_SHELLS")
 	}
 	if p := Problem(file); p != "" {
 		t.Errorf("after a check that passed, Problem = %q; want none", p)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestWordsAndKey(t *testing.T) {
@@ -71,9 +73,7 @@ func git(t *testing.T, dir string, args ...string) {
 }
 
 func newRepo(t *testing.T) string {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	required.Tool(t, "git")
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	os.WriteFile(filepath.Join(dir, "run.sh"), []byte("echo hi\n"), 0o755)
@@ -205,7 +205,7 @@ func TestHeadAt(t *testing.T) {
 	}
 }
 
-// BenchmarkKeyHash is the key's cost per recorded command (the agent
+// BenchmarkKeyHash is the key's cost per recorded command (the daemon
 // computes it at ingest).
 func BenchmarkKeyHash(b *testing.B) {
 	lines := []string{"make test", "sudo -u root make test", `git commit -m "fix: a b"`, "python3 -m pytest tests/a.py -k 'one two'", "ls | wc -l"}

@@ -115,7 +115,7 @@ func SaveAgent(spoolDir, outboxDir string, w Writer, c Command, session string, 
 		rec = spool.AppendWhy(rec, spool.Why{Seq: seq, Time: c.Start.UnixMicro(), Kind: spool.WhyIntent,
 			Text: strings.ReplaceAll(c.Intent, "\x00", "")})
 	}
-	// The outputs first: the agent may ingest the command at once, and a
+	// The outputs first: the daemon may ingest the command at once, and a
 	// command whose output is not there yet reads as one without.
 	for _, o := range []struct {
 		stream string
@@ -155,7 +155,7 @@ func writeSpool(spoolDir, file string, rec []byte) error {
 	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
 		return fmt.Errorf("not recorded: %w", err)
 	}
-	// Written whole under another name, then renamed: the agent never
+	// Written whole under another name, then renamed: the daemon never
 	// reads half a record of a writer that has already ended.
 	tmp := filepath.Join(spoolDir, "."+file+".tmp")
 	if err := os.WriteFile(tmp, rec, 0o600); err != nil {

@@ -1,6 +1,6 @@
 // Package runrecord runs commands outside the shell hooks with their output
 // captured, and records them the way the hooks do: a spool of their own and
-// the outbox, which the agent ingests (or any hookd command that reads).
+// the outbox, which the daemon ingests (or any hookd command that reads).
 // `hookd run` uses it, and the chains' run steps will.
 package runrecord
 

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/hookd/hookd/internal/shelltest"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 func TestCutOutput(t *testing.T) {
@@ -57,10 +59,7 @@ type fakeTools struct {
 }
 
 func newFakeTools(t *testing.T) *fakeTools {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep command")
-	}
+	sleep := required.Tool(t, "sleep")
 	sleep, _ = filepath.Abs(sleep)
 	f := &fakeTools{t: t, dir: t.TempDir(), sleep: sleep}
 	t.Setenv("PATH", f.dir)
@@ -645,12 +644,8 @@ func TestTmuxVersion(t *testing.T) {
 // Its shell prints the OSC 133 marks, so a tmux 3.4 or newer takes the
 // marks; an older one cuts the screen.
 func TestReadRealTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
-	}
+	required.Tool(t, "tmux", "REQUIRE_SHELLS")
+	required.Tool(t, "bash", "REQUIRE_SHELLS")
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "tmux.sock")
 	tmux := func(args ...string) string {

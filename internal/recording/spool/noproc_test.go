@@ -5,13 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // Without /proc no shell's limit can be read: OverSizeLimit warns of none
 // (and does not fail), where with /proc it finds the limit.
 func TestOverSizeLimitNoProc(t *testing.T) {
 	if _, err := os.Stat("/proc/self/limits"); err != nil {
-		t.Skip("no /proc")
+		required.Cannot(t, "no /proc: not Linux, or /proc is not mounted")
 	}
 	cmd := exec.Command("sh", "-c", "ulimit -f 8; exec sleep 30")
 	if err := cmd.Start(); err != nil {
@@ -21,7 +23,7 @@ func TestOverSizeLimitNoProc(t *testing.T) {
 	dir := t.TempDir()
 	session := fmt.Sprintf("1-%d-1", cmd.Process.Pid)
 	if SessionPID(session) != cmd.Process.Pid {
-		t.Skipf("session id format: %q", session)
+		t.Fatalf("SessionPID(%q) = %d; want %d", session, SessionPID(session), cmd.Process.Pid)
 	}
 	if err := os.WriteFile(Path(dir, session), make([]byte, 8192), 0o600); err != nil {
 		t.Fatal(err)

@@ -28,8 +28,8 @@ func SessionOf(name string) (string, bool) {
 
 // NewSessionID returns a session id in the shells' form,
 // "<start µs>-<pid>-<random>", for a process of hookd's own that writes
-// records (hookd run) or per-process files the agent must know the writer
-// of (output streams): the agent reads the pid back to tell when the
+// records (hookd run) or per-process files the daemon must know the writer
+// of (output streams): the daemon reads the pid back to tell when the
 // writer has ended.
 //
 // The shell code builds the same form without a fork: bash from

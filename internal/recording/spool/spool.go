@@ -409,8 +409,8 @@ func historyLine(out string) (string, error) {
 // writes its times that way: the boot time in microseconds, plus
 // /proc/uptime's seconds (an end), less $CMD_DURATION's milliseconds (a
 // start). Where fish has no /proc/uptime, its term is "now": the time the
-// record is read (by the agent, within moments of its writing while the
-// agent runs).
+// record is read (by the daemon, within moments of its writing while the
+// daemon runs).
 func parseTime(s string) (int64, error) {
 	if !strings.ContainsAny(s, "+-") {
 		return parseTerm(s)

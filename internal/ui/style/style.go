@@ -37,7 +37,7 @@ var (
 	// Danger is what may do harm or has failed: a fix of high risk, a
 	// failed command's status.
 	Danger = Style{Color: "1", Bold: true}
-	// Alert is a part that does not work: the agent not running.
+	// Alert is a part that does not work: the daemon not running.
 	Alert = Style{Color: "1"}
 	// Success is a command that succeeded: a status of 0.
 	Success = Style{Color: "2"}
