@@ -3,9 +3,12 @@ package history
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -73,36 +76,9 @@ func (s *Store) List(ctx context.Context, q Query) ([]Entry, error) {
 }
 
 // manyRows is the number of entries from which a listing reads the sizes
-// of the outputs in one pass over them rather than looking each one up.
+// of the outputs and the sessions in one pass each rather than looking
+// them up row by row (walkMany).
 const manyRows = 1000
-
-// outputSizes is, for a listing of many entries, the size of each output
-// as the terminal showed it, read in one pass over the outputs and joined
-// to the commands through an index SQLite builds for the query. Looking
-// each command's output up in the outputs table instead costs a search of
-// its b-tree per row, and the outputs table keeps its text in its rows
-// (WITHOUT ROWID): each comparison on the way down reads a whole row,
-// overflow pages included, straight from the file (SQLite's direct
-// overflow read, past the page cache). On 100,000 commands that was 5.8
-// reads a row with outputs of 1 KB and hundreds with large ones (issue 32);
-// this pass reads each row once, and not its overflow pages: length() of a
-// blob is in the row's header, and flags, stored after the text, is read
-// only where the text is short enough to be a full-screen program's note
-// (capture.FullScreenNote, the whole text of such an output), which never
-// overflows.
-var outputSizes = `WITH o AS MATERIALIZED (SELECT session, seq, CASE WHEN length(text) <= ` + strconv.Itoa(fullScreenNoteMax) +
-	` AND flags & ` + strconv.Itoa(int(OutputFullScreen)) + ` <> 0 THEN 0 ELSE COALESCE(length(text), 0) END AS size FROM outputs WHERE stream = '') `
-
-// fullScreenNoteMax bounds the length of the text of a full-screen
-// program's output (capture.FullScreenNote, 39 bytes).
-const fullScreenNoteMax = 256
-
-const manyColumns = `c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at,
-	c.duration_us, COALESCE(o.size, 0),
-	c.source, COALESCE(s.shell, ''), COALESCE(s.host, ''), COALESCE(s.user, ''), COALESCE(s.tty, ''), COALESCE(s.author, '')`
-
-const manyFrom = ` FROM commands c LEFT JOIN sessions s ON s.id = c.session
-	LEFT JOIN o ON o.session = c.session AND o.seq = c.seq`
 
 // Walk calls fn with each entry q selects, newest first (oldest first with
 // q.Oldest), as they are read: a listing of the whole history holds one
@@ -112,22 +88,246 @@ func (s *Store) Walk(ctx context.Context, q Query, fn func(Entry) error) error {
 	if !ok {
 		return nil
 	}
-	query := "SELECT " + entryColumns + entryFrom
 	if q.Limit == 0 || q.Limit > manyRows {
-		query = outputSizes + "SELECT " + manyColumns + manyFrom
+		return s.walkMany(ctx, q, w, fn)
 	}
+	query := "SELECT " + entryColumns + entryFrom
 	if len(w.clauses) > 0 {
 		query += " WHERE " + strings.Join(w.clauses, " AND ")
 	}
+	query += walkOrder(q)
+	return s.each(ctx, "list history", query, w.args, fn)
+}
+
+func walkOrder(q Query) string {
+	order := " ORDER BY c.started_at DESC, c.id DESC"
 	if q.Oldest {
-		query += " ORDER BY c.started_at, c.id"
-	} else {
-		query += " ORDER BY c.started_at DESC, c.id DESC"
+		order = " ORDER BY c.started_at, c.id"
 	}
 	if q.Limit > 0 {
-		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+		order += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return s.each(ctx, "list history", query, w.args, fn)
+	return order
+}
+
+// outputSize is the size of an output as the terminal showed it, read in
+// walkMany's pass over the outputs table. The text of a full-screen
+// program's output is only a note (capture.FullScreenNote, 39 bytes), so
+// flags, stored after the text, is read only for a text that short; the
+// length of a longer one is in its row's header, and no overflow page is
+// read.
+var outputSize = `CASE WHEN length(text) <= ` + strconv.Itoa(fullScreenNoteMax) +
+	` AND flags & ` + strconv.Itoa(int(OutputFullScreen)) + ` <> 0 THEN 0 ELSE COALESCE(length(text), 0) END`
+
+// fullScreenNoteMax bounds the length of the text of a full-screen
+// program's output (capture.FullScreenNote, 39 bytes).
+const fullScreenNoteMax = 256
+
+// walkMany is Walk for a listing of many entries (the whole history):
+// three passes in one read transaction, each over one table in its own
+// order. The sessions (a few thousand) and the sizes of the outputs as
+// the terminal showed them are read into memory first; the commands
+// then stream in the listing's order and are joined to them here.
+//
+// Joining in SQL cost more than the rest of the listing: a search of the
+// outputs' b-tree per row reads whole rows of it (the text is stored in
+// them, WITHOUT ROWID), overflow pages included, straight from the file
+// (SQLite's direct overflow read, past the page cache): 5.8 reads a row
+// with 1 KB outputs, hundreds with large ones (issue 32); a materialized
+// pass over the outputs joined through an automatic index cost 3 s of CPU
+// on 1,000,000 commands (the index is built by sorting every key), and the
+// search of the session per row another 1.5 s (docs/benchmarks.md §30).
+func (s *Store) walkMany(ctx context.Context, q Query, w where, fn func(Entry) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("list history: %w", classify(err))
+	}
+	defer conn.Close()
+	// One snapshot for the three passes (the store's transactions are
+	// immediate, which would hold writers off: this one only reads).
+	if _, err := conn.ExecContext(ctx, "BEGIN DEFERRED"); err != nil {
+		return fmt.Errorf("list history: %w", classify(err))
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	sessions, err := walkSessions(ctx, conn)
+	if err != nil {
+		return fmt.Errorf("list history: %w", classify(err))
+	}
+	if err := walkSizes(ctx, conn, sessions); err != nil {
+		return fmt.Errorf("list history: %w", classify(err))
+	}
+	query := "SELECT c.id, c.session, c.seq, c.command, c.exit_code, c.pipestatus, c.cwd, c.started_at, c.duration_us, c.source FROM commands c"
+	if len(w.clauses) > 0 {
+		// A filter may read the session (its author, its host).
+		query += " LEFT JOIN sessions s ON s.id = c.session WHERE " + strings.Join(w.clauses, " AND ")
+	}
+	var (
+		e    Entry
+		last *walkSession
+	)
+	err = rawRows(ctx, conn, query+walkOrder(q), w.args, func(v []driver.Value) error {
+		e.ID, e.Seq, e.ExitCode = valueInt(v[0]), valueInt(v[2]), int(valueInt(v[4]))
+		e.StartedAt, e.DurationUS = valueInt(v[7]), valueInt(v[8])
+		e.Command, e.Cwd, e.Source = valueString(v[3]), valueString(v[6]), valueString(v[9])
+		e.Pipestatus = splitInts(valueString(v[5]))
+		// Rows of one session follow each other: the session is
+		// looked up once for them.
+		if session := valueString(v[1]); last == nil || last.id != session {
+			if last = sessions[session]; last == nil {
+				last = &walkSession{id: session, hostID: SessionHost(session)}
+			}
+		}
+		e.Session, e.Shell, e.Host, e.User, e.TTY, e.Author, e.HostID = last.id, last.shell, last.host, last.user, last.tty, last.author, last.hostID
+		e.OutputBytes = last.size(e.Seq)
+		return fn(e)
+	})
+	var fnErr walkError
+	if errors.As(err, &fnErr) {
+		return fnErr.err
+	}
+	if err != nil {
+		return fmt.Errorf("list history: %w", classify(err))
+	}
+	return nil
+}
+
+// walkError carries an error of Walk's fn out of rawRows unchanged.
+type walkError struct{ err error }
+
+func (w walkError) Error() string { return w.err.Error() }
+
+// rawRows runs query on conn through the driver itself and calls fn with
+// each row's values (int64, float64, string, []byte or nil; the slice is
+// reused from row to row): database/sql's conversion of each value into
+// the caller's variables, through reflection and under its locks, was a
+// fifth of a listing's time. An error of fn is returned as a walkError.
+func rawRows(ctx context.Context, conn *sql.Conn, query string, args []any, fn func([]driver.Value) error) error {
+	return conn.Raw(func(dc any) error {
+		q, ok := dc.(driver.QueryerContext)
+		if !ok {
+			return errors.New("the driver cannot query")
+		}
+		named := make([]driver.NamedValue, len(args))
+		for i, a := range args {
+			v, err := driver.DefaultParameterConverter.ConvertValue(a)
+			if err != nil {
+				return err
+			}
+			named[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+		}
+		// The driver watches a context that can end from a goroutine it
+		// starts for each row: ctx is looked at every 1024 rows here.
+		rows, err := q.QueryContext(context.WithoutCancel(ctx), query, named)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		dest := make([]driver.Value, len(rows.Columns()))
+		for n := 0; ; n++ {
+			if n%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := rows.Next(dest); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			if err := fn(dest); err != nil {
+				return walkError{err}
+			}
+		}
+	})
+}
+
+func valueInt(v driver.Value) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+func valueString(v driver.Value) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return ""
+}
+
+// walkSession is a session's columns an Entry shows, and the sizes of its
+// outputs (walkMany).
+type walkSession struct {
+	id, shell, host, user, tty, author, hostID string
+	// bySeq is the size of the output of each sequence number from 0,
+	// as a session numbers its commands; sparse holds those far beyond.
+	bySeq  []int64
+	sparse map[int64]int64
+}
+
+func (ws *walkSession) size(seq int64) int64 {
+	if seq >= 0 && seq < int64(len(ws.bySeq)) {
+		return ws.bySeq[seq]
+	}
+	return ws.sparse[seq]
+}
+
+func walkSessions(ctx context.Context, conn *sql.Conn) (map[string]*walkSession, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT id, shell, host, user, tty, author FROM sessions")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*walkSession{}
+	for rows.Next() {
+		ws := &walkSession{}
+		if err := rows.Scan(&ws.id, &ws.shell, &ws.host, &ws.user, &ws.tty, &ws.author); err != nil {
+			return nil, err
+		}
+		ws.hostID = SessionHost(ws.id)
+		out[ws.id] = ws
+	}
+	return out, rows.Err()
+}
+
+// walkSizes reads the size of every output as the terminal showed it
+// (stream ”) into its session's walkSession (made for an output whose
+// session has no row), in one pass over the outputs in their order.
+func walkSizes(ctx context.Context, conn *sql.Conn, sessions map[string]*walkSession) error {
+	var ws *walkSession
+	err := rawRows(ctx, conn, "SELECT session, seq, "+outputSize+" FROM outputs WHERE stream = ''", nil, func(v []driver.Value) error {
+		seq, size := valueInt(v[1]), valueInt(v[2])
+		if session := valueString(v[0]); ws == nil || ws.id != session {
+			if ws = sessions[session]; ws == nil {
+				ws = &walkSession{id: session, hostID: SessionHost(session)}
+				sessions[ws.id] = ws
+			}
+		}
+		if size == 0 {
+			return nil
+		}
+		// A session numbers its commands from 1: a slice indexed by
+		// the number, unless one is far beyond those seen.
+		if seq >= 0 && seq < int64(len(ws.bySeq))+4096 {
+			if n := int(seq) + 1; n > len(ws.bySeq) {
+				ws.bySeq = slices.Grow(ws.bySeq, n-len(ws.bySeq))[:n]
+			}
+			ws.bySeq[seq] = size
+			return nil
+		}
+		if ws.sparse == nil {
+			ws.sparse = map[int64]int64{}
+		}
+		ws.sparse[seq] = size
+		return nil
+	})
+	return err
 }
 
 // queryWhere is the WHERE clauses of q's selection (commands c joined to

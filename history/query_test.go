@@ -437,3 +437,78 @@ func TestListManyRowsSameEntries(t *testing.T) {
 		t.Errorf("Walk stopped after 3: %v, %q", err, commands(walked))
 	}
 }
+
+// TestListManyRowsEdges: the listing of many rows, which joins sessions and
+// output sizes itself, agrees with the short one, row by row, where the
+// join has edges: a command whose session has no row, another
+// installation's session and a coding agent's, a session numbered far
+// beyond its first commands, a pruned output, each filter that reads the
+// session (author, host), and one that selects nothing.
+func TestListManyRowsEdges(t *testing.T) {
+	ctx := t.Context()
+	s := newStore(t)
+	other := "c" + history.HostSep + "0123456789abcdef"
+	add(t, s, []history.Session{
+		{ID: "a", Shell: "zsh", Host: "h1", User: "u", TTY: "/dev/pts/1", StartedAt: t0},
+		{ID: other, Shell: "bash", Host: "laptop", User: "v", StartedAt: t0},
+		{ID: "agent", Shell: "bash", Host: "h1", User: "u", Author: "claude-code", StartedAt: t0},
+	},
+		history.Entry{Session: "a", Seq: 1, Command: "ls", Pipestatus: []int{0, 1}, StartedAt: t0 + 1},
+		history.Entry{Session: "a", Seq: 100000, Command: "far", ExitCode: 3, StartedAt: t0 + 2},
+		history.Entry{Session: other, Seq: 1, Command: "remote", StartedAt: t0 + 3, Source: "import"},
+		history.Entry{Session: "agent", Seq: 1, Command: "go test", ExitCode: 1, StartedAt: t0 + 4},
+		history.Entry{Session: "gone", Seq: 1, Command: "no session row", StartedAt: t0 + 5},
+		history.Entry{Session: "a", Seq: 2, Command: "pruned", StartedAt: t0 + 6},
+	)
+	addOutputs(t, s,
+		history.Output{Session: "a", Seq: 1, Text: []byte("x\n"), Bytes: 2, CreatedAt: t0 + 10},
+		history.Output{Session: "a", Seq: 100000, Text: []byte("far away\n"), Bytes: 9, CreatedAt: t0 + 10},
+		history.Output{Session: other, Seq: 1, Text: []byte("remote output\n"), Bytes: 14, CreatedAt: t0 + 10},
+		history.Output{Session: "agent", Seq: 1, Text: []byte("FAIL\n"), Bytes: 5, CreatedAt: t0 + 10},
+		history.Output{Session: "gone", Seq: 1, Text: []byte("orphan\n"), Bytes: 7, CreatedAt: t0 + 10},
+		history.Output{Session: "a", Seq: 2, Text: []byte("old\n"), Bytes: 4, CreatedAt: t0},
+	)
+	if _, err := s.PruneOutputs(ctx, t0+1, 0); err != nil {
+		t.Fatal(err)
+	}
+	queries := map[string]history.Query{
+		"all":          {},
+		"oldest":       {Oldest: true},
+		"failed":       {Failed: true},
+		"agent":        {Authors: []string{"claude-code"}},
+		"own":          {Authors: []string{""}},
+		"host label":   {Host: "laptop"},
+		"host id":      {Host: "0123456789abcdef"},
+		"this host":    {ThisHost: true},
+		"session":      {Session: "a"},
+		"none":         {Session: "nope"},
+		"text":         {Text: "far"},
+		"since, limit": {Since: t0 + 2, Limit: 5000},
+	}
+	for name, q := range queries {
+		few := q
+		few.Limit = 1000
+		want, err := s.List(ctx, few)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: many rows:\n%+v\nfew rows:\n%+v", name, got, want)
+		}
+		if name == "all" && len(got) != 6 {
+			t.Errorf("all: %d entries, want 6", len(got))
+		}
+	}
+	all, _ := s.List(ctx, history.Query{})
+	sizes := map[string]int64{}
+	for _, e := range all {
+		sizes[e.Command] = e.OutputBytes
+	}
+	if sizes["far"] != 9 || sizes["remote"] != 14 || sizes["no session row"] != 7 {
+		t.Errorf("output sizes %v: far 9, remote 14, no session row 7 wanted", sizes)
+	}
+}

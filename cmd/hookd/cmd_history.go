@@ -90,8 +90,9 @@ func cmdHistory(fs *pflag.FlagSet) runFunc {
 		if !*asJSON && q.Limit == 0 {
 			// The whole history, oldest first as it is read.
 			q.Oldest = true
+			lines := &entryLines{w: w, e: e}
 			if err := s.Walk(ctx, q, func(en history.Entry) error {
-				printEntryLine(w, e, en)
+				lines.print(en)
 				return nil
 			}); err != nil {
 				return err
@@ -144,28 +145,110 @@ func terminalRows(w io.Writer) int {
 }
 
 func printEntryLine(w io.Writer, e *env, en history.Entry) {
-	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
-	status := fmt.Sprintf("%3d", en.ExitCode)
-	st := e.palette.Render(style.Success, status)
+	(&entryLines{w: w, e: e}).print(en)
+}
+
+// entryLines prints hookd history's lines, each formatted into one buffer
+// kept from line to line: a listing of a million commands formats a
+// million lines, and fmt's strings and the styles' were half its time
+// (docs/benchmarks.md §30).
+type entryLines struct {
+	w     io.Writer
+	e     *env
+	buf   []byte
+	plain bool // styles leave text as it is (no colour): none applied
+	ready bool
+	// minuteStr is the local "2006-01-02 15:04:" of the minute (since
+	// the epoch) the last line started in, which the lines of that minute
+	// share; nil when the minute's offset from UTC is not whole minutes
+	// or changes within it (each line is then formatted whole).
+	minute    int64
+	minuteStr []byte
+	minuteSet bool
+}
+
+// appendWhen appends when the command started, local time, to the second.
+func (l *entryLines) appendWhen(b []byte, us int64) []byte {
+	sec := us / 1e6
+	if us%1e6 < 0 {
+		sec--
+	}
+	m := sec / 60
+	if sec%60 < 0 {
+		m--
+	}
+	if !l.minuteSet || m != l.minute {
+		l.minute, l.minuteSet, l.minuteStr = m, true, l.minuteStr[:0]
+		start := time.Unix(m*60, 0).Local()
+		_, off := start.Zone()
+		if _, offEnd := time.Unix(m*60+59, 0).Local().Zone(); off%60 == 0 && off == offEnd {
+			l.minuteStr = start.AppendFormat(l.minuteStr, "2006-01-02 15:04:")
+		}
+	}
+	if len(l.minuteStr) == 0 {
+		return time.UnixMicro(us).Local().AppendFormat(b, "2006-01-02 15:04:05")
+	}
+	return appendInt02(append(b, l.minuteStr...), int(sec-m*60))
+}
+
+// style appends field styled with st.
+func (l *entryLines) style(b []byte, st style.Style, field []byte) []byte {
+	if l.plain {
+		return append(b, field...)
+	}
+	return append(b, l.e.palette.Render(st, string(field))...)
+}
+
+// padLeft appends s right-aligned in width runes, as fmt's %*s does.
+func padLeft(b []byte, width int, s []byte) []byte {
+	for n := utf8.RuneCount(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+func (l *entryLines) print(en history.Entry) {
+	if !l.ready {
+		l.ready = true
+		l.plain = true
+		for _, st := range []style.Style{style.Dim, style.Success, style.Danger} {
+			l.plain = l.plain && l.e.palette.Render(st, "x") == "x"
+		}
+	}
+	var num, field [24]byte
+	b := l.buf[:0]
+	b = l.style(b, style.Dim, padLeft(field[:0], 6, strconv.AppendInt(num[:0], en.ID, 10)))
+	b = append(b, "  "...)
+	b = l.appendWhen(b, en.StartedAt)
+	b = append(b, "  "...)
+	b = padLeft(b, 7, appendDuration(num[:0], en.DurationUS))
+	b = append(b, "  "...)
+	st := style.Success
 	if en.ExitCode != 0 {
-		st = e.palette.Render(style.Danger, status)
+		st = style.Danger
 	}
-	id := e.palette.Render(style.Dim, fmt.Sprintf("%6d", en.ID))
-	size := ""
+	b = l.style(b, st, padLeft(field[:0], 3, strconv.AppendInt(num[:0], int64(en.ExitCode), 10)))
+	b = append(b, "  "...)
+	var size []byte
 	if en.OutputBytes > 0 {
-		size = formatSize(en.OutputBytes)
-	}
-	by := ""
-	if en.Author != "" {
-		by = e.palette.Render(style.Dim, "["+sanitize.Line(en.Author)+"]") + " "
-	}
-	if en.HostID != "" { // synced in from another machine: which one
-		by += e.palette.Render(style.Dim, "[@"+sanitize.Line(en.Host)+"]") + " "
+		size = appendSize(num[:0], en.OutputBytes)
 	}
 	// Padded before it is styled: on a terminal the style's escape
 	// sequences would count in the width.
-	fmt.Fprintf(w, "%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
-		e.palette.Render(style.Dim, fmt.Sprintf("%5s", size)), by, sanitize.Line(en.Command))
+	b = l.style(b, style.Dim, padLeft(field[:0], 5, size))
+	b = append(b, "  "...)
+	if en.Author != "" {
+		b = l.style(b, style.Dim, []byte("["+sanitize.Line(en.Author)+"]"))
+		b = append(b, ' ')
+	}
+	if en.HostID != "" { // synced in from another machine: which one
+		b = l.style(b, style.Dim, []byte("[@"+sanitize.Line(en.Host)+"]"))
+		b = append(b, ' ')
+	}
+	b = append(b, sanitize.Line(en.Command)...)
+	b = append(b, '\n')
+	l.buf = b
+	l.w.Write(b)
 }
 
 func cmdShow(fs *pflag.FlagSet) runFunc {
@@ -249,18 +332,21 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 }
 
 // formatSize shows a byte count the short way: 512B, 3.4K, 12M.
-func formatSize(n int64) string {
+func formatSize(n int64) string { return string(appendSize(nil, n)) }
+
+// appendSize appends formatSize(n) to b.
+func appendSize(b []byte, n int64) []byte {
 	switch {
 	case n < 1024:
-		return fmt.Sprintf("%dB", n)
+		return append(strconv.AppendInt(b, n, 10), 'B')
 	case n < 10<<10:
-		return fmt.Sprintf("%.1fK", float64(n)/1024)
+		return append(strconv.AppendFloat(b, float64(n)/1024, 'f', 1, 64), 'K')
 	case n < 1<<20:
-		return fmt.Sprintf("%dK", n>>10)
+		return append(strconv.AppendInt(b, n>>10, 10), 'K')
 	case n < 10<<20:
-		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+		return append(strconv.AppendFloat(b, float64(n)/(1<<20), 'f', 1, 64), 'M')
 	default:
-		return fmt.Sprintf("%dM", n>>20)
+		return append(strconv.AppendInt(b, n>>20, 10), 'M')
 	}
 }
 
