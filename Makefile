@@ -19,6 +19,16 @@ DATE    := $(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)
 # A v1.2.3 tag on the commit gives 1.2.3; otherwise 0.1.0-dev.<commit>.
 VERSION ?= $(or $(patsubst v%,%,$(shell git describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null)),0.1.0-dev.$(shell git rev-parse --short=12 HEAD))
 
+# The licence. The repository has none yet: choosing one is the owner's
+# decision. Adding the file LICENSE at the top of the tree and its SPDX id
+# here (LICENSE_SPDX = MIT, say) is all it takes: the archives then carry
+# LICENSE, the .deb installs it as /usr/share/doc/hookd/copyright (Debian's
+# name; a .deb has no licence field), the .rpm as its %license file
+# /usr/share/licenses/hookd/LICENSE with this id in its License tag.
+# Without LICENSE, make release warns that they carry no licence; one
+# without the other is an error.
+LICENSE_SPDX =
+
 CC_amd64 ?= gcc
 CC_arm64 ?= aarch64-linux-gnu-gcc
 # osusergo, netgo: Go's own user and DNS lookups, so that the static
@@ -28,9 +38,16 @@ TAGS    := sqlite_fts5 sqlite_omit_load_extension osusergo netgo
 LDFLAGS := -s -w -buildid= -linkmode=external -extldflags=-static \
 	-X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(DATE)
 
-.PHONY: release binaries clean-dist
-release: clean-dist binaries
-	@set -e; stage=$(DIST)/stage; mkdir -p $$stage; \
+.PHONY: release binaries packages clean-dist license-check
+release: license-check clean-dist binaries packages
+
+# make packages: the archives, .deb, .rpm and SHA256SUMS from the binaries
+# already in dist/ (make release builds them first).
+packages: license-check
+	@set -e; stage=$(DIST)/stage; rm -rf $$stage; mkdir -p $$stage; \
+	if [ -f LICENSE ]; then \
+	  sed -e 's/^  #LICENSE /  /' -e 's|^license: .*|license: "$(LICENSE_SPDX)"|' packaging/nfpm.yaml >$$stage/nfpm.yaml; \
+	else cp packaging/nfpm.yaml $$stage/nfpm.yaml; fi; \
 	$(DIST)/hookd_linux_amd64/hookd __man >$$stage/hookd.1; \
 	touch -d @$(SOURCE_DATE_EPOCH) $$stage/hookd.1; gzip -9 -n -c $$stage/hookd.1 >$$stage/hookd.1.gz; \
 	for arch in $(ARCHES); do \
@@ -38,17 +55,29 @@ release: clean-dist binaries
 	  mkdir -p $$dir/completions; \
 	  cp $(DIST)/hookd_linux_$$arch/hookd $$dir/hookd; \
 	  cp README.md $$stage/hookd.1 $$dir/; cp scripts/completions/* $$dir/completions/; \
+	  if [ -f LICENSE ]; then cp LICENSE $$dir/; fi; \
 	  rm -f $$dir/completions/README.md; \
 	  chmod -R u=rwX,go=rX $$dir; chmod 0755 $$dir/hookd; \
 	  tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
 	    -C $$stage -cf - $$name | gzip -9 -n >$(DIST)/$$name.tar.gz; \
 	  cp $(DIST)/hookd_linux_$$arch/hookd $$stage/hookd; \
 	  for fmt in deb rpm; do \
-	    ARCH=$$arch VERSION=$(VERSION) $(NFPM) package --config packaging/nfpm.yaml --packager $$fmt --target $(DIST)/ >/dev/null; \
+	    ARCH=$$arch VERSION=$(VERSION) $(NFPM) package --config $$stage/nfpm.yaml --packager $$fmt --target $(DIST)/ >/dev/null; \
 	  done; \
 	done; \
 	rm -rf $$stage; \
 	cd $(DIST) && sha256sum *.tar.gz *.deb *.rpm >SHA256SUMS && cat SHA256SUMS
+
+# Before anything is built: LICENSE and LICENSE_SPDX go together; neither
+# is a warning (the packages carry no licence), one alone an error.
+license-check:
+	@if [ -f LICENSE ] && [ -z "$(LICENSE_SPDX)" ]; then \
+	  echo "make release: LICENSE exists, but the Makefile's LICENSE_SPDX (its SPDX id) is empty" >&2; exit 1; \
+	elif [ ! -f LICENSE ] && [ -n "$(LICENSE_SPDX)" ]; then \
+	  echo "make release: LICENSE_SPDX is $(LICENSE_SPDX), but there is no LICENSE file" >&2; exit 1; \
+	elif [ ! -f LICENSE ]; then \
+	  echo "warning: no LICENSE file: the archives, .deb and .rpm carry no licence (docs/install.md, \"The licence\")" >&2; \
+	fi
 
 binaries: $(addprefix $(DIST)/hookd_linux_,$(addsuffix /hookd,$(ARCHES)))
 
