@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,4 +99,53 @@ func askingShell(t *testing.T, shell string, text ...string) (*llmtest.Server, *
 	h := newHome(t)
 	s := shelltest.Start(t, h, shell, shelltest.Options{RC: initLine(shell), Env: append(llmEnv(fake), "HOOKD_CAPTURE=pty")})
 	return fake, h, s
+}
+
+// TestFixCallsAreNotFailures: the fix command's own line (no fix on offer,
+// a number with none, an answer other than y, a fix put on the line) is
+// hookd's, not the user's command: it is not recorded, so it is never a
+// failure with fixes of its own, in stats or "it worked before"; the fix it
+// runs is recorded as itself, and the fixes on offer stay the last failed
+// command's (issue 32 item 13).
+func TestFixCallsAreNotFailures(t *testing.T) {
+	forAllShells(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: plainPrompt(shell) + initLine(shell)})
+		s.Type("ech kept-offer\r")
+		s.WaitForPlain(regexp.MustCompile(`↳ echo kept-offer\s+fix\n`), 20*time.Second)
+		s.Sync()
+		m := s.Mark()
+		s.Type("fix 3\r")
+		s.WaitPlainSince(m, regexp.MustCompile(`hookd: no fix 3`), 10*time.Second)
+		s.Sync()
+		s.Type("fix 2\r")
+		s.WaitPlainSince(m, regexp.MustCompile(`(?s)hookd: no fix 3.*hookd: no fix 2`), 10*time.Second)
+		s.Sync()
+		s.Type("fix\r")
+		if shell == "zsh" {
+			// zsh puts the fix on the line: Enter runs it.
+			s.WaitPlainSince(m, regexp.MustCompile(`[%#] echo kept-offer$`), 10*time.Second)
+			s.Type("\r")
+		} else {
+			s.WaitPlainSince(m, regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
+			s.Type("n\r")
+			s.Sync()
+			// Declined, and asked again: the offer is still the failure's.
+			s.Type("fix 1\r")
+			s.WaitPlainSince(m, regexp.MustCompile(`(?s)\[y/N, then Enter\] n\n.*run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
+			s.Type("y\r")
+		}
+		s.WaitPlainSince(m, regexp.MustCompile(`[\n⏎] ?kept-offer\n`), 10*time.Second)
+		s.Sync()
+		if out := s.PlainSince(m); strings.Contains(out, "↳") {
+			t.Errorf("fixes offered for the fix command's own line:\n%s", out)
+		}
+		var got []string
+		for _, e := range entries(t, h) {
+			got = append(got, fmt.Sprintf("%s=%d", e.Command, e.ExitCode))
+		}
+		if want := []string{"ech kept-offer=127", "echo kept-offer=0"}; !equal(got, want) {
+			t.Errorf("history %q; want %q (the fix command's own lines left out)", got, want)
+		}
+	})
 }
