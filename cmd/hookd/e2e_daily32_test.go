@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,4 +149,35 @@ func TestFixCallsAreNotFailures(t *testing.T) {
 			t.Errorf("history %q; want %q (the fix command's own lines left out)", got, want)
 		}
 	})
+}
+
+// TestStatusCountIsTheDatabases: hookd status gives one count of commands,
+// the database's. The agent's own count was what that process stored, but
+// hookd's other commands store what waits in the spools too (hookd history
+// here, before the agent ran), so it disagreed (issue 32 item 13).
+func TestStatusCountIsTheDatabases(t *testing.T) {
+	h := newHome(t)
+	hookd(t, h, "record", "--author", "claude", "--", "echo", "before-the-agent")
+	hookd(t, h, "history") // the CLI stores the spooled command itself
+	hookd(t, h, "daemon", "--detach")
+	var st struct {
+		Agent    *struct{ PID int }     `json:"agent"`
+		Database struct{ Commands int } `json:"database"`
+	}
+	shelltest.Eventually(t, 10*time.Second, func() bool {
+		hookd(t, h, "record", "--author", "claude", "--", "echo", "after")
+		json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
+		return st.Agent != nil
+	}, func() string { return fmt.Sprintf("status: %+v", st) })
+	out := hookd(t, h, "status")
+	json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
+	counts := regexp.MustCompile(`(\d+) commands`).FindAllStringSubmatch(out, -1)
+	if len(counts) == 0 {
+		t.Fatalf("no count of commands:\n%s", out)
+	}
+	for _, c := range counts {
+		if c[1] != fmt.Sprint(st.Database.Commands) {
+			t.Errorf("status says %q; the database holds %d commands:\n%s", c[0], st.Database.Commands, out)
+		}
+	}
 }
