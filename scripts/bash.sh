@@ -886,7 +886,11 @@ _hookd_search() {
     builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
   done
   [[ -x $_hookd_bin ]] || return 0
-  _hookd_o=$(command "$_hookd_bin" search --widget bash --query="$READLINE_LINE") || return 0
+  # bash clears the prompt's line while a bind -x command runs: the search
+  # draws it there again (the prompt's last line, as readline shows it).
+  _hookd_o=${PS1-}
+  _hookd_o=${_hookd_o@P}
+  _hookd_o=$(command "$_hookd_bin" search --widget bash --prompt-line="${_hookd_o##*$'\n'}$READLINE_LINE" --query="$READLINE_LINE") || return 0
   _hookd_o=${_hookd_o%.}
   _hookd_a=${_hookd_o%%$'\n'*}
   case $_hookd_a in

@@ -181,3 +181,53 @@ func TestStatusCountIsTheDatabases(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchKeepsPromptLine: while Ctrl-R's search is open, the prompt's
+// line (the prompt's last line and what was typed) stays on the screen,
+// and after it closes too, in both shells, with a plain prompt, a
+// multi-line coloured PS1 and a prompt set by PROMPT_COMMAND as
+// starship's is. bash clears that line while a bind -x command runs; the
+// search draws it again (issue 32 item 3).
+func TestSearchKeepsPromptLine(t *testing.T) {
+	prompts := []struct{ name, bash, zsh string }{
+		{"plain", "PS1='P> '\n", "PROMPT='P> '\n"},
+		{"multiline", "PS1='\\[\\e[1;34m\\]top line \\w\\[\\e[0m\\]\\nP> '\n", "PROMPT=$'%B%F{blue}top line %~%f%b\\nP> '\n"},
+		{"prompt-command", "starshipish() { PS1=\"[\\$?] P> \"; }\nPROMPT_COMMAND=starshipish\n", "precmd() { PROMPT=\"[$?] P> \" }\n"},
+	}
+	forEachShell(t, func(t *testing.T, shell string) {
+		for _, p := range prompts {
+			t.Run(p.name, func(t *testing.T) {
+				h := newHome(t)
+				rc := p.bash
+				if shell == "zsh" {
+					rc = p.zsh
+				}
+				s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc + initLine(shell)})
+				s.Run("echo promptword")
+				s.Editing()
+				s.Type("echo typedline")
+				s.WaitForScreen(regexp.MustCompile(`P> echo typedline\s*\z`), 20*time.Second)
+				s.Type(ctrlR)
+				screen := s.WaitForScreen(regexp.MustCompile(`(?m)^› echo typedline`), 20*time.Second)
+				if !regexp.MustCompile(`(?m)^(\[0\] )?P> echo typedline\s*\n› echo typedline`).MatchString(screen) {
+					t.Errorf("the prompt's line is not above the open search:\n%s", screen)
+				}
+				if p.name == "multiline" && !strings.Contains(screen, "top line") {
+					t.Errorf("the prompt's first line is gone:\n%s", screen)
+				}
+				s.Type(esc)
+				waitLineSuffix(t, s, "echo typedline")
+			})
+		}
+	})
+}
+
+// waitLineSuffix waits until the search is gone and the screen's last line
+// is the prompt with line on it, once.
+func waitLineSuffix(t *testing.T, s *shelltest.Shell, line string) {
+	t.Helper()
+	screen := s.WaitForScreen(regexp.MustCompile(`(?m)^(\[0\] )?P> `+regexp.QuoteMeta(line)+`\s*\z`), 20*time.Second)
+	if strings.Count(screen, "P> "+line) != 1 {
+		t.Errorf("the prompt's line shows %d times after the search:\n%s", strings.Count(screen, "P> "+line), screen)
+	}
+}
