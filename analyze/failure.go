@@ -393,11 +393,3 @@ func (f *Failure) isFile(ctx context.Context, p string) bool {
 	e, err := f.Env.Stat(ctx, f.path(p))
 	return err == nil && !e.Dir
 }
-
-// sudo returns "sudo " unless the user is root.
-func (f *Failure) sudo(ctx context.Context) string {
-	if f.Env.IsRoot(ctx) {
-		return ""
-	}
-	return "sudo "
-}

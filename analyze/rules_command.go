@@ -179,7 +179,7 @@ func sudoMissing(ctx context.Context, f *Failure) *Finding {
 		cmd := f.Input.Command
 		stripped := cmd[:c.span[0]] + cmd[c.start[0]:]
 		fd := found(CommandNotFound, 0.85, "sudo is not installed; as root you do not need it.")
-		if f.Env.IsRoot(ctx) {
+		if asRoot, _ := f.root(ctx); asRoot {
 			fd.Fixes = append(fd.Fixes, fix(stripped, 0.9, "You are root already: run the command without sudo."))
 		} else {
 			fd.RootCause = "sudo is not installed; run the command as root (su -c) or install sudo as root."

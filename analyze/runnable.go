@@ -2,18 +2,39 @@ package analyze
 
 import "context"
 
+// root is the one fact of whether the failing user is root, which every
+// rule that cares asks through it (never Env.IsRoot itself). asRoot is
+// the best guess, this user's: for the form a command takes (sudo in front
+// or not). known says whether the failure is this user's (recorded here):
+// a described one's user is unknown (Input.Described), and only a known
+// root decides what is offered or explained on root's behalf.
+func (f *Failure) root(ctx context.Context) (asRoot, known bool) {
+	return f.Env.IsRoot(ctx), !f.Input.Described
+}
+
 // canSudo reports whether a fix may put sudo in front of a command: the
 // user is not root (who needs no sudo, and in containers has none) and
 // sudo is on the PATH. For a described failure (Input.Described) the user
 // who ran it is unknown, and the fix the tool's words call for stays.
 func (f *Failure) canSudo(ctx context.Context) bool {
-	return f.Input.Described || !f.Env.IsRoot(ctx) && f.Env.LookPath(ctx, "sudo")
+	asRoot, known := f.root(ctx)
+	return !known || !asRoot && f.Env.LookPath(ctx, "sudo")
 }
 
 // deniedRoot reports whether the failure is known to be root's: recorded
 // here (not described) while this user is root.
 func (f *Failure) deniedRoot(ctx context.Context) bool {
-	return !f.Input.Described && f.Env.IsRoot(ctx)
+	asRoot, known := f.root(ctx)
+	return known && asRoot
+}
+
+// sudo returns "sudo " unless the user is root (for a described failure,
+// this user is the guess).
+func (f *Failure) sudo(ctx context.Context) string {
+	if asRoot, _ := f.root(ctx); asRoot {
+		return ""
+	}
+	return "sudo "
 }
 
 // dropSudoFixes removes from the findings the fixes that run through sudo,

@@ -42,7 +42,7 @@
 #     _hookd_arm_prefix, _hookd_arm_bang, _hookd_insert, _hookd_arm,
 #     _hookd_enter, _hookd_accept_line, _hookd_offer_line
 #   the fixes
-#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
+#     _hookd_fix (the fix command), _hookd_own, _hookd_fix_key, _hookd_ai_key
 #   the search
 #     _hookd_search          Ctrl-R: hookd search, its choice on the line
 #   completion
@@ -746,6 +746,19 @@ _hookd_first_safe() {
   return 0
 }
 
+# _hookd_own STATUS: the fix command ran no command (none on offer, a
+# usage error, an answer other than yes, fix --ai): its line is hookd's
+# own, not the user's command, so it is not recorded (nor a failure to
+# fix, in stats or "it worked before"), and the fixes on offer stay those
+# of the last failed command. Under capture, the mark that says so ends
+# its output. Returns STATUS.
+_hookd_own() {
+  [[ -z $_hookd_nonce || -z $_hookd_t0 ]] ||
+    builtin printf '\e]6973;hookd;%s;X;%s;%s\a\e]133;D;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$((_hookd_seq + 1))" "$1"
+  _hookd_t0=''
+  return "$1"
+}
+
 # _hookd_fix runs fix N (1 to 3) of the last failed command, after showing it
 # exactly and asking, with its risk: y for a low or medium one, the word
 # yes for a high one; it then goes into the history as itself. fix with no
@@ -758,11 +771,13 @@ _hookd_fix() {
   # with the rules') are then the ones fix N runs.
   if [[ $_hookd_n == --ai ]]; then
     command "$_hookd_bin" suggest --ai --failed
+    _hookd_own $?
     return
   fi
   if [[ -n $_hookd_n && $_hookd_n != [123] ]]; then
     builtin printf 'usage: fix [1|2|3] | fix --ai\n' >&2
-    return 2
+    _hookd_own 2
+    return
   fi
   while IFS= builtin read -r -d '' _hookd_c; do
     _hookd_all+=("$_hookd_c")
@@ -773,7 +788,8 @@ _hookd_fix() {
     if [[ -z $_hookd_n && ${#_hookd_all[@]} -gt 0 ]]; then
       builtin printf 'hookd: every fix of the last command is high risk: %s N runs fix N (1 to %s) once you type yes\n' \
         "$_hookd_fixcmd" "${#_hookd_all[@]}" >&2
-      return 1
+      _hookd_own 1
+      return
     fi
     _hookd_n=${_hookd_n:-1}
   fi
@@ -784,7 +800,8 @@ _hookd_fix() {
     else
       builtin printf 'hookd: no fix %s: the last failed command has %s\n' "$_hookd_n" "${#_hookd_all[@]}" >&2
     fi
-    return 1
+    _hookd_own 1
+    return
   fi
   # Shown exactly; quoted when it holds control characters or anything
   # beyond ASCII (bidirectional and invisible characters among them),
@@ -799,15 +816,16 @@ _hookd_fix() {
   if [[ $_hookd_c == *'[REDACTED]'* ]]; then
     builtin printf 'hookd: a secret was redacted from it: not run. %s puts it on the command line, to put the secret back in place of [REDACTED]\n' \
       "${_hookd_fixkey:-the fix key}" >&2
-    return 1
+    _hookd_own 1
+    return
   fi
   _hookd_risk_of "$_hookd_c"
   if [[ $_hookd_rl == high ]]; then
-    builtin read -r -p "run it (high risk${_hookd_rw:+: $_hookd_rw})? type yes, then Enter: " _hookd_a || return 1
-    [[ $_hookd_a == yes ]] || return 1
+    builtin read -r -p "run it (high risk${_hookd_rw:+: $_hookd_rw})? type yes, then Enter: " _hookd_a || { _hookd_own 1; return; }
+    [[ $_hookd_a == yes ]] || { _hookd_own 1; return; }
   else
-    builtin read -r -p "run it ($_hookd_rl risk)? [y/N, then Enter] " _hookd_a || return 1
-    [[ $_hookd_a == [yY]* ]] || return 1
+    builtin read -r -p "run it ($_hookd_rl risk)? [y/N, then Enter] " _hookd_a || { _hookd_own 1; return; }
+    [[ $_hookd_a == [yY]* ]] || { _hookd_own 1; return; }
   fi
   builtin history -s -- "$_hookd_c"
   # The fix is recorded as itself, timed from here: the wait for the
@@ -868,7 +886,11 @@ _hookd_search() {
     builtin bind -m "$_hookd_km" '"\C-x\C-h7": ""'
   done
   [[ -x $_hookd_bin ]] || return 0
-  _hookd_o=$(command "$_hookd_bin" search --widget bash --query="$READLINE_LINE") || return 0
+  # bash clears the prompt's line while a bind -x command runs: the search
+  # draws it there again (the prompt's last line, as readline shows it).
+  _hookd_o=${PS1-}
+  _hookd_o=${_hookd_o@P}
+  _hookd_o=$(command "$_hookd_bin" search --widget bash --prompt-line="${_hookd_o##*$'\n'}$READLINE_LINE" --query="$READLINE_LINE") || return 0
   _hookd_o=${_hookd_o%.}
   _hookd_a=${_hookd_o%%$'\n'*}
   case $_hookd_a in

@@ -382,7 +382,7 @@ end
 function _hookd_postexec --on-event fish_postexec
     # The status, the pipestatus, and last the environment's values.
     set -l s $status $pipestatus "$PATH"\x1f"$VIRTUAL_ENV"\x1f"$CONDA_PREFIX"\x1f"$NODE_ENV"\x1f"$KUBECONFIG"\x1f"$AWS_PROFILE"\x1f"$DOCKER_CONTEXT"\x1f"$GOFLAGS"
-    if string match -qr '^\S' -- $argv[1]; and not set -q fish_private_mode; and test -w $_hookd_spooldir
+    if string match -qr '^\S' -- $argv[1]; and not set -q fish_private_mode; and not set -q _hookd_own; and test -w $_hookd_spooldir
         read -l up _ <$_hookd_upf
         if set -q _hookd_fixed[1]
             # The fix command ran a fix: recorded as itself, timed from
@@ -397,6 +397,7 @@ function _hookd_postexec --on-event fish_postexec
         set -e _hookd_nums[1]
         set -q _hookd_nums[1]; or _hookd_grow
     else
+        set -e _hookd_own
         test "$s[-1]" = "$_hookd_env"; or _hookd_envrec $_hookd_nums[1] $s[-1]
         test $s[1] = 0 -a -z "$_hookd_nonce" -a -e "$_hookd_alive"; or _hookd_after $s[1] 0
     end
@@ -564,6 +565,11 @@ end
 # first fix that is not high risk (none: it says so, and runs nothing).
 # fix --ai asks the LLM too.
 function _hookd_fix
+    # The line of the fix command is hookd's own, not the user's command:
+    # unless it runs a fix (recorded as itself), it is not recorded, nor a
+    # failure to fix (in stats or "it worked before"), and the fixes on
+    # offer stay those of the last failed command.
+    set -g _hookd_own 1
     set -l n $argv[1]
     if test "$n" = --ai
         command $_hookd_bin suggest --ai --failed
@@ -620,6 +626,7 @@ function _hookd_fix
     set -l up 0
     read up _ <$_hookd_upf
     set -g _hookd_fixed $_hookd_clock+$up $c
+    set -e _hookd_own
     eval $c
 end
 

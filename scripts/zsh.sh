@@ -43,7 +43,7 @@
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
 #     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
 #   the fixes
-#     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
+#     _hookd_fix (the fix command), _hookd_own, _hookd_fix_key, _hookd_ai_key
 #   the search
 #     _hookd_search_widget   Ctrl-R: hookd search, its choice on the line
 #   completion
@@ -717,6 +717,18 @@ _hookd_first_safe() {
   return 0
 }
 
+# _hookd_own: the line of the fix command is hookd's own, not the user's
+# command (the fix it puts on the line is recorded when it runs): it is
+# not recorded, nor a failure to fix (in stats or "it worked before"), and
+# the fixes on offer stay those of the last failed command. Under capture,
+# the mark that says so ends its output.
+_hookd_own() {
+  if [[ -n $_hookd_run && -n $_hookd_nonce ]]; then
+    print -rn -- $'\e]6973;hookd;'$_hookd_nonce';X;'$HOOKD_SESSION';'$((_hookd_seq + 1))$'\a'
+  fi
+  _hookd_run=
+}
+
 # _hookd_fix puts fix N (1 to 3) of the last failed command on the command
 # line, to edit or run with Enter: nothing runs without it. Its risk is
 # named when it is high. fix with no number is the first fix that is not
@@ -726,6 +738,7 @@ _hookd_fix() {
   local n=${1-} f=$_hookd_fixes
   local -a fixes reply
   local REPLY
+  _hookd_own
   # fix --ai asks the LLM about the last failure too; its fixes (merged
   # with the rules') are then the ones fix N offers.
   if [[ $n == --ai ]]; then

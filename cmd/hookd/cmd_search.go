@@ -49,9 +49,11 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 	mode := fs.String("mode", "", "matching: fuzzy, prefix or full-text (default: search.mode, fuzzy)")
 	agents := fs.Bool("agents", false, "include coding agents' commands (left out by default)")
 	widget := fs.String("widget", "", "(for the shell code) interactive on /dev/tty for the `SHELL`'s key; prints the action and the command")
+	promptLine := fs.String("prompt-line", "", "(for the shell code) the prompt's line as the shell showed it, drawn while the search runs (bash clears it)")
 	query := fs.String("query", "", "(for the shell code) the `TEXT` to start the search with")
 	buildCache := fs.Bool("build-cache", false, "(for the search itself) read the whole history and write the search's cache")
 	fs.MarkHidden("widget")
+	fs.MarkHidden("prompt-line")
 	fs.MarkHidden("query")
 	fs.MarkHidden("build-cache")
 	return func(ctx context.Context, e *env, args []string) error {
@@ -104,7 +106,7 @@ func cmdSearch(fs *pflag.FlagSet) runFunc {
 			return eng.SaveCache()
 		}
 		if interactive {
-			return searchInteractive(ctx, e, s, eng, q, cfg, *widget)
+			return searchInteractive(ctx, e, s, eng, q, cfg, *widget, *promptLine)
 		}
 		q.Limit = *n
 		if q.Limit == 0 {
@@ -207,7 +209,7 @@ func searchPager(pager string, haveLess bool) string {
 // (--widget) it prints what was chosen on stdout, for the shell code: the
 // action (accept, edit, run, cancel) on the first line, then the command
 // line exactly. Run from a prompt, it prints the command chosen.
-func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *search.Engine, q search.Query, cfg config.Search, widget string) error {
+func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *search.Engine, q search.Query, cfg config.Search, widget, promptLine string) error {
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("search: no terminal: %w", err)
@@ -230,7 +232,7 @@ func searchInteractive(ctx context.Context, e *env, s *history.Store, eng *searc
 			}
 			return o.Text, nil
 		}},
-		ui.Terminal{TTY: tty, Env: os.Environ(), NoColor: os.Getenv("NO_COLOR") != "", Home: e.home})
+		ui.Terminal{TTY: tty, Env: os.Environ(), NoColor: os.Getenv("NO_COLOR") != "", Home: e.home, Line: promptLine})
 	stop()
 	if err != nil {
 		return err

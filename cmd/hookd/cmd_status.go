@@ -66,8 +66,12 @@ func printStatus(e *env, r *status.Report, syncText string) {
 		if t, err := time.Parse(time.RFC3339Nano, a.LastIngest); err == nil {
 			extra = fmt.Sprintf(", last ingest %s ago", time.Since(t).Round(time.Millisecond))
 		}
-		fmt.Fprintf(w, "%s running, pid %d, version %s, %d commands ingested since %s%s\n",
-			label("agent"), a.PID, a.Version, a.Ingested, a.StartedAt, extra)
+		// No count of its own here: hookd's other commands store what waits
+		// in the spools too (before they read the history), so what this
+		// process stored is not the history's count, which the database
+		// line gives.
+		fmt.Fprintf(w, "%s running, pid %d, version %s, since %s%s\n",
+			label("agent"), a.PID, a.Version, a.StartedAt, extra)
 	} else {
 		fmt.Fprintf(w, "%s %s\n", label("agent"), e.palette.Render(style.Alert, "not running"))
 	}

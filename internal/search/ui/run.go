@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/sys/unix"
+
+	"github.com/hookd/hookd/internal/sanitize"
 )
 
 // Terminal is where the search draws and reads keys: normally /dev/tty,
@@ -19,6 +23,11 @@ type Terminal struct {
 	Env     []string // the environment (TERM, COLORTERM…)
 	NoColor bool     // NO_COLOR: no colour, only bold, faint and reverse
 	Home    string   // shown as ~ in directories
+	// Line is the prompt's line as the shell showed it (the last line of
+	// the prompt, then the command line), for a shell that clears that
+	// line while the search runs (bash's bind -x): it is drawn there, as
+	// plain text, and cleared again on the way out for the shell to redraw.
+	Line string
 }
 
 // Show shows the search on t and returns what the user chose. Inline, it
@@ -55,6 +64,10 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, error) {
 		// the terminal maps it to CR LF); back up to the prompt's line,
 		// save the position (DECSC), and start on the next line.
 		var b []byte
+		if t.Line != "" {
+			b = append(b, "\r\x1b[K"...)
+			b = append(b, promptLine(t.Line, cols)...)
+		}
 		for range o.Height {
 			b = append(b, "\x1bD"...)
 		}
@@ -82,7 +95,13 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, error) {
 	final, err := p.Run()
 	if inline {
 		// Clear what was drawn and go back to the prompt (DECRC).
-		t.TTY.Write([]byte("\r\x1b[J\x1b8"))
+		// The prompt's line drawn for the shell is cleared again: the
+		// shell redraws it from the start of the line.
+		back := "\r\x1b[J\x1b8"
+		if t.Line != "" {
+			back += "\r\x1b[K"
+		}
+		t.TTY.Write([]byte(back))
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return Outcome{}, err
@@ -92,4 +111,12 @@ func Show(ctx context.Context, o Options, t Terminal) (Outcome, error) {
 		return Outcome{}, nil
 	}
 	return fm.outcome, nil
+}
+
+// promptLine is the shell's prompt line made plain and safe to draw (its
+// colours and other sequences dropped, readline's \001 and \002 markers
+// too, anything else escaped), cut to fit one row of width cols.
+func promptLine(line string, cols int) string {
+	line = strings.NewReplacer("\x01", "", "\x02", "").Replace(ansi.Strip(line))
+	return ansi.Truncate(sanitize.Line(line), max(cols-1, 0), "")
 }
