@@ -20,8 +20,8 @@ var moreOptionDialects = []optionDialect{
 	{"bad flag", "Bad flag `(--?[^'=\\s]+)'", 0},
 	// gpg: invalid option "--verfiy"
 	{"invalid option \"", `invalid option "(--?[^"=\s]+)"`, 0},
-	// jq: jq: Unknown option --raw-ouput
-	{"unknown option --", `Unknown option (--[^\s=]+)`, 0},
+	// jq: jq: Unknown option --raw-ouput; dpkg: dpkg: error: unknown option --listfils
+	{"unknown option --", `(?i:unknown) option (--[^\s=]+)`, 0},
 	// perl: Unrecognized switch: --versoin
 	{"unrecognized switch", `Unrecognized switch: (--?[^\s=]+)`, 0},
 	// node: node: bad option: --verison
@@ -73,6 +73,9 @@ func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
 					continue
 				}
 				vocab := manWords(ctx, f, c.Name(), dot)
+				if !dot && !strings.ContainsAny(c.Name(), "/ ") {
+					vocab = append(vocab, f.Env.Completion(ctx, c.Name()).Commands...)
+				}
 				best := closest(strings.TrimPrefix(a, "."), vocab, nil)
 				if len(best) == 0 {
 					return nil

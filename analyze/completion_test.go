@@ -1,0 +1,67 @@
+package analyze_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/analyze/analyzetest"
+)
+
+func vocab(tool string, v analyze.Vocab) func(*analyzetest.Facts) {
+	return func(f *analyzetest.Facts) {
+		if f.Vocabs == nil {
+			f.Vocabs = map[string]analyze.Vocab{}
+		}
+		f.Vocabs[tool] = v
+	}
+}
+
+// TestParseCompletion: zsh's _arguments specs and _describe arrays, and
+// bash-completion's word lists, read as data.
+func TestParseCompletion(t *testing.T) {
+	zsh := `#compdef timeout
+_arguments -S \
+  '(-s --signal)'{-s,--signal}'[specify the signal to send on timeout]:signal:_signals' \
+  '(-k --kill-after)'{-k,--kill-after}'[followup first signal]:time' \
+  '-Wall[warn about everything]' \
+  '--preserve-status[exit with the same status as command]'
+  local -a cmds=(
+    'status:Show current time settings'
+    'list-timezones:Show known timezones'
+  )
+  [[ -n $foo ]] && _describe command cmds
+`
+	got := analyze.ParseCompletion(zsh)
+	want := analyze.Vocab{Options: []string{"--signal", "--kill-after", "--preserve-status", "-Wall"}, Commands: []string{"status", "list-timezones"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("zsh: got %#v\nwant %#v", got, want)
+	}
+	bash := `_comp_cmd_foo() {
+    COMPREPLY=($(compgen -W 'start stop restart --help' -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_foo_units)" -- "$cur"))
+    [[ $cur == -* ]] && COMPREPLY=($(compgen -W '--verbose --dry-run' -- "$cur"))
+}`
+	got = analyze.ParseCompletion(bash)
+	want = analyze.Vocab{Options: []string{"--help", "--verbose", "--dry-run"}, Commands: []string{"start", "stop", "restart"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("bash: got %#v\nwant %#v", got, want)
+	}
+}
+
+// TestCompletionVocabulary: a typo of an option or a subcommand that only
+// the tool's completion files name (no manual page) is corrected; nothing
+// is offered without them.
+func TestCompletionVocabulary(t *testing.T) {
+	tdc := vocab("timedatectl", analyze.Vocab{Commands: []string{"status", "show", "list-timezones", "set-timezone"}})
+	runCases(t, []ruleCase{
+		{name: "option from zsh", cmd: "frob --singal=KILL 1 true", env: vocab("frob", analyze.Vocab{Options: []string{"--signal", "--kill-after"}}),
+			out: "frob: unrecognized option '--singal=KILL'\nTry 'frob --help' for more information.\n", want: "frob --signal=KILL 1 true"},
+		{name: "no completion: nothing", cmd: "frob --singal=KILL 1 true",
+			out: "frob: unrecognized option '--singal=KILL'\nTry 'frob --help' for more information.\n", want: ""},
+		{name: "subcommand from zsh", cmd: "timedatectl lsit-timezones", env: tdc,
+			out: "Unknown command verb 'lsit-timezones'.\n", want: "timedatectl list-timezones", typ: "syntax_error"},
+		{name: "subcommand not near: nothing", cmd: "timedatectl zzzzzz", env: tdc,
+			out: "Unknown command verb 'zzzzzz'.\n", want: ""},
+	})
+}
