@@ -59,6 +59,8 @@ func TestCompletionVocabulary(t *testing.T) {
 			out: "frob: unrecognized option '--singal=KILL'\nTry 'frob --help' for more information.\n", want: "frob --signal=KILL 1 true"},
 		{name: "no completion: nothing", cmd: "frob --singal=KILL 1 true",
 			out: "frob: unrecognized option '--singal=KILL'\nTry 'frob --help' for more information.\n", want: ""},
+		{name: "dpkg's wording", cmd: "dpkg --listfils coreutils", env: vocab("dpkg", analyze.Vocab{Options: []string{"--list", "--listfiles"}}),
+			out: "dpkg: error: unknown option --listfils\n\nType dpkg --help for help about installing and deinstalling packages [*];\n", want: "dpkg --listfiles coreutils"},
 		{name: "subcommand from zsh", cmd: "timedatectl lsit-timezones", env: tdc,
 			out: "Unknown command verb 'lsit-timezones'.\n", want: "timedatectl list-timezones", typ: "syntax_error"},
 		{name: "subcommand not near: nothing", cmd: "timedatectl zzzzzz", env: tdc,

@@ -20,8 +20,10 @@ var moreOptionDialects = []optionDialect{
 	{"bad flag", "Bad flag `(--?[^'=\\s]+)'", 0},
 	// gpg: invalid option "--verfiy"
 	{"invalid option \"", `invalid option "(--?[^"=\s]+)"`, 0},
-	// jq: jq: Unknown option --raw-ouput; dpkg: dpkg: error: unknown option --listfils
-	{"unknown option --", `(?i:unknown) option (--[^\s=]+)`, 0},
+	// jq: jq: Unknown option --raw-ouput
+	{"unknown option --", `Unknown option (--[^\s=]+)`, 0},
+	// dpkg: dpkg: error: unknown option --listfils
+	{"error: unknown option --", `error: unknown option (--[^\s=]+)`, 0},
 	// perl: Unrecognized switch: --versoin
 	{"unrecognized switch", `Unrecognized switch: (--?[^\s=]+)`, 0},
 	// node: node: bad option: --verison
