@@ -123,6 +123,10 @@ type Fix struct {
 	// rules_venv.go): it never comes first while another fix is there,
 	// and it does not push the fixes taken from the output down.
 	alternative bool
+	// guess marks a far guess at a mistyped name (two letters or more off,
+	// not a swap: catman for pacman): after the best fix, it is shown only
+	// close to it (guessMargin), never as a distant second.
+	guess bool
 }
 
 // A Rule recognises one family of failures. Check returns nil when the rule

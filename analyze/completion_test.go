@@ -67,3 +67,30 @@ func TestCompletionVocabulary(t *testing.T) {
 			out: "Unknown command verb 'zzzzzz'.\n", want: ""},
 	})
 }
+
+// TestFarGuessDropped: a name two letters off that is not a swap is a far
+// guess; well below the best fix it is noise, not a second fix (`pacman -S
+// htop` offered `catman -S htop` after `apt install htop`). Alone, or as
+// close as another candidate, it is still offered.
+func TestFarGuessDropped(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, out string
+		env      func(*analyzetest.Facts)
+		want     []string
+	}{
+		{"pacman -S htop", "bash: pacman: command not found\n", exes("catman"), []string{"apt install htop"}},
+		// The only fix: shown.
+		{"cetmon page", "bash: cetmon: command not found\n", exes("catman"), []string{"catman page"}},
+	} {
+		facts := baseFacts()
+		tc.env(facts)
+		r := analyze.Analyze(t.Context(), analyze.Input{Command: tc.cmd, ExitCode: 127, Output: tc.out, Cwd: "/w", Shell: "bash", Env: facts})
+		var got []string
+		for _, f := range r.Fixes {
+			got = append(got, f.Command)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: fixes %q; want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
