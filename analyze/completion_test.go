@@ -94,3 +94,28 @@ func TestFarGuessDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestEquivalentAnswersOnce: two answers that are the same command, -f and
+// --force as rm's manual page pairs them, or options reordered, are shown
+// once, the more confident (or the first, when as confident) (issue 37
+// item 5).
+func TestEquivalentAnswersOnce(t *testing.T) {
+	rules, errs := analyze.CompilePatterns([]analyze.Pattern{
+		{Name: "stale", Output: `stale build`, Fixes: []analyze.PatternFix{
+			{Command: "rm -rf build"}, {Command: "rm --force -r build"}, {Command: "make clean"}}},
+	})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	facts := baseFacts()
+	manPageAt("/usr/share/man/man1/rm.1.gz", ".TP\n\\fB\\-f\\fR, \\fB\\-\\-force\\fR\nignore nonexistent files\n.TP\n\\fB\\-r\\fR, \\fB\\-R\\fR, \\fB\\-\\-recursive\\fR\nremove directories\n")(facts)
+	a := analyze.Analyzer{Rules: append(analyze.DefaultRules(), rules...)}
+	r := a.Analyze(t.Context(), analyze.Input{Command: "make", ExitCode: 2, Output: "make: stale build\n", Cwd: "/w", Shell: "bash", Env: facts})
+	var got []string
+	for _, f := range r.Fixes {
+		got = append(got, f.Command)
+	}
+	if want := []string{"make clean", "rm --force -r build"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("fixes %q; want %q", got, want)
+	}
+}
