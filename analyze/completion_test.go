@@ -79,6 +79,9 @@ func TestFarGuessDropped(t *testing.T) {
 		want     []string
 	}{
 		{"pacman -S htop", "bash: pacman: command not found\n", exes("catman"), []string{"apt install htop"}},
+		// A subcommand: set-timezone, far behind list-timezones, is no second.
+		{"timedatectl lsit-timezones", "Unknown command verb 'lsit-timezones'.\n",
+			vocab("timedatectl", analyze.Vocab{Commands: []string{"status", "list-timezones", "set-timezone"}}), []string{"timedatectl list-timezones"}},
 		// The only fix: shown.
 		{"cetmon page", "bash: cetmon: command not found\n", exes("catman"), []string{"catman page"}},
 	} {

@@ -84,14 +84,14 @@ func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
 				}
 				var fixes []Fix
 				for i, b := range best {
-					if i == MaxFixes {
-						break
+					if i == MaxFixes || b.score < best[0].score-typoMargin {
+						break // far behind the nearest, a word is noise
 					}
 					w := b.word
 					if dot {
 						w = "." + w
 					}
-					fixes = append(fixes, fix(f.putWord(c, j, w), 0.85-0.04*float64(i), "%s has no command %s; its manual page names %s.", c.Name(), a, w))
+					fixes = append(fixes, fix(f.putWord(c, j, w), 0.85-0.04*float64(i), "%s has no command %s; its manual page or completion data names %s.", c.Name(), a, w))
 				}
 				return found(SyntaxError, 0.85, fmt.Sprintf("%s has no command %s; did you mean %s?", c.Name(), a, fixes[0].Command), fixes...)
 			}
