@@ -115,7 +115,7 @@ func completionVocab(tool string, paths []string, program, dir string) (analyze.
 		v.Commands = append(v.Commands, got.Commands...)
 	}
 	if cache != "" {
-		writeVocab(cache, header+encodeVocab(v))
+		writeCacheFile(cache, header+encodeVocab(v))
 	}
 	return v, nil
 }
@@ -163,13 +163,14 @@ func decodeVocab(s string) analyze.Vocab {
 	return v
 }
 
-// writeVocab saves a vocabulary (0600, in a 0700 directory); a failure only
-// costs the next analysis the reading of the files.
-func writeVocab(path, text string) {
+// writeCacheFile saves a cache (0600, in a 0700 directory), replacing the
+// old one at once; a failure only costs the next analysis the reading of
+// the files it caches.
+func writeCacheFile(path, text string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".vocab-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return
 	}
