@@ -123,6 +123,10 @@ type Fix struct {
 	// rules_venv.go): it never comes first while another fix is there,
 	// and it does not push the fixes taken from the output down.
 	alternative bool
+	// guess marks a far guess at a mistyped name (two letters or more off,
+	// not a swap: catman for pacman): after the best fix, it is shown only
+	// close to it (guessMargin), never as a distant second.
+	guess bool
 }
 
 // A Rule recognises one family of failures. Check returns nil when the rule
@@ -186,7 +190,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in Input) Result {
 	wg.Wait()
 	dropSudoFixes(ctx, f, findings)
 	dropUnrunnableFixes(ctx, f, findings)
-	return combine(f, findings)
+	return combine(ctx, f, findings)
 }
 
 // strict makes a panicking rule crash, for tests; normally a rule that
@@ -207,7 +211,7 @@ func safeCheck(ctx context.Context, r Rule, f *Failure) (fd *Finding) {
 }
 
 // combine merges the findings of all rules into one Result.
-func combine(f *Failure, findings []*Finding) Result {
+func combine(ctx context.Context, f *Failure, findings []*Finding) Result {
 	var best *Finding
 	for _, fd := range findings {
 		if fd == nil || fd.RootCause == "" && len(fd.Fixes) == 0 {
@@ -235,7 +239,7 @@ func combine(f *Failure, findings []*Finding) Result {
 	if best.Exclusive {
 		pool = []*Finding{best}
 	}
-	res.Fixes = mergeFixes(f, pool)
+	res.Fixes = mergeFixes(ctx, f, pool)
 	res.Restates = restates(res.RootCause, f.Output)
 	return res
 }
@@ -245,7 +249,7 @@ func combine(f *Failure, findings []*Finding) Result {
 // to the part that failed, labels each with its risk, rates and ranks fixes
 // taken from the output below the others, marks those holding a redacted
 // secret, and keeps the best MaxFixes.
-func mergeFixes(f *Failure, findings []*Finding) []Fix {
+func mergeFixes(ctx context.Context, f *Failure, findings []*Finding) []Fix {
 	byCmd := map[string]Fix{}
 	sh := lineShape(f.Input.Command, f.Shell)
 	for _, fd := range findings {
@@ -289,8 +293,9 @@ func mergeFixes(f *Failure, findings []*Finding) []Fix {
 		}
 		return fixes[i].Command < fixes[j].Command
 	})
-	// The best, then the alternatives worth a line (diverse.go).
-	fixes = shown(fixes)
+	// One of each command however spelt (equivalent.go), then the best and
+	// the alternatives worth a line (diverse.go).
+	fixes = shown(dropEquivalent(ctx, f, fixes))
 	if len(fixes) == 0 {
 		return nil
 	}

@@ -24,6 +24,10 @@ import (
 // of cause is shown, however far below the best.
 const altFloor = 0.45
 
+// guessMargin is how far below the best fix a far guess at a mistyped name
+// (Fix.guess) may be and still be shown.
+const guessMargin = 0.1
+
 // shown picks, from fixes sorted best first, the ones offered, in order.
 func shown(fixes []Fix) []Fix {
 	if len(fixes) == 0 {
@@ -51,6 +55,9 @@ func shown(fixes []Fix) []Fix {
 				continue
 			}
 			close := fixes[i].Confidence >= best-FixMargin
+			if fixes[i].guess && fixes[i].Confidence < best-guessMargin {
+				continue // a far guess well below the best is noise
+			}
 			fresh := true
 			for _, j := range out {
 				if spelling(acts[i], acts[j]) {

@@ -43,6 +43,10 @@ type Facts interface {
 	// AptPackages returns the names of the Debian packages known to apt that
 	// start with prefix, sorted; it may return nil when apt is absent or slow.
 	AptPackages(ctx context.Context, prefix string) []string
+	// Completion returns the subcommands and options that the system's
+	// completion files for tool name (ParseCompletion: read as data, never
+	// run); the zero Vocab when there are none.
+	Completion(ctx context.Context, tool string) Vocab
 }
 
 // Entry describes a file.
@@ -91,6 +95,7 @@ func (noFacts) MakeTargets(context.Context, string) ([]string, error) { return n
 func (noFacts) PythonVenv(context.Context) string                     { return "" }
 func (noFacts) ListeningPort(context.Context, int) (Listener, bool)   { return Listener{}, false }
 func (noFacts) AptPackages(context.Context, string) []string          { return nil }
+func (noFacts) Completion(context.Context, string) Vocab              { return Vocab{} }
 
 type factsError string
 

@@ -462,6 +462,7 @@ func typoFixes(ctx context.Context, f *Failure, c *Call, name string) []Fix {
 		}
 		conf := min(m.score, 0.95)
 		fx := fix(f.putWord(c, 0, m.word), conf, "Did you mean %s?", m.word)
+		fx.guess = m.dist >= 2
 		if admin {
 			fx.Risk = RiskMedium
 		}

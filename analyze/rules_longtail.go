@@ -22,6 +22,8 @@ var moreOptionDialects = []optionDialect{
 	{"invalid option \"", `invalid option "(--?[^"=\s]+)"`, 0},
 	// jq: jq: Unknown option --raw-ouput
 	{"unknown option --", `Unknown option (--[^\s=]+)`, 0},
+	// dpkg: dpkg: error: unknown option --listfils
+	{"error: unknown option --", `error: unknown option (--[^\s=]+)`, 0},
 	// perl: Unrecognized switch: --versoin
 	{"unrecognized switch", `Unrecognized switch: (--?[^\s=]+)`, 0},
 	// node: node: bad option: --verison
@@ -73,20 +75,23 @@ func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
 					continue
 				}
 				vocab := manWords(ctx, f, c.Name(), dot)
+				if !dot && !strings.ContainsAny(c.Name(), "/ ") {
+					vocab = append(vocab, f.Env.Completion(ctx, c.Name()).Commands...)
+				}
 				best := closest(strings.TrimPrefix(a, "."), vocab, nil)
 				if len(best) == 0 {
 					return nil
 				}
 				var fixes []Fix
 				for i, b := range best {
-					if i == MaxFixes {
-						break
+					if i == MaxFixes || b.score < best[0].score-typoMargin {
+						break // far behind the nearest, a word is noise
 					}
 					w := b.word
 					if dot {
 						w = "." + w
 					}
-					fixes = append(fixes, fix(f.putWord(c, j, w), 0.85-0.04*float64(i), "%s has no command %s; its manual page names %s.", c.Name(), a, w))
+					fixes = append(fixes, fix(f.putWord(c, j, w), 0.85-0.04*float64(i), "%s has no command %s; its manual page or completion data names %s.", c.Name(), a, w))
 				}
 				return found(SyntaxError, 0.85, fmt.Sprintf("%s has no command %s; did you mean %s?", c.Name(), a, fixes[0].Command), fixes...)
 			}

@@ -90,7 +90,7 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 			opts = optionChoices(typed, nearestOptions(typed, usageOptions(f.Output, typed)))
 		}
 		if len(opts) == 0 {
-			opts, untrusted = optionChoices(typed, nearestOptions(typed, manOptions(ctx, f, c))), false
+			opts, untrusted = optionChoices(typed, nearestOptions(typed, systemOptions(ctx, f, c))), false
 		}
 		name := c.Name()
 		if sub := toolSub(c); sub != "" && idx > c.subIndex() {
@@ -279,6 +279,17 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 		}
 	}
 	return nil
+}
+
+// systemOptions are the options the system's files name for the command:
+// its manual page's, with those of its completion files (bash-completion,
+// zsh) after them, all read as data on the failure path only.
+func systemOptions(ctx context.Context, f *Failure, c *Call) []string {
+	opts := manOptions(ctx, f, c)
+	if !strings.ContainsAny(c.Name(), "/ ") {
+		opts = append(opts, f.Env.Completion(ctx, c.Name()).Options...)
+	}
+	return opts
 }
 
 // toolSub is the subcommand of a tool known to have subcommands (git log),

@@ -33,7 +33,8 @@ type Facts struct {
 	Targets   []string          // makefile targets; nil: no makefile
 	Venv      string            // the active virtual environment
 	Ports     map[int]analyze.Listener
-	AptNames  []string // every package apt knows
+	AptNames  []string                 // every package apt knows
+	Vocabs    map[string]analyze.Vocab // tool → what its completion files name
 
 	mu    sync.Mutex
 	calls []string
@@ -233,4 +234,10 @@ func (f *Facts) AptPackages(_ context.Context, prefix string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Completion returns Vocabs[tool].
+func (f *Facts) Completion(_ context.Context, tool string) analyze.Vocab {
+	f.record("Completion " + tool)
+	return f.Vocabs[tool]
 }

@@ -108,20 +108,7 @@ func aptStamp(dir string) (string, error) {
 
 // writeAptIndex saves the index; a failure only costs the next analysis
 // the reading of the lists.
-func writeAptIndex(path, text string) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".apt-names-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.WriteString(text)
-	if werr != nil || tmp.Close() != nil || os.Rename(tmp.Name(), path) != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-	}
-}
+func writeAptIndex(path, text string) { writeCacheFile(path, text) }
 
 // readAptLists reads the package names of every list in dir, sorted. A
 // list that cannot be read is left out.

@@ -43,6 +43,13 @@ type Options struct {
 	Git        string        // the git binary; "git" when empty
 	AptLists   string        // apt's package lists; /var/lib/apt/lists when empty
 	AptIndex   string        // a file caching the names the lists hold; none when empty
+	// VocabDir keeps the vocabularies read from completion files, one file
+	// per tool (Completion); none kept when empty.
+	VocabDir string
+	// BashCompletions and ZshDirs replace bash-completion's directory and
+	// zsh's completion directories (tests); the system's when empty.
+	BashCompletions string
+	ZshDirs         []string
 }
 
 // Probe is the real analyze.Facts. It is safe for concurrent use; create one
@@ -60,6 +67,7 @@ type Probe struct {
 	targets memo[[]string]
 	ports   memo[analyze.Listener]
 	apt     memo[string] // the index of apt's package names (aptIndex)
+	vocabs  memo[analyze.Vocab]
 	looks   memo[bool]
 }
 

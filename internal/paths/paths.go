@@ -59,6 +59,9 @@ type Layout struct {
 	// AptNames caches the package names in apt's lists (package probe),
 	// made again when the lists change.
 	AptNames string
+	// Vocab caches, per tool, the subcommands and options its completion
+	// files name (package probe), made again when they or the tool change.
+	Vocab string
 	// AgentSeq is the counter of the sequence numbers given to coding
 	// agents' commands (hookd agent-hook, hookd record; package recorder).
 	AgentSeq string
@@ -96,6 +99,7 @@ func New(d Dirs) Layout {
 		Pins:           filepath.Join(state, "pins"),
 		SearchCache:    filepath.Join(state, "search.cache"),
 		AptNames:       filepath.Join(state, "apt-names"),
+		Vocab:          filepath.Join(state, "vocab"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
 		HostID:         filepath.Join(d.DataHome, "hookd", "host-id"),

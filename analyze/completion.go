@@ -1,0 +1,103 @@
+package analyze
+
+import (
+	"strings"
+)
+
+// A tool's subcommands and options, read from the completion data the
+// system ships (bash-completion's and zsh's completion functions), read as
+// data and never run (issue 37). They add to what its manual page names;
+// like the manual page, they are the system's files, not the failing
+// command's output.
+
+// Vocab is what a tool's completion files name: its long options (and the
+// single-dash ones a zsh spec names, -Wall[…]) and its subcommands.
+type Vocab struct {
+	Options  []string
+	Commands []string
+}
+
+// CompletionPaths are the files that may complete tool, in the order read:
+// bash-completion's, then zsh's (its own functions, by directory, and the
+// ones packages ship).
+func CompletionPaths(tool string, zshDirs []string) []string {
+	if tool == "" || strings.ContainsAny(tool, "/ \x00") || strings.HasPrefix(tool, ".") {
+		return nil
+	}
+	out := []string{"/usr/share/bash-completion/completions/" + tool}
+	for _, d := range zshDirs {
+		out = append(out, d+"/_"+tool)
+	}
+	return out
+}
+
+// ZshCompletionDirs are the directories of zsh's completion functions on a
+// Debian-like system, beside its per-system directories under
+// /usr/share/zsh/functions/Completion (listed by the caller).
+var ZshCompletionDirs = []string{"/usr/share/zsh/vendor-completions", "/usr/share/zsh/site-functions", "/usr/local/share/zsh/site-functions"}
+
+// ParseCompletion extracts a Vocab from a completion file's text: long
+// options wherever written; subcommands from zsh's "name:description"
+// pairs and bash-completion's literal word lists (compgen -W '…').
+func ParseCompletion(text string) Vocab {
+	var v Vocab
+	seenO, seenC := map[string]bool{}, map[string]bool{}
+	plain := strings.NewReplacer("{", " ", "}", " ", "\\", " ").Replace(text)
+	for _, o := range scanOptions(plain) {
+		if !strings.HasPrefix(o, "--") || len(o) < 4 || seenO[o] {
+			continue
+		}
+		seenO[o] = true
+		v.Options = append(v.Options, o)
+	}
+	// zsh: '-Wall[warn about everything]', an option written with one dash.
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] != '\'' && text[i] != '"' || text[i+1] != '-' || !isOptionByte(text[i+2]) {
+			continue
+		}
+		k := i + 2
+		for k < len(text) && (isOptionByte(text[k]) || text[k] >= '0' && text[k] <= '9' || text[k] == '-') {
+			k++
+		}
+		if k < len(text) && text[k] == '[' && k-i-2 >= 2 {
+			if o := text[i+1 : k]; !seenO[o] {
+				seenO[o] = true
+				v.Options = append(v.Options, o)
+			}
+		}
+	}
+	addCmd := func(w string) {
+		if len(w) >= 2 && isOptionByte(w[0]) && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-_") == "" && !seenC[w] {
+			seenC[w] = true
+			v.Commands = append(v.Commands, w)
+		}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		// zsh: 'status:Show current time settings' (an array for _describe)
+		if len(t) > 2 && (t[0] == '\'' || t[0] == '"') {
+			if name, _, ok := strings.Cut(t[1:], ":"); ok && !strings.ContainsAny(name, " \t'\"\\") {
+				addCmd(name)
+			}
+		}
+		// bash-completion: compgen -W 'start stop status' / -W "…"
+		for rest := line; ; {
+			i := strings.Index(rest, "-W ")
+			if i < 0 {
+				break
+			}
+			rest = rest[i+3:]
+			if rest == "" || rest[0] != '\'' && rest[0] != '"' {
+				continue
+			}
+			words, _, ok := strings.Cut(rest[1:], rest[:1])
+			if !ok || strings.ContainsAny(words, "$`") {
+				continue
+			}
+			for _, w := range strings.Fields(words) {
+				addCmd(w)
+			}
+		}
+	}
+	return v
+}
