@@ -17,16 +17,19 @@
 # zoxide, direnv; fish: fzf's fish bindings, zoxide, direnv; config.fish takes
 # `hookd init fish | source`) and (c) any rc file you name with -r (its hookd lines are
 # dropped and put back per variant): check your own config that way.
-# It also times `hookd version`, `hookd init` and `hookd suggest` against a
-# hello-world Go binary built in the same run.
+# It also times `hookd version`, `hookd init`, `hookd suggest` and each coding
+# agent's hook (`hookd agent-hook AGENT` fed its documented payload) against a
+# hello-world Go binary built in the same run; -b BIN times another hookd
+# binary's (main's, say) version and hooks in the same alternation. -s ""
+# times only those.
 #
-#   bench/startup.sh [-n 20] [-s "bash zsh fish"] [-r "empty plugins ~/.zshrc"] [-v "none off on early"]
+#   bench/startup.sh [-n 20] [-s "bash zsh fish"] [-r "empty plugins ~/.zshrc"] [-v "none off on early"] [-b BIN]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-N=20 SHELLS="bash zsh fish" RCS="empty plugins" VARIANTS="none off on early"
-while getopts "n:s:r:v:" o; do
+N=20 SHELLS="bash zsh fish" RCS="empty plugins" VARIANTS="none off on early" BASE=""
+while getopts "n:s:r:v:b:" o; do
   case $o in
-    n) N=$OPTARG ;; s) SHELLS=$OPTARG ;; r) RCS=$OPTARG ;; v) VARIANTS=$OPTARG ;; *) exit 2 ;;
+    n) N=$OPTARG ;; s) SHELLS=$OPTARG ;; r) RCS=$OPTARG ;; v) VARIANTS=$OPTARG ;; b) BASE=$OPTARG ;; *) exit 2 ;;
   esac
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hookd-startup.XXXXXX")
@@ -40,5 +43,6 @@ printf 'module hello\n\ngo 1.21\n' >"$tmp/hello/go.mod"
 echo "$(uname -srm), $(nproc) cores; $(bash --version | head -1)"
 command -v zsh >/dev/null && zsh --version
 command -v fish >/dev/null && fish --version
-"$tmp/startup" -hookd "$tmp/bin/hookd" -hello "$tmp/hello-world" -n "$N" \
+"$tmp/startup" -hookd "$tmp/bin/hookd" -hello "$tmp/hello-world" -n "$N" -base "$BASE" \
+  -payloads "$here/../internal/recording/agenthook/testdata" \
   -shells "${SHELLS// /,}" -rc "${RCS// /,}" -variants "${VARIANTS// /,}"

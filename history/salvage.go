@@ -14,6 +14,9 @@ type SalvageStats struct {
 	Pages, BadPages int
 	// Rows copied into the store (new ones only).
 	Commands, Sessions, Outputs, Spools, Asks int
+	// Intents and Prompts: why an agent ran a command, and what it was
+	// asked (schema 8).
+	Intents, Prompts int
 }
 
 // Salvage copies every row it can read from the damaged database file at
@@ -27,7 +30,8 @@ type SalvageStats struct {
 // Rows s already holds are kept: commands are matched by session and
 // sequence number (a salvaged command keeps its old id unless s uses it),
 // sessions by id, outputs by session, sequence number and stream, spools by
-// name. The full-text index follows, as it would for AddCommand.
+// name, an agent's intents and prompts by session and sequence number. The
+// full-text index follows, as it would for AddCommand.
 //
 // Salvage never fails because of the damage itself: only an unreadable
 // path, an error writing s, or ctx ending (which leaves s unchanged) are

@@ -15,6 +15,8 @@ const (
 	tableOutputs
 	tableSpools
 	tableAsks
+	tableIntents
+	tablePrompts
 )
 
 // shapes gives, per table, the kinds of its columns in a record: 'n' NULL
@@ -38,6 +40,10 @@ var shapes = []struct {
 	// model, input_tokens, output_tokens, first_token_us, duration_us,
 	// status, error, started_at
 	{tableAsks, false, "ntittttttiiiitti"},
+	// Schema 8, WITHOUT ROWID: session, seq, text; session, seq, at, text.
+	// No index of hookd's has these shapes (their entries end in a rowid).
+	{tableIntents, true, "tit"},
+	{tablePrompts, true, "tiit"},
 }
 
 // tableOf returns the table c is a plausible row of, or tableNone.
@@ -87,6 +93,10 @@ func plausible(table int, c *cell) bool {
 		return len(v[0].b) > 0 && v[2].i >= 0 && v[3].i >= 0
 	case tableAsks:
 		return c.rowid > 0 && isWord(v[13].b, 16) && v[15].i > 0 && v[2].i >= 0
+	case tableIntents:
+		return len(v[0].b) > 0 && v[1].i >= 0
+	case tablePrompts:
+		return len(v[0].b) > 0 && v[1].i >= 0 && v[2].i > 0
 	}
 	return false
 }
@@ -123,6 +133,7 @@ type salvageWriter struct {
 	cmd, later          *sql.Stmt
 	sess, out, spl, idx *sql.Stmt
 	ask, askNew         *sql.Stmt
+	intent, prompt      *sql.Stmt
 	fts                 bool  // the store has the full-text index
 	upto                int64 // rows with ids above are indexed at the end; others one by one
 	below               bool  // a command went in with an id of at most upto
@@ -177,6 +188,10 @@ func (w *salvageWriter) begin() error {
 	w.ask = prep(`INSERT OR IGNORE INTO asks (id, ` + askCols + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.askNew = prep(`INSERT INTO asks (` + askCols + `) SELECT ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
 		WHERE NOT EXISTS (SELECT 1 FROM asks WHERE started_at = ?16 AND question = ?4 AND session = ?2)`)
+	// Why an agent ran a command, and what it was asked: one already held
+	// is kept.
+	w.intent = prep(`INSERT OR IGNORE INTO intents (session, seq, text) VALUES (?, ?, ?)`)
+	w.prompt = prep(`INSERT OR IGNORE INTO prompts (session, seq, at, text) VALUES (?, ?, ?, ?)`)
 	if w.fts {
 		w.idx = prep(`INSERT INTO commands_fts(rowid, command) VALUES (?, ?)`)
 	}
@@ -207,7 +222,7 @@ func (w *salvageWriter) deferCommand(args []any) error {
 
 // close ends the transaction if commit did not.
 func (w *salvageWriter) close() {
-	for _, st := range []*sql.Stmt{w.cmd, w.later, w.sess, w.out, w.spl, w.idx, w.ask, w.askNew} {
+	for _, st := range []*sql.Stmt{w.cmd, w.later, w.sess, w.out, w.spl, w.idx, w.ask, w.askNew, w.intent, w.prompt} {
 		if st != nil {
 			st.Close()
 		}
@@ -288,6 +303,12 @@ func (w *salvageWriter) add(c *cell) {
 			}
 		}
 		count = &w.st.Asks
+	case tableIntents:
+		res, err = w.intent.ExecContext(w.ctx, str(0), v[1].i, str(2))
+		count = &w.st.Intents
+	case tablePrompts:
+		res, err = w.prompt.ExecContext(w.ctx, str(0), v[1].i, v[2].i, str(3))
+		count = &w.st.Prompts
 	}
 	if err != nil {
 		w.err = err

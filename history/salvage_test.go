@@ -32,6 +32,8 @@ var tableQueries = map[string]string{
 	"sessions": `SELECT id, shell, version, pid, host, user, uid, tty, started_at, capture FROM sessions`,
 	"outputs":  `SELECT session || x'00' || seq || x'00' || stream, typeof(text), text, bytes, flags, created_at FROM outputs`,
 	"spools":   `SELECT name, inode, offset, bad, updated_at FROM spools`,
+	"intents":  `SELECT session || x'00' || seq, text FROM intents`,
+	"prompts":  `SELECT session || x'00' || seq, at, text FROM prompts`,
 }
 
 func readRows(t testing.TB, db *sql.DB) rowSet {
@@ -97,6 +99,10 @@ func cellKey(c *cell) (table, key string) {
 		return "outputs", fmt.Sprintf("%s\x00%d\x00%s", v[0].b, v[1].i, v[2].b)
 	case tableSpools:
 		return "spools", string(v[0].b)
+	case tableIntents:
+		return "intents", fmt.Sprintf("%s\x00%d", v[0].b, v[1].i)
+	case tablePrompts:
+		return "prompts", fmt.Sprintf("%s\x00%d", v[0].b, v[1].i)
 	}
 	return "", ""
 }
@@ -217,6 +223,23 @@ func buildSalvageDB(t testing.TB, path string) {
 				return err
 			}
 		}
+		// A coding agent's session (new-3): why it ran its commands (one
+		// intent of 3 KB, over a page's share) and what it was asked.
+		for i := range 30 {
+			text := fmt.Sprintf("list the files of p%d to find the build script", i)
+			if i == 7 {
+				text = strings.Repeat("why it ran ", 300)
+			}
+			if err := tx.AddIntent(ctx, "new-3", int64(i+1), text); err != nil {
+				return err
+			}
+			if i%5 == 0 {
+				if err := tx.AddPrompt(ctx, "new-3", int64(i), salvageT0+int64(i)*1_000_000,
+					fmt.Sprintf("fix the failing test %d, héllo", i)); err != nil {
+					return err
+				}
+			}
+		}
 		for i := range 3 {
 			if err := tx.SetSpoolOffset(ctx, fmt.Sprintf("spool-%d", i), uint64(5000+i), int64(1000*i), i, salvageT0); err != nil {
 				return err
@@ -263,8 +286,9 @@ func TestSalvageIntact(t *testing.T) {
 		t.Fatalf("Salvage: %v", err)
 	}
 	t.Logf("Salvage of an intact file: %+v", st)
-	if st.BadPages != 0 || st.Commands != 400 || st.Sessions != 7 || st.Outputs != 40 || st.Spools != 3 {
-		t.Errorf("Salvage = %+v; want no bad pages, 400 commands, 7 sessions, 40 outputs, 3 spools", st)
+	if st.BadPages != 0 || st.Commands != 400 || st.Sessions != 7 || st.Outputs != 40 || st.Spools != 3 ||
+		st.Intents != 30 || st.Prompts != 6 {
+		t.Errorf("Salvage = %+v; want no bad pages, 400 commands, 7 sessions, 40 outputs, 3 spools, 30 intents, 6 prompts", st)
 	}
 	compareRows(t, storeRows(t, s), want, want)
 	checkFTS(t, s)
@@ -281,7 +305,7 @@ func TestSalvageIntact(t *testing.T) {
 		}
 	}
 	// Again: nothing new.
-	if st, err := s.Salvage(t.Context(), path); err != nil || st.Commands+st.Sessions+st.Outputs+st.Spools != 0 {
+	if st, err := s.Salvage(t.Context(), path); err != nil || st.Commands+st.Sessions+st.Outputs+st.Spools+st.Intents+st.Prompts != 0 {
 		t.Errorf("second Salvage = %+v, %v; want no rows copied", st, err)
 	}
 	compareRows(t, storeRows(t, s), want, want)
@@ -324,9 +348,11 @@ func TestSalvageDamaged(t *testing.T) {
 		}
 	}
 	// keep picks a few pages for "all pages zero but a few": those of a
-	// command, a schema-1 session and a 200 KB output.
+	// command, a schema-1 session, a 200 KB output, an agent's intent and
+	// a prompt.
 	keep := map[int]bool{}
-	for _, k := range []string{"commands\x00new-2\x0010", "sessions\x00old-1", "outputs\x00new-3\x005\x00stdout"} {
+	for _, k := range []string{"commands\x00new-2\x0010", "sessions\x00old-1", "outputs\x00new-3\x005\x00stdout",
+		"intents\x00new-3\x008", "prompts\x00new-3\x0025"} {
 		if len(pages[k]) == 0 {
 			t.Fatalf("no pages for %q", k)
 		}

@@ -50,7 +50,9 @@ func main() {
 	rcs := flag.String("rc", "empty,plugins", "rc files: empty, plugins (Debian's packaged plugins), or a path to your own rc (its hookd lines are dropped)")
 	vars := flag.String("variants", "none,off,on,early", "variants: none, off, on (end line only), early (early line + end line)")
 	runs := flag.Int("n", 20, "runs of each variant")
-	procs := flag.String("hello", "", "a hello-world Go binary: also time hookd version/init/suggest against it")
+	procs := flag.String("hello", "", "a hello-world Go binary: also time hookd version/init/suggest and the agents' hooks against it")
+	base := flag.String("base", "", "with -hello: another hookd binary (main's, say) whose version and agent hooks are timed in the same runs")
+	payloads := flag.String("payloads", "", "with -hello: the agents' hook payloads (internal/recording/agenthook/testdata), each fed to hookd agent-hook")
 	flag.Parse()
 	if *hookd == "" {
 		fmt.Fprintln(os.Stderr, "startup: -hookd is required")
@@ -71,7 +73,7 @@ func main() {
 	defer stopAgent(home)
 
 	if *procs != "" {
-		processes(*procs, *hookd, env, *runs*3)
+		processes(*procs, *hookd, *base, *payloads, env, *runs*3)
 	}
 	for _, sh := range split(*shells) {
 		if _, err := exec.LookPath(sh); err != nil {
@@ -466,26 +468,54 @@ func plugins(sh string) (string, string) {
 	return b.String(), ""
 }
 
+// hookPayloads are the agents' hook payloads timed (under -payloads):
+// agent, fixture.
+var hookPayloads = [][2]string{
+	{"claude-code", "claude-code/failure.json"}, {"claude-code", "claude-code/user_prompt.json"},
+	{"codex", "codex/post_tool_use.json"}, {"gemini", "gemini/after_tool.json"},
+	{"opencode", "opencode/after.json"}, {"copilot", "copilot/post_tool_use.json"},
+}
+
 // processes times hookd's own start-up against a hello-world Go binary,
-// alternating, and prints medians and ratios.
-func processes(hello, hookd string, env []string, runs int) {
-	cmds := [][]string{
-		{hello},
-		{hookd, "version"},
-		{hookd, "init", "zsh"},
-		{hookd, "init", "bash"},
-		{hookd, "init", "fish"},
-		{hookd, "init", "zsh", "--early"},
-		{hookd, "suggest", "--command", "gti status", "--exit", "127"},
+// alternating (with base's, when given), and prints medians and ratios.
+func processes(hello, hookd, base, payloads string, env []string, runs int) {
+	type proc struct {
+		name  string
+		args  []string
+		stdin []byte
+	}
+	cmds := []proc{
+		{"hello world (Go)", []string{hello}, nil},
+		{"hookd version", []string{hookd, "version"}, nil},
+		{"hookd init zsh", []string{hookd, "init", "zsh"}, nil},
+		{"hookd init bash", []string{hookd, "init", "bash"}, nil},
+		{"hookd init fish", []string{hookd, "init", "fish"}, nil},
+		{"hookd init zsh --early", []string{hookd, "init", "zsh", "--early"}, nil},
+		{"hookd suggest --command 'gti status' --exit 127", []string{hookd, "suggest", "--command", "gti status", "--exit", "127"}, nil},
+	}
+	if base != "" {
+		cmds = append(cmds, proc{"base: hookd version", []string{base, "version"}, nil})
+	}
+	for _, p := range hookPayloads {
+		if payloads == "" {
+			break
+		}
+		b, err := os.ReadFile(filepath.Join(payloads, p[1]))
+		check(err)
+		cmds = append(cmds, proc{"hookd agent-hook " + p[0] + " < " + p[1], []string{hookd, "agent-hook", p[0]}, b})
+		if base != "" {
+			cmds = append(cmds, proc{"base: hookd agent-hook " + p[0] + " < " + p[1], []string{base, "agent-hook", p[0]}, b})
+		}
 	}
 	times := make([][]time.Duration, len(cmds))
 	for r := 0; r < runs+3; r++ {
 		for i, c := range cmds {
-			x := exec.Command(c[0], c[1:]...)
+			x := exec.Command(c.args[0], c.args[1:]...)
 			x.Env = append(slices.Clone(env), "HOOKD_CAPTURE=off")
+			x.Stdin = bytes.NewReader(c.stdin)
 			t := time.Now()
 			if err := x.Run(); err != nil && i == 0 {
-				fmt.Fprintf(os.Stderr, "startup: %s: %v\n", c[0], err)
+				fmt.Fprintf(os.Stderr, "startup: %s: %v\n", c.args[0], err)
 			}
 			if r >= 3 {
 				times[i] = append(times[i], time.Since(t))
@@ -496,11 +526,7 @@ func processes(hello, hookd string, env []string, runs int) {
 	h := median(times[0])
 	for i, c := range cmds {
 		m := median(times[i])
-		name := "hello world (Go)"
-		if i > 0 {
-			name = "hookd " + strings.Join(c[1:], " ")
-		}
-		fmt.Printf("| %s | %.2f ms | %.2f |\n", name, ms(m), float64(m)/float64(h))
+		fmt.Printf("| %s | %.2f ms | %.2f |\n", c.name, ms(m), float64(m)/float64(h))
 	}
 }
 

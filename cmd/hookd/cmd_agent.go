@@ -30,6 +30,7 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 	install := fs.Bool("install", false, "add the hook to the agent's settings file (~/.claude/settings.json, ~/.gemini/settings.json, ~/.codex/config.toml, opencode's plugin directory, this repository's .github/hooks for copilot), keeping all else and a backup")
 	uninstall := fs.Bool("uninstall", false, "take hookd's hook out of the agent's settings file again")
 	settings := fs.String("settings", "", "with --install/--uninstall: the settings `FILE` to edit (a project's .claude/settings.json…)")
+	check := fs.Bool("check", false, "claude-code: with --install or --print-config, also a PreToolUse hook (hookd check --hook claude-code) that has Claude Code ask you before a risky command, even one its settings allow; with --uninstall, take out only that one")
 	return func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 1 {
 			return usagef("name the agent: %s", strings.Join(agenthook.Hooked, ", "))
@@ -39,7 +40,7 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			return usagef("no hook for %q: one of %s has one (any other tool: hookd record --author NAME -- COMMAND; cursor: hookd mcp --print-config cursor)", agent, strings.Join(agenthook.Hooked, ", "))
 		}
 		if *printConfig {
-			s, err := agenthook.HookConfig(agent, e.executable())
+			s, err := agenthook.HookConfig(agent, e.executable(), agenthook.Hooks{Check: *check})
 			if err != nil {
 				return usageError{err.Error()}
 			}
@@ -47,11 +48,14 @@ func cmdAgentHook(fs *pflag.FlagSet) runFunc {
 			_, err = io.WriteString(e.stdout, s.Text)
 			return err
 		}
+		if *check && !*install && !*uninstall {
+			return usagef("--check goes with --install, --uninstall or --print-config")
+		}
 		if *install || *uninstall {
 			if *install && *uninstall {
 				return usagef("--install and --uninstall: give one")
 			}
-			return e.installHook(agent, *settings, *install)
+			return e.installHook(agent, *settings, *install, agenthook.Hooks{Check: *check})
 		}
 		if agent == "gemini" {
 			// Gemini CLI reads a hook's stdout as JSON: an empty object
@@ -218,7 +222,7 @@ func (e *env) executable() string {
 
 // installHook adds hookd's hook to agent's settings file (path, or the
 // agent's own), or takes it out, and says what it did.
-func (e *env) installHook(agent, path string, install bool) error {
+func (e *env) installHook(agent, path string, install bool, which agenthook.Hooks) error {
 	if path == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -228,7 +232,7 @@ func (e *env) installHook(agent, path string, install bool) error {
 			return usageError{err.Error()}
 		}
 	}
-	changed, backup, err := agenthook.Install(agent, e.executable(), path, install)
+	changed, backup, err := agenthook.Install(agent, e.executable(), path, install, which)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -241,7 +245,14 @@ func (e *env) installHook(agent, path string, install bool) error {
 	case !install:
 		did = "removed from"
 	}
-	fmt.Fprintf(e.stdout, "hookd's %s hook: %s %s\n", agent, did, path)
+	what := "hook"
+	switch {
+	case which.Check && install:
+		what = "hook and consent hook"
+	case which.Check:
+		what = "consent hook"
+	}
+	fmt.Fprintf(e.stdout, "hookd's %s %s: %s %s\n", agent, what, did, path)
 	if backup != "" {
 		fmt.Fprintf(e.stdout, "the file as it was: %s\n", backup)
 	}

@@ -127,6 +127,28 @@ func TestAgentHookInstall(t *testing.T) {
 	if b, _ := os.ReadFile(toml); !strings.HasPrefix(string(b), "# mine\nmodel = \"o3\"\n\n# >>> hookd") {
 		t.Errorf("config.toml after install:\n%s", b)
 	}
+	// Claude Code: the consent hook only with --check, and it answers.
+	claude := h.Path(".claude", "settings.json")
+	hookd(t, h, "agent-hook", "claude-code", "--install")
+	if b, _ := os.ReadFile(claude); strings.Contains(string(b), "check --hook") || !strings.Contains(string(b), "agent-hook claude-code") {
+		t.Errorf("settings.json after --install:\n%s", b)
+	}
+	if out := hookd(t, h, "agent-hook", "claude-code", "--install", "--check"); !strings.Contains(out, "consent hook: installed in "+claude) {
+		t.Errorf("install --check said %q", out)
+	}
+	b, _ = os.ReadFile(claude)
+	if !strings.Contains(string(b), `"PreToolUse"`) || !strings.Contains(string(b), hookdBin+" check --hook claude-code") {
+		t.Errorf("settings.json after --install --check:\n%s", b)
+	}
+	if out := hookd(t, h, "agent-hook", "claude-code", "--uninstall", "--check"); !strings.Contains(out, "consent hook: removed from") {
+		t.Errorf("uninstall --check said %q", out)
+	}
+	if b, _ := os.ReadFile(claude); strings.Contains(string(b), "check --hook") || !strings.Contains(string(b), "agent-hook claude-code") {
+		t.Errorf("settings.json after --uninstall --check:\n%s", b)
+	}
+	if _, errOut, err := hookdRun(h, nil, "agent-hook", "gemini", "--install", "--check"); exitStatus(err) == 0 || !strings.Contains(errOut, "claude-code only") {
+		t.Errorf("agent-hook gemini --install --check: %v %q; want an error", err, errOut)
+	}
 	if _, errOut, err := hookdRun(h, nil, "agent-hook", "cursor"); exitStatus(err) != 2 || !strings.Contains(errOut, "opencode") {
 		t.Errorf("agent-hook cursor: %v %q; want a usage error naming the agents", err, errOut)
 	}

@@ -37,8 +37,23 @@ var initExceptions = map[string]int{
 	"github.com/yuin/goldmark/parser":            128 << 10,
 }
 
+// initTotalBudget bounds what all the initialisers together allocate,
+// bytes and allocations (about 865 KB and 5,300 in 2026-11, goldmark's
+// three packages 514 KB and 3,400 of them): a new dependency that adds a
+// little to each of many packages shows here, not in any one package's
+// budget. docs/benchmarks.md §34 measures what start-up costs in time.
+const (
+	initTotalBudget      = 1 << 20
+	initTotalAllocBudget = 6500
+)
+
+// testOnly are module prefixes of packages only the tests use (the web
+// page's browser tests, the terminal emulator of the PTY tests): linked
+// into hookd, their initialisers would run in every command.
+var testOnly = []string{"github.com/chromedp/", "github.com/charmbracelet/x/vt"}
+
 // TestInitCost fails when a package initialiser of the hookd binary
-// allocates more than its budget.
+// allocates more than its budget, or all of them more than theirs.
 func TestInitCost(t *testing.T) {
 	cmd := exec.Command(hookdBin, "version")
 	cmd.Env = append(newHome(t).Env, "GODEBUG=inittrace=1")
@@ -47,7 +62,7 @@ func TestInitCost(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("hookd version: %v\n%s", err, stderr.String())
 	}
-	n := 0
+	n, total, allocs := 0, 0, 0
 	sc := bufio.NewScanner(&stderr)
 	for sc.Scan() {
 		// init PKG @0.39 ms, 0.037 ms clock, 1234 bytes, 5 allocs
@@ -56,10 +71,18 @@ func TestInitCost(t *testing.T) {
 			continue
 		}
 		n++
+		for _, p := range testOnly {
+			if strings.HasPrefix(f[1], p) {
+				t.Errorf("package %s, which only tests use, is initialised in every hookd command", f[1])
+			}
+		}
 		size, err := strconv.Atoi(f[7])
-		if err != nil {
+		na, err2 := strconv.Atoi(f[9])
+		if err != nil || err2 != nil {
 			t.Fatalf("cannot read %q", sc.Text())
 		}
+		total += size
+		allocs += na
 		budget, ok := initExceptions[f[1]]
 		switch {
 		case ok:
@@ -74,5 +97,10 @@ func TestInitCost(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("read %d init lines from GODEBUG=inittrace=1:\n%s", n, stderr.String())
+	}
+	t.Logf("%d packages initialised: %d bytes, %d allocations", n, total, allocs)
+	if total > initTotalBudget || allocs > initTotalAllocBudget {
+		t.Errorf("the initialisers of %d packages allocate %d bytes in %d allocations at start-up, in every hookd command (budget %d bytes, %d allocations)",
+			n, total, allocs, initTotalBudget, initTotalAllocBudget)
 	}
 }

@@ -8,18 +8,31 @@ import (
 	"github.com/hookd/hookd/history"
 )
 
-// filters are the arguments history_search and search_output share, read
-// for a query: authors (nil: everyone's), cwd (cleaned), since (µs).
+// Filters are the arguments history_search and search_output share,
+// declared once and embedded in each one's arguments (the SDK's schema
+// takes an embedded struct's fields as the tool's own, as encoding/json
+// does), read by readFilters and sessionArg.
+type Filters struct {
+	Cwd     string `json:"cwd,omitempty" jsonschema:"only commands run in this directory (an absolute path)"`
+	Session string `json:"session,omitempty" jsonschema:"only this session: a session id, or current for the user's most recent shell"`
+	Failed  bool   `json:"failed,omitempty" jsonschema:"only commands that failed (non-zero exit status)"`
+	Since   string `json:"since,omitempty" jsonschema:"only commands started since then: a duration back from now (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)"`
+	Author  string `json:"author,omitempty" jsonschema:"whose commands: omitted for the user's own, a coding agent's name (claude-code) for that agent's, any for everyone's"`
+}
+
+// filters are Filters read for a query: authors (nil: everyone's), cwd
+// (cleaned), since (µs).
 type filters struct {
 	authors []string
 	cwd     string
 	since   int64
 }
 
-// readFilters reads author ("" the user's own, "any" everyone's, or an
-// agent's name), cwd (an absolute path) and since (as history.ParseSince
+// readFilters reads Author ("" the user's own, "any" everyone's, or an
+// agent's name), Cwd (an absolute path) and Since (as history.ParseSince
 // reads it).
-func (t *tools) readFilters(author, cwd, since string) (filters, error) {
+func (t *tools) readFilters(in Filters) (filters, error) {
+	author, cwd, since := in.Author, in.Cwd, in.Since
 	var f filters
 	switch author {
 	case "":

@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -272,5 +274,38 @@ func TestResourcesAndPrompts(t *testing.T) {
 	}
 	if p := prompt("what_changed", map[string]string{"id": fmt.Sprint(f.ids["failed"])}); !strings.Contains(p, "+error: disk full") || !strings.Contains(p, "-built ok") {
 		t.Errorf("what_changed: %q", p)
+	}
+}
+
+// TestFilterArguments: the filters history_search and search_output share
+// are one declaration (Filters): each tool's schema has them at its top
+// level, described alike, and a bad value is refused alike.
+func TestFilterArguments(t *testing.T) {
+	cs := connect(t, newFixture(t).options())
+	lt, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]map[string]any{}
+	for _, tl := range lt.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		var s struct{ Properties map[string]any }
+		json.Unmarshal(b, &s)
+		props[tl.Name] = s.Properties
+	}
+	for _, name := range []string{"cwd", "session", "failed", "since", "author"} {
+		a, b := props["history_search"][name], props["search_output"][name]
+		if a == nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("argument %s: history_search's %v, search_output's %v; want one declaration", name, a, b)
+		}
+	}
+	for _, tool := range []string{"history_search", "search_output"} {
+		for args, want := range map[string]string{`{"query": "x", "cwd": "rel/dir"}`: "absolute path", `{"query": "x", "since": "soon"}`: "since"} {
+			var m map[string]any
+			json.Unmarshal([]byte(args), &m)
+			if _, text, isErr := call(t, cs, tool, m); !isErr || !strings.Contains(text, want) {
+				t.Errorf("%s %s: %q; want an error about %s", tool, args, text, want)
+			}
+		}
 	}
 }

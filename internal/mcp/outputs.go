@@ -49,12 +49,8 @@ type SearchOutputIn struct {
 	Query        string `json:"query,omitempty" jsonschema:"words a line of output holds, all of them, any case (found through the output index: each word at the start of a word of the output)"`
 	Regex        string `json:"regex,omitempty" jsonschema:"instead of query: a regular expression a line matches (RE2 syntax, case-insensitive)"`
 	ContextLines *int   `json:"context_lines,omitempty" jsonschema:"lines of context around each match (default 2, at most 10)"`
-	Author       string `json:"author,omitempty" jsonschema:"whose commands: omitted for the user's own, a coding agent's name (claude-code) for that agent's, any for everyone's"`
-	Session      string `json:"session,omitempty" jsonschema:"only this session: a session id, or current for the user's most recent shell"`
-	Cwd          string `json:"cwd,omitempty" jsonschema:"only commands run in this directory (an absolute path)"`
-	Since        string `json:"since,omitempty" jsonschema:"only commands started since then: 90m, 2h, 3d, 1w, or a date"`
-	Failed       bool   `json:"failed,omitempty" jsonschema:"only commands that failed"`
-	Limit        int    `json:"limit,omitempty" jsonschema:"at most this many matching lines (default 20, at most 100)"`
+	Filters
+	Limit int `json:"limit,omitempty" jsonschema:"at most this many matching lines (default 20, at most 100)"`
 }
 
 // OutputHits are the lines of one command's output that matched.
@@ -192,7 +188,7 @@ func (t *tools) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Sea
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := t.readFilters(in.Author, in.Cwd, in.Since)
+	f, err := t.readFilters(in.Filters)
 	if err != nil {
 		return nil, out, err
 	}

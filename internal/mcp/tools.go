@@ -308,13 +308,9 @@ func (t *tools) entry(ctx context.Context, s *history.Store, id int64, author st
 
 // SearchIn are history_search's arguments.
 type SearchIn struct {
-	Query   string `json:"query,omitempty" jsonschema:"words the command line holds, each as a substring, any case (empty: every command)"`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"only commands run in this directory (an absolute path)"`
-	Session string `json:"session,omitempty" jsonschema:"only this session: a session id, or current for the user's most recent shell"`
-	Failed  bool   `json:"failed,omitempty" jsonschema:"only commands that failed (non-zero exit status)"`
-	Since   string `json:"since,omitempty" jsonschema:"only commands started since then: a duration back from now (90m, 2h, 3d, 1w) or a date (2026-11-01, RFC 3339)"`
-	Author  string `json:"author,omitempty" jsonschema:"whose commands: omitted for the user's own, a coding agent's name (claude-code) for that agent's, any for everyone's"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"how many commands, newest first (default 20, at most 100)"`
+	Query string `json:"query,omitempty" jsonschema:"words the command line holds, each as a substring, any case (empty: every command)"`
+	Filters
+	Limit int `json:"limit,omitempty" jsonschema:"how many commands, newest first (default 20, at most 100)"`
 }
 
 // SearchOut is history_search's result.
@@ -355,7 +351,7 @@ func (t *tools) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn)
 	if err != nil {
 		return nil, out, err
 	}
-	f, err := t.readFilters(in.Author, in.Cwd, in.Since)
+	f, err := t.readFilters(in.Filters)
 	if err != nil {
 		return nil, out, err
 	}

@@ -126,7 +126,7 @@ func TestSetup(t *testing.T) {
 	if _, err := MCPConfig("vim", bin); err == nil {
 		t.Error("an unknown agent has a config")
 	}
-	s, err := HookConfig("claude-code", bin)
+	s, err := HookConfig("claude-code", bin, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestSetup(t *testing.T) {
 		m[0].Hooks[0].Command != "'/opt/my tools/hookd' agent-hook claude-code" || !m[0].Hooks[0].Async {
 		t.Errorf("UserPromptSubmit: %+v", m)
 	}
-	if _, err := HookConfig("vim", bin); err == nil {
+	if _, err := HookConfig("vim", bin, Hooks{}); err == nil {
 		t.Error("vim has a hook config")
 	}
 }

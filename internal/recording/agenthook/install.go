@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -49,17 +50,46 @@ func ours(command, agent string) bool {
 	return strings.HasSuffix(strings.TrimSpace(command), " agent-hook "+agent)
 }
 
+// CheckHooked are the agents whose pre-tool hook hookd check answers
+// (hookd check --hook AGENT), which Install adds when asked (Hooks.Check).
+var CheckHooked = []string{"claude-code"}
+
+// checkCommand is the command line of hookd's consent hook for agent.
+func checkCommand(agent, bin string) string {
+	return shellwords.QuoteWord(bin) + " check --hook " + agent
+}
+
+// oursCheck reports whether command is hookd's consent hook for agent.
+func oursCheck(command, agent string) bool {
+	return strings.HasSuffix(strings.TrimSpace(command), " check --hook "+agent)
+}
+
+// Hooks says which of hookd's hooks Install adds or takes out.
+type Hooks struct {
+	// Check is the consent hook (hookd check --hook AGENT) besides the
+	// recording one. It changes the agent's permission flow (a risky
+	// command is asked about even when the agent's settings allow it), so
+	// it is only added when asked for; once there, a later install keeps
+	// it. Installing with Check adds it; uninstalling with Check takes out
+	// only it; uninstalling without takes out both.
+	Check bool
+}
+
 // Edit returns the text of agent's settings file old (nil: none yet) with
 // hookd's hook installed (install) or taken out, and whether that changed
 // anything. Everything else is kept: other hooks and settings, the order
 // of JSON keys, TOML comments and order (only the lines between hookd's
 // markers are hookd's).
-func Edit(agent, bin string, old []byte, install bool) ([]byte, bool, error) {
+func Edit(agent, bin string, old []byte, install bool, which Hooks) ([]byte, bool, error) {
+	if which.Check && !slices.Contains(CheckHooked, agent) {
+		return nil, false, fmt.Errorf("hookd's consent hook is for %s only: %s's own pre-tool hook can run hookd check -- CMD",
+			strings.Join(CheckHooked, ", "), agent)
+	}
 	var out []byte
 	var err error
 	switch agent {
 	case "claude-code", "gemini":
-		out, err = editJSON(agent, bin, old, install)
+		out, err = editJSON(agent, bin, old, install, which)
 	case "codex":
 		out, err = editTOML(agent, bin, old, install)
 	case "opencode":
@@ -79,12 +109,12 @@ func Edit(agent, bin string, old []byte, install bool) ([]byte, bool, error) {
 // it held to path.hookd-backup; a file hookd would empty (its own plugin)
 // is removed. It returns whether the file changed and the backup's path
 // ("" when none was made).
-func Install(agent, bin, path string, install bool) (changed bool, backup string, err error) {
+func Install(agent, bin, path string, install bool, which Hooks) (changed bool, backup string, err error) {
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, "", err
 	}
-	out, changed, err := Edit(agent, bin, old, install)
+	out, changed, err := Edit(agent, bin, old, install, which)
 	if err != nil || !changed {
 		return false, "", err
 	}
@@ -122,8 +152,8 @@ func writeFile(path string, b []byte, mode os.FileMode) error {
 }
 
 // hookGroups are the matcher groups hookd adds to a JSON settings file,
-// event by event, in order.
-func hookGroups(agent, bin string) []kv {
+// event by event, in order; check adds the consent hook (Claude Code).
+func hookGroups(agent, bin string, check bool) []kv {
 	cmd := hookCommand(agent, bin)
 	if agent == "gemini" {
 		// Gemini CLI runs hooks synchronously; its timeout is in ms.
@@ -134,18 +164,24 @@ func hookGroups(agent, bin string) []kv {
 		}
 	}
 	h := obj{{"type", "command"}, {"command", cmd}, {"async", true}, {"timeout", json.Number("10")}}
-	return []kv{
+	groups := []kv{
 		{"UserPromptSubmit", obj{{"hooks", []any{h}}}},
 		{"PostToolUse", obj{{"matcher", "Bash"}, {"hooks", []any{h}}}},
 		{"PostToolUseFailure", obj{{"matcher", "Bash"}, {"hooks", []any{h}}}},
 	}
+	if check {
+		// Not async: Claude Code waits for its answer before the command.
+		c := obj{{"type", "command"}, {"command", checkCommand(agent, bin)}, {"timeout", json.Number("10")}}
+		groups = append(groups, kv{"PreToolUse", obj{{"matcher", "Bash"}, {"hooks", []any{c}}}})
+	}
+	return groups
 }
 
 // editJSON installs or removes hookd's groups in a settings.json: any
 // hook of hookd's for agent is taken out first (so a second install, or
 // one from another hookd binary, leaves one), then the groups added at the
-// end of their events' lists.
-func editJSON(agent, bin string, old []byte, install bool) ([]byte, error) {
+// end of their events' lists. The consent hook follows which (Hooks).
+func editJSON(agent, bin string, old []byte, install bool, which Hooks) ([]byte, error) {
 	doc := obj{}
 	if len(bytes.TrimSpace(old)) > 0 {
 		v, err := decodeOrdered(old)
@@ -163,7 +199,17 @@ func editJSON(agent, bin string, old []byte, install bool) ([]byte, error) {
 	if doc.get("hooks") != nil && hooks == nil {
 		return nil, errors.New(`"hooks" is not an object`)
 	}
-	// Take out hookd's own.
+	// Take out hookd's own: all of them, but the recording hook when only
+	// the consent hook is uninstalled. A consent hook there is put back by
+	// an install.
+	hadCheck := false
+	drop := func(c string) bool {
+		if oursCheck(c, agent) {
+			hadCheck = true
+			return true
+		}
+		return ours(c, agent) && (install || !which.Check)
+	}
 	for i := range hooks {
 		groups, ok := hooks[i].v.([]any)
 		if !ok {
@@ -184,7 +230,7 @@ func editJSON(agent, bin string, old []byte, install bool) ([]byte, error) {
 			var keep []any
 			for _, h := range hs {
 				if ho, ok := h.(obj); ok {
-					if c, _ := ho.get("command").(string); ours(c, agent) {
+					if c, _ := ho.get("command").(string); drop(c) {
 						continue
 					}
 				}
@@ -201,7 +247,7 @@ func editJSON(agent, bin string, old []byte, install bool) ([]byte, error) {
 		hooks[i].v = kept
 	}
 	if install {
-		for _, g := range hookGroups(agent, bin) {
+		for _, g := range hookGroups(agent, bin, which.Check || hadCheck) {
 			groups, _ := hooks.get(g.k).([]any)
 			hooks = hooks.set(g.k, append(groups, g.v))
 		}

@@ -3,8 +3,10 @@ package agenthook
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/hookd/hookd/internal/shellwords"
+	"slices"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // Agents are the coding agents MCPConfig knows, in the order help lists
@@ -57,8 +59,13 @@ func mcpServersJSON(bin string) string {
 // hand (or hookd agent-hook AGENT --install): Claude Code's and Gemini
 // CLI's hooks block (UserPromptSubmit, PostToolUse and PostToolUseFailure
 // of Bash; BeforeAgent, AfterTool of run_shell_command), Codex's hook
-// tables, opencode's plugin file.
-func HookConfig(agent, bin string) (Snippet, error) {
+// tables, opencode's plugin file; with which.Check, Claude Code's
+// PreToolUse consent hook too (Hooks).
+func HookConfig(agent, bin string, which Hooks) (Snippet, error) {
+	if which.Check && !slices.Contains(CheckHooked, agent) {
+		return Snippet{}, fmt.Errorf("hookd's consent hook is for %s only: %s's own pre-tool hook can run hookd check -- CMD",
+			strings.Join(CheckHooked, ", "), agent)
+	}
 	path, err := Settings(agent, "~", "")
 	if err != nil {
 		return Snippet{}, fmt.Errorf("%w (any other tool: hookd record --author NAME -- COMMAND)", err)
@@ -73,7 +80,7 @@ func HookConfig(agent, bin string) (Snippet, error) {
 		return Snippet{Text: CopilotHooks(bin), Where: "save it as " + path + " in your repository (or run hookd agent-hook copilot --install there)"}, nil
 	}
 	hooks := obj{}
-	for _, g := range hookGroups(agent, bin) {
+	for _, g := range hookGroups(agent, bin, which.Check) {
 		hooks = append(hooks, kv{g.k, []any{g.v}})
 	}
 	where := "merge it into ~/.claude/settings.json (every project) or .claude/settings.json (one project), or run hookd agent-hook claude-code --install"
