@@ -292,21 +292,21 @@ func (c Colours) Remap(orig, edited, marker string) Colours {
 			i, j = i+len(marker), j+len(marker)
 			continue
 		}
-		// The replaced part ends where the text after the marker (up to
-		// the next one) follows in orig.
-		next := edited[j+len(marker):]
-		if n := strings.Index(next, marker); n >= 0 {
-			next = next[:n]
+		// The replaced part ends where the text after the marker, as far
+		// as a following marker, appears in orig.
+		after := edited[j+len(marker):]
+		if n := strings.Index(after, marker); n >= 0 {
+			after = after[:n]
 		}
-		next = next[:min(len(next), 64)]
+		after = after[:min(len(after), 64)]
 		var e int
 		switch {
-		case next == "" && j+len(marker) == len(edited):
+		case after == "" && j+len(marker) == len(edited):
 			e = len(orig)
-		case next == "":
+		case after == "":
 			e = min(i+1, len(orig))
 		default:
-			p := strings.Index(orig[min(i+1, len(orig)):], next)
+			p := strings.Index(orig[min(i+1, len(orig)):], after)
 			if p < 0 {
 				return nil
 			}
