@@ -453,6 +453,38 @@ func mountTmpfs(t *testing.T, dir, size string) {
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
 }
 
+// holders lists the processes with a file open under dir (the reason a
+// remount says "mount point is busy"), each with its command line and the
+// files.
+func holders(dir string) string {
+	var b strings.Builder
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		fds, err := os.ReadDir(filepath.Join("/proc", p.Name(), "fd"))
+		if err != nil {
+			continue
+		}
+		var open []string
+		for _, fd := range fds {
+			target, err := os.Readlink(filepath.Join("/proc", p.Name(), "fd", fd.Name()))
+			if err == nil && strings.HasPrefix(target, dir+"/") {
+				open = append(open, fd.Name()+"="+target)
+			}
+		}
+		maps, _ := os.ReadFile(filepath.Join("/proc", p.Name(), "maps"))
+		for _, line := range strings.Split(string(maps), "\n") {
+			if i := strings.Index(line, dir+"/"); i >= 0 {
+				open = append(open, "mapped="+line[i:])
+			}
+		}
+		if len(open) > 0 {
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+			fmt.Fprintf(&b, "  pid %s %q: %s\n", p.Name(), strings.ReplaceAll(string(cmdline), "\x00", " "), strings.Join(open, " "))
+		}
+	}
+	return b.String()
+}
+
 // TestHistoryWhenStorageFails (issue 20, item 13): a history on a
 // read-only file system, and then on a full disk, is still read by
 // hookd history, which says that recording is stopped, why, and that
@@ -471,20 +503,32 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 		s.Run("hookd history")
 		s.WaitForPlain(regexp.MustCompile(`echo one-\$\(\(6\*7\)\)`), 20*time.Second)
 
-		// The daemon holds the database open for writing: stopped once the
-		// prompt is back (a prompt that finds it gone starts it again), and
-		// the remount retried while a process that was closing the
-		// database still has it open ("mount point is busy").
+		// Read-only from now on: a read-only bind mount over the directory,
+		// which new opens go through. (Remounting the tmpfs itself read-only
+		// fails with "mount point is busy" while any process, here or in
+		// another test's mount namespace, holds a file of it open for
+		// writing or a deleted one open; a fresh bind mount has no writers.)
+		// The daemon, which holds the database open for writing, is stopped
+		// first, once the prompt is back (a prompt that finds it gone starts
+		// it again), and again on each try, in case one was starting.
 		s.Editing()
-		h.StopDaemon()
 		var out []byte
 		var err error
+		bound := false
 		shelltest.Poll(10*time.Second, func() bool {
-			out, err = exec.Command("mount", "-o", "remount,ro", data).CombinedOutput()
+			h.StopDaemon()
+			if !bound {
+				if out, err = exec.Command("mount", "--bind", data, data).CombinedOutput(); err != nil {
+					return false
+				}
+				bound = true
+				t.Cleanup(func() { exec.Command("umount", "-l", data).Run() })
+			}
+			out, err = exec.Command("mount", "-o", "remount,bind,ro", data).CombinedOutput()
 			return err == nil
 		})
 		if err != nil {
-			t.Fatalf("remount ro: %v %s", err, out)
+			t.Fatalf("read-only bind mount: %v %s\nopen under %s:\n%s", err, out, data, holders(data))
 		}
 		s.Run("echo two-$((6*7))")
 		s.Run("hookd history; echo listed-$((6*8))")
@@ -492,7 +536,11 @@ func TestHistoryWhenStorageFails(t *testing.T) {
 		if !strings.Contains(s.Plain()[strings.LastIndex(s.Plain(), "hookd history; echo listed"):], "echo one-") {
 			t.Errorf("hookd history did not list what is stored:\n%s", s.Plain())
 		}
-		exec.Command("mount", "-o", "remount,rw", data).Run()
+		// Writable again: the bind mount goes (lazily, as files opened
+		// through it may still be open), the tmpfs below was never read-only.
+		if out, err := exec.Command("umount", "-l", data).CombinedOutput(); err != nil {
+			t.Fatalf("umount the read-only bind: %v %s", err, out)
+		}
 
 		// Full: a file takes all the room left.
 		fill, _ := os.Create(filepath.Join(data, "fill"))
