@@ -829,8 +829,12 @@ _hookd_fix() {
   fi
   builtin history -s -- "$_hookd_c"
   # The fix is recorded as itself, timed from here: the wait for the
-  # answer is not part of its duration.
+  # answer is not part of its duration, nor are the question and the
+  # answer part of its output (under capture, its output starts again
+  # here: the scanner drops what the same row had so far).
   _hookd_t0=${EPOCHREALTIME:-$((_hookd_epoch0 + SECONDS)).0}
+  [[ -z $_hookd_nonce ]] ||
+    builtin printf '\e]6973;hookd;%s;C;%s;%s\a' "$_hookd_nonce" "$HOOKD_SESSION" "$((_hookd_seq + 1))"
   builtin eval -- "$_hookd_c"
 }
 

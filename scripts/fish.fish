@@ -622,11 +622,14 @@ function _hookd_fix
         string match -qr '^[yY]' -- $a; or return 1
     end
     # The fix is recorded as itself, timed from here: the wait for the
-    # answer is not part of its duration.
+    # answer is not part of its duration, nor are the question and the
+    # answer part of its output (under capture, its output starts again
+    # here: the scanner drops what the same row had so far).
     set -l up 0
     read up _ <$_hookd_upf
     set -g _hookd_fixed $_hookd_clock+$up $c
     set -e _hookd_own
+    test -z "$_hookd_nonce"; or printf '\e]6973;hookd;%s;C;%s;%s\a' $_hookd_nonce $HOOKD_SESSION $_hookd_nums[1]
     eval $c
 end
 

@@ -231,3 +231,28 @@ func waitLineSuffix(t *testing.T, s *shelltest.Shell, line string) {
 		t.Errorf("the prompt's line shows %d times after the search:\n%s", strings.Count(screen, "P> "+line), screen)
 	}
 }
+
+// TestFixOutputIsTheFixs: under capture, a fix that fix runs after asking
+// is stored with its own output only: the fix shown, the question and the
+// answer are not part of it (they were, in bash and fish, before its output
+// started again at the answer). zsh puts the fix on the line: no question.
+func TestFixOutputIsTheFixs(t *testing.T) {
+	forShells(t, []string{"bash", "fish"}, func(t *testing.T, shell string) {
+		h := newHome(t)
+		s := startCaptured(t, h, shell, plainPrompt(shell))
+		runPrompt(t, s, "ech only-this")
+		s.WaitForPlain(regexp.MustCompile(`↳ echo only-this\s+fix\n`), 20*time.Second)
+		s.Editing()
+		m := s.Mark()
+		s.Type("fix\r")
+		s.WaitPlainSince(m, regexp.MustCompile(`run it \(low risk\)\? \[y/N, then Enter\] $`), 10*time.Second)
+		n := s.Prompts()
+		s.Type("y\r")
+		s.WaitPrompts(n+1, 20*time.Second)
+		s.Sync()
+		got := outputs(t, h)
+		if len(got) != 2 || got[1].Command != "echo only-this" || got[1].Output != "only-this\n" {
+			t.Errorf("stored %+v; want the failure, then echo only-this with its output only", got)
+		}
+	})
+}
