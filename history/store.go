@@ -43,6 +43,18 @@ type Entry struct {
 	HostID string
 }
 
+// StatusKnown reports whether ExitCode is the command's real status: a
+// shell's history file keeps none, so an imported command carries 0
+// (a non-zero status there came from elsewhere, as fish's, and is kept).
+func (e Entry) StatusKnown() bool { return e.Source != "import" || e.ExitCode != 0 }
+
+// DurationKnown reports whether DurationUS was measured: an imported
+// command and an agent's record without a duration carry 0. (A hook's 0,
+// from fish, whose clock counts whole milliseconds, means under one.)
+func (e Entry) DurationKnown() bool {
+	return e.DurationUS != 0 || e.Source != "import" && e.Source != "agent"
+}
+
 // Session describes the shell a command came from.
 type Session struct {
 	ID        string

@@ -221,13 +221,24 @@ func (l *entryLines) print(en history.Entry) {
 	b = append(b, "  "...)
 	b = l.appendWhen(b, en.StartedAt)
 	b = append(b, "  "...)
-	b = padLeft(b, 7, appendDuration(num[:0], en.DurationUS))
+	// What was not measured (an imported command's status and duration,
+	// an agent's duration) is "-", not a 0 that reads as a success.
+	took := append(num[:0], '-')
+	if en.DurationKnown() {
+		took = appendDuration(num[:0], en.DurationUS)
+	}
+	b = padLeft(b, 7, took)
 	b = append(b, "  "...)
-	st := style.Success
+	st, code := style.Success, append(num[:0], '-')
+	if !en.StatusKnown() {
+		st = style.Dim
+	} else {
+		code = strconv.AppendInt(num[:0], int64(en.ExitCode), 10)
+	}
 	if en.ExitCode != 0 {
 		st = style.Danger
 	}
-	b = l.style(b, st, padLeft(field[:0], 3, strconv.AppendInt(num[:0], int64(en.ExitCode), 10)))
+	b = l.style(b, st, padLeft(field[:0], 3, code))
 	b = append(b, "  "...)
 	var size []byte
 	if en.OutputBytes > 0 {
@@ -358,11 +369,18 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	}
 	fmt.Fprintf(w, "%s %s\n", label("command"), strings.ReplaceAll(cmd, "\n", "\n"+strings.Repeat(" ", 10)))
 	status := strconv.Itoa(en.ExitCode)
+	if !en.StatusKnown() {
+		status = "unknown (imported: a history file keeps none)"
+	}
 	if len(en.Pipestatus) > 1 {
 		status += fmt.Sprintf(" (pipestatus %s)", strings.Trim(fmt.Sprint(en.Pipestatus), "[]"))
 	}
 	fmt.Fprintf(w, "%s %s\n", label("status"), status)
-	fmt.Fprintf(w, "%s %s (took %s)\n", label("started"), time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05.000 MST"), formatDuration(en.DurationUS))
+	took := "not measured"
+	if en.DurationKnown() {
+		took = "took " + formatDuration(en.DurationUS)
+	}
+	fmt.Fprintf(w, "%s %s (%s)\n", label("started"), time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05.000 MST"), took)
 	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitize.Line(en.Cwd))
 	who := strings.TrimSpace(fmt.Sprintf("%s %s@%s %s", en.Shell, en.User, en.Host, en.TTY))
 	fmt.Fprintf(w, "%s %s #%d (%s)\n", label("session"), en.Session, en.Seq, sanitize.Line(who))

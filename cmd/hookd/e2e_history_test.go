@@ -98,3 +98,28 @@ func TestHistoryMarksOtherHosts(t *testing.T) {
 		t.Errorf("hookd history:\n%s\nwant [@laptop] before the other machine's command only", out)
 	}
 }
+
+// TestHistoryUnknownNotZero: an imported command's status and duration were
+// never measured (a history file keeps neither): hookd history shows "-" for
+// both, and hookd show says so, instead of a 0 that reads as a success in
+// no time; a recorded command keeps its figures (issue 32, item 3).
+func TestHistoryUnknownNotZero(t *testing.T) {
+	h := newHome(t)
+	file := h.Path("imported_history")
+	if err := os.WriteFile(file, []byte("echo from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hookd(t, h, "import", "bash", "--file", file)
+	hookd(t, h, "record", "--author", "claude-code", "--exit", "3", "--duration", "1500ms", "--", "echo", "measured")
+	out := hookd(t, h, "history")
+	if !regexp.MustCompile(`(?m)^\s+1  \S+ \S+\s+-\s+-\s+echo from-file$`).MatchString(out) {
+		t.Errorf("the imported command's line does not say - for its status and duration:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^\s+2  \S+ \S+\s+1\.5s\s+3\s+\[claude-code\] echo measured$`).MatchString(out) {
+		t.Errorf("the recorded command's line lost its figures:\n%s", out)
+	}
+	show := hookd(t, h, "show", "1")
+	if !strings.Contains(show, "unknown (imported") || !strings.Contains(show, "(not measured)") {
+		t.Errorf("hookd show of an imported command:\n%s", show)
+	}
+}

@@ -260,15 +260,14 @@ func (m *model) previewLines(w int) []string {
 	r := m.selected()
 	st := stOK.Render(fmt.Sprintf("✓ %d", d.ExitCode))
 	switch {
-	case d.Source == "import" && d.ExitCode == 0:
-		// A history file keeps no status: 0 is not a success.
+	case !d.StatusKnown():
 		st = stDim.Render("status unknown")
 	case d.ExitCode != 0:
 		st = stFail.Render(fmt.Sprintf("✗ %d", d.ExitCode))
 	}
-	took := duration(d.DurationUS)
-	if d.DurationUS == 0 && (d.Source == "import" || d.Source == "agent") {
-		took = "" // imported, or an agent's record: not measured
+	took := ""
+	if d.DurationKnown() {
+		took = duration(d.DurationUS)
 	}
 	when := time.UnixMicro(d.StartedAt).Local().Format("2006-01-02 15:04")
 	head := strings.TrimRight(fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, took), " ")
