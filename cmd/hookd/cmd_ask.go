@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"io"
 	"os"
 	"path/filepath"
@@ -240,7 +241,7 @@ func askPin(ctx context.Context, e *env, s *history.Store, ref string) error {
 	var no *recall.NoOutput
 	switch {
 	case oerr == nil:
-		what = formatSize(int64(len(o.Text))) + " of output"
+		what = units.Size(int64(len(o.Text))) + " of output"
 	case errors.As(oerr, &no):
 		what = "no output: " + no.Reason
 	}

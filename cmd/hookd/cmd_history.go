@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/hookd/hookd/internal/hostid"
 	"github.com/hookd/hookd/internal/notes"
+	"github.com/hookd/hookd/internal/ui/units"
 	"io"
 	"os"
 	"path/filepath"
@@ -188,7 +189,11 @@ func (l *entryLines) appendWhen(b []byte, us int64) []byte {
 	if len(l.minuteStr) == 0 {
 		return time.UnixMicro(us).Local().AppendFormat(b, "2006-01-02 15:04:05")
 	}
-	return appendInt02(append(b, l.minuteStr...), int(sec-m*60))
+	b = append(b, l.minuteStr...)
+	if sec-m*60 < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, sec-m*60, 10)
 }
 
 // style appends field styled with st.
@@ -225,7 +230,7 @@ func (l *entryLines) print(en history.Entry) {
 	// an agent's duration) is "-", not a 0 that reads as a success.
 	took := append(num[:0], '-')
 	if en.DurationKnown() {
-		took = appendDuration(num[:0], en.DurationUS)
+		took = units.AppendDuration(num[:0], time.Duration(en.DurationUS)*time.Microsecond)
 	}
 	b = padLeft(b, 7, took)
 	b = append(b, "  "...)
@@ -242,7 +247,7 @@ func (l *entryLines) print(en history.Entry) {
 	b = append(b, "  "...)
 	var size []byte
 	if en.OutputBytes > 0 {
-		size = appendSize(num[:0], en.OutputBytes)
+		size = units.AppendSize(num[:0], en.OutputBytes)
 	}
 	// Padded before it is styled: on a terminal the style's escape
 	// sequences would count in the width.
@@ -324,9 +329,9 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 		case len(o.Text) == 0:
 			fmt.Fprintf(e.stdout, "%s none: it printed nothing\n", label)
 		default:
-			note := formatSize(int64(len(o.Text)))
+			note := units.Size(int64(len(o.Text)))
 			if o.Flags&history.OutputTruncated != 0 {
-				note += fmt.Sprintf(" kept of %s written", formatSize(o.Bytes))
+				note += fmt.Sprintf(" kept of %s written", units.Size(o.Bytes))
 			}
 			fmt.Fprintf(e.stdout, "%s %s\n", label, note)
 			text := string(o.Text)
@@ -339,25 +344,6 @@ func cmdShow(fs *pflag.FlagSet) runFunc {
 			}
 		}
 		return nil
-	}
-}
-
-// formatSize shows a byte count the short way: 512B, 3.4K, 12M.
-func formatSize(n int64) string { return string(appendSize(nil, n)) }
-
-// appendSize appends formatSize(n) to b.
-func appendSize(b []byte, n int64) []byte {
-	switch {
-	case n < 1024:
-		return append(strconv.AppendInt(b, n, 10), 'B')
-	case n < 10<<10:
-		return append(strconv.AppendFloat(b, float64(n)/1024, 'f', 1, 64), 'K')
-	case n < 1<<20:
-		return append(strconv.AppendInt(b, n>>10, 10), 'K')
-	case n < 10<<20:
-		return append(strconv.AppendFloat(b, float64(n)/(1<<20), 'f', 1, 64), 'M')
-	default:
-		return append(strconv.AppendInt(b, n>>20, 10), 'M')
 	}
 }
 
@@ -378,7 +364,7 @@ func printEntry(w io.Writer, e *env, en history.Entry) {
 	fmt.Fprintf(w, "%s %s\n", label("status"), status)
 	took := "not measured"
 	if en.DurationKnown() {
-		took = "took " + formatDuration(en.DurationUS)
+		took = "took " + units.Micros(en.DurationUS)
 	}
 	fmt.Fprintf(w, "%s %s (%s)\n", label("started"), time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05.000 MST"), took)
 	fmt.Fprintf(w, "%s %s\n", label("cwd"), sanitize.Line(en.Cwd))

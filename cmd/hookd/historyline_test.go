@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"os"
 	"testing"
 	"time"
@@ -21,13 +22,16 @@ func fmtEntryLine(e *env, en history.Entry) string {
 	when := time.UnixMicro(en.StartedAt).Local().Format("2006-01-02 15:04:05")
 	status := fmt.Sprintf("%3d", en.ExitCode)
 	st := e.palette.Render(style.Success, status)
+	if !en.StatusKnown() {
+		st = e.palette.Render(style.Dim, "  -")
+	}
 	if en.ExitCode != 0 {
 		st = e.palette.Render(style.Danger, status)
 	}
 	id := e.palette.Render(style.Dim, fmt.Sprintf("%6d", en.ID))
 	size := ""
 	if en.OutputBytes > 0 {
-		size = formatSize(en.OutputBytes)
+		size = units.Size(en.OutputBytes)
 	}
 	by := ""
 	if en.Author != "" {
@@ -36,7 +40,11 @@ func fmtEntryLine(e *env, en history.Entry) string {
 	if en.HostID != "" {
 		by += e.palette.Render(style.Dim, "[@"+sanitize.Line(en.Host)+"]") + " "
 	}
-	return fmt.Sprintf("%s  %s  %7s  %s  %s  %s%s\n", id, when, formatDuration(en.DurationUS), st,
+	took := "-"
+	if en.DurationKnown() {
+		took = units.Micros(en.DurationUS)
+	}
+	return fmt.Sprintf("%s  %s  %7s  %s  %s  %s%s\n", id, when, took, st,
 		e.palette.Render(style.Dim, fmt.Sprintf("%5s", size)), by, sanitize.Line(en.Command))
 }
 
@@ -55,7 +63,7 @@ func TestEntryLinesAsFmt(t *testing.T) {
 	start := time.Date(2026, 10, 25, 0, 58, 30, 0, time.UTC).UnixMicro()
 	for i := 0; i < 400; i++ {
 		en := history.Entry{ID: int64(i) * 997, Command: "echo " + fmt.Sprint(i), StartedAt: start + int64(i)*1700000 + int64(i%3),
-			DurationUS: durations[i%len(durations)], OutputBytes: sizes[i%len(sizes)], ExitCode: []int{0, 1, 127, -1, 255, 1000}[i%6]}
+			DurationUS: durations[i%len(durations)], OutputBytes: sizes[i%len(sizes)], ExitCode: []int{0, 1, 127, -1, 255, 1000}[i%6], Source: []string{"hook", "import", "agent", "run", "hook"}[i%5]}
 		switch i % 5 {
 		case 1:
 			en.Author = "claude-code"

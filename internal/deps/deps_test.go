@@ -79,6 +79,8 @@ var allowed = map[string][]string{
 	"internal/sanitize":   {},
 	// The palette: named styles for every terminal view.
 	"internal/ui/style": {},
+	// Durations and byte counts written one way for every view.
+	"internal/ui/units": {},
 	// A terminal's text as HTML (hookd serve, hookd export's page).
 	"internal/ui/termhtml": {"internal/sanitize"},
 	// This installation's id (the "this host" of sync and of searches).
@@ -145,22 +147,22 @@ var allowed = map[string][]string{
 	// search: the engine over the history (outputs through their
 	// full-text index), and its interactive face (Ctrl-R).
 	"internal/search":    {"history"},
-	"internal/search/ui": {"internal/search", "history", "internal/sanitize", "internal/ui/style"},
+	"internal/search/ui": {"internal/search", "history", "internal/sanitize", "internal/ui/style", "internal/ui/units"},
 
 	// apps
-	"internal/mcp": {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search"},
+	"internal/mcp": {"analyze", "history", "internal/ai/ask", "internal/ai/promptblock", "internal/config", "internal/fix/before", "internal/recording/recall", "internal/redact", "internal/sanitize", "internal/search", "internal/ui/units"},
 	// The user's notes on commands, redacted (hookd note, hookd serve).
 	"internal/notes": {"history", "internal/redact"},
 	// Commands with their outputs written for a report (hookd export).
-	"internal/export": {"capture", "history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml"},
+	"internal/export": {"capture", "history", "internal/redact", "internal/sanitize", "internal/shellwords", "internal/ui/termhtml", "internal/ui/units"},
 	// The figures of hookd stats and hookd serve's charts.
-	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style"},
+	"internal/stats":  {"history", "internal/search", "internal/sanitize", "internal/shellwords", "internal/ui/style", "internal/ui/units"},
 	"internal/status": {"internal/recording/daemon", "history", "internal/recording/outbox", "internal/paths", "internal/recording/spool", "internal/recording/ptyshell"},
 
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
-		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/notes", "internal/redact"},
+		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/ui/units", "internal/notes", "internal/redact"},
 
 	// testing
 	"internal/shelltest": {"internal/required"},
@@ -184,7 +186,7 @@ var allowed = map[string][]string{
 		"internal/ai/trust",
 		"internal/fix/aifix", "internal/fix/offer", "internal/fix/suggest", "internal/fix/before", "internal/textdiff",
 		"internal/status", "cmd/hookd/complete", "internal/recording/agenthook", "internal/mcp",
-		"internal/hostid", "internal/cloudsync", "internal/cloudsync/s3", "internal/recording/ptyshell", "internal/ui/style",
+		"internal/hostid", "internal/cloudsync", "internal/cloudsync/s3", "internal/recording/ptyshell", "internal/ui/style", "internal/ui/units",
 		"internal/search", "internal/search/ui", "internal/stats", "internal/export", "internal/notes", "internal/web"},
 }
 

@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"html/template"
 	"io"
 	"strings"
@@ -99,26 +100,22 @@ func Write(w io.Writer, format string, cmds []Command, o Options) error {
 func about(c Command, o Options) string {
 	en := c.Entry
 	status := "exit 0"
-	if en.ExitCode != 0 {
+	switch {
+	case !en.StatusKnown():
+		status = "status unknown"
+	case en.ExitCode != 0:
 		status = fmt.Sprintf("failed: exit %d", en.ExitCode)
 	}
-	s := fmt.Sprintf("#%d · %s · %s · in %s · %s", en.ID, status, duration(en.DurationUS),
+	took := "not measured"
+	if en.DurationKnown() {
+		took = units.Micros(en.DurationUS)
+	}
+	s := fmt.Sprintf("#%d · %s · %s · in %s · %s", en.ID, status, took,
 		shellwords.Tilde(en.Cwd, o.Home), time.UnixMicro(en.StartedAt).Format("2006-01-02 15:04:05"))
 	if en.Author != "" {
 		s += " · by " + en.Author
 	}
 	return sanitize.Line(s)
-}
-
-func duration(us int64) string {
-	d := time.Duration(us) * time.Microsecond
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }
 
 // note is what is said under an output that is not whole or not there.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -260,7 +261,7 @@ func (t *tools) searchOutput(ctx context.Context, _ *sdk.CallToolRequest, in Sea
 	if left > 0 {
 		fmt.Fprintf(&b, "[%d more lines left out (the size limit of one call): lower limit or context_lines]\n", left)
 	}
-	fmt.Fprintf(&b, "[%d matching lines in %d commands; %d outputs read, %s]\n", out.Matches, len(out.Commands), out.Outputs, size(out.Bytes))
+	fmt.Fprintf(&b, "[%d matching lines in %d commands; %d outputs read, %s]\n", out.Matches, len(out.Commands), out.Outputs, units.Size(out.Bytes))
 	if out.Note != "" {
 		fmt.Fprintf(&b, "[%s]\n", out.Note)
 	}
@@ -276,7 +277,7 @@ func (t *tools) scanOutputs(ctx context.Context, rd *recall.Reader, cands []hist
 			return fmt.Sprintf("the time limit (%s) ran out", searchDeadline)
 		}
 		if out.Bytes >= maxScanBytes {
-			return fmt.Sprintf("it read %s of output, its limit", size(maxScanBytes))
+			return fmt.Sprintf("it read %s of output, its limit", units.Size(maxScanBytes))
 		}
 		o, err := rd.Output(ctx, en, "", 0)
 		if err != nil {

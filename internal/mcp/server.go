@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"io"
 	"strings"
 	"sync"
@@ -332,7 +333,7 @@ func summary(c Info) string {
 		extra = append(extra, fmt.Sprintf("%.1fs", c.DurationMS/1000))
 	}
 	if c.OutputBytes > 0 {
-		extra = append(extra, fmt.Sprintf("output %s", size(c.OutputBytes)))
+		extra = append(extra, fmt.Sprintf("output %s", units.Size(c.OutputBytes)))
 	} else {
 		extra = append(extra, "no output")
 	}
@@ -340,16 +341,6 @@ func summary(c Info) string {
 		extra = append(extra, "by "+c.Author)
 	}
 	return fmt.Sprintf("#%d [%s] %s $ %s  (%s, %s)", c.ID, status, c.Cwd, c.Command, c.StartedAt, strings.Join(extra, ", "))
-}
-
-func size(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%dB", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1fK", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
 }
 
 // text is a result's text content.

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"io"
 	"strings"
 	"time"
@@ -79,25 +80,6 @@ func Sparkline(vals []int64, top int64) string {
 	return b.String()
 }
 
-// Duration is a short, human duration: 850ms, 4.2s, 3m07s, 5h02m, 3d04h.
-func Duration(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0"
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 100*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-	return fmt.Sprintf("%dd%02dh", int(d.Hours())/24, int(d.Hours())%24)
-}
-
 func percent(r float64) string {
 	switch {
 	case r == 0:
@@ -167,7 +149,7 @@ func (t Terminal) Render(w io.Writer, rep Report) error {
 		period = "since " + rep.Since.Format("2006-01-02")
 	}
 	head := fmt.Sprintf("By %s, %s: %d runs, %s failed, %s lost to failures", byNames[rep.By], period,
-		rep.Totals.Count, percent(rep.Totals.FailureRate), Duration(rep.Totals.Lost))
+		rep.Totals.Count, percent(rep.Totals.FailureRate), units.Duration(rep.Totals.Lost))
 	b.WriteString(p.Render(style.Label, fit(head, width, false)) + "\n")
 	if len(rep.Rows) == 0 {
 		b.WriteString("No commands recorded in that period.\n")
@@ -198,12 +180,12 @@ func (t Terminal) Render(w io.Writer, rep Report) error {
 	}
 	for _, r := range rep.Rows {
 		fail := fmt.Sprintf("%6s", percent(r.FailureRate))
-		lost := fmt.Sprintf("%7s", Duration(r.Lost))
+		lost := fmt.Sprintf("%7s", units.Duration(r.Lost))
 		if r.Failures > 0 {
 			fail = p.Render(style.Caution, fail)
 			lost = p.Render(style.Caution, lost)
 		}
-		b.WriteString(fmt.Sprintf("%7d %s %7s %7s %s ", r.Count, fail, Duration(r.Total), Duration(r.Median), lost))
+		b.WriteString(fmt.Sprintf("%7d %s %7s %7s %s ", r.Count, fail, units.Duration(r.Total), units.Duration(r.Median), lost))
 		if spark > 0 {
 			var act, bad string
 			if timeKeys {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"github.com/hookd/hookd/internal/ui/units"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -242,7 +243,7 @@ func (s *Server) lock(ctx context.Context) error {
 func (s *Server) unlock() { <-s.engine }
 
 func (s *Server) row(r search.Result) resultRow {
-	return resultRow{Result: r, When: s.when(r.StartedAt), Dir: s.tilde(r.Cwd), Duration: duration(r.DurationUS)}
+	return resultRow{Result: r, When: s.when(r.StartedAt), Dir: s.tilde(r.Cwd), Duration: tookOf(r.Entry)}
 }
 
 func (s *Server) tilde(dir string) string { return shellwords.Tilde(dir, s.o.Home) }
@@ -252,19 +253,6 @@ func (s *Server) when(us int64) string {
 		return ""
 	}
 	return time.UnixMicro(us).Local().Format("2006-01-02 15:04:05")
-}
-
-func duration(us int64) string {
-	d := time.Duration(us) * time.Microsecond
-	switch {
-	case d < time.Millisecond:
-		return strconv.FormatInt(us, 10) + "µs"
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(10 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
 }
 
 // commandData is a command's page.
@@ -335,7 +323,7 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(termhtml.RenderPart(text, starts, n)))
 		return
 	}
-	d := commandData{E: en, When: s.when(en.StartedAt), Dir: s.tilde(en.Cwd), Duration: duration(en.DurationUS),
+	d := commandData{E: en, When: s.when(en.StartedAt), Dir: s.tilde(en.Cwd), Duration: tookOf(en),
 		OutputMissing: missing, OutputSize: int64(len(text)), Truncated: o.Flags&history.OutputTruncated != 0,
 		Parts: len(starts), CSRF: s.csrf, Permalink: "/c/" + strconv.FormatInt(en.ID, 10)}
 	if len(en.Pipestatus) > 1 {
@@ -373,6 +361,15 @@ func (s *Server) handleCommand(w http.ResponseWriter, r *http.Request) {
 	}
 	d.NoteMax = notes.MaxBytes
 	s.page(w, "command.html", d)
+}
+
+// tookOf is how long a command ran, or "not measured" (an imported
+// command, an agent's record without a duration).
+func tookOf(en history.Entry) string {
+	if !en.DurationKnown() {
+		return "not measured"
+	}
+	return units.Micros(en.DurationUS)
 }
 
 func strconvInts(xs []int) string {

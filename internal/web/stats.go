@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"math"
 	"net/http"
 	"net/url"
@@ -140,9 +141,9 @@ func (s *Server) drawStats(r *http.Request, d *statsData, q stats.Query, now tim
 		return err
 	}
 	d.Totals, d.Flaky = slow.Totals, slow.Flaky // grouped by command line
-	d.Total, d.Lost = stats.Duration(slow.Totals.Total), stats.Duration(slow.Totals.Lost)
+	d.Total, d.Lost = units.Duration(slow.Totals.Total), units.Duration(slow.Totals.Lost)
 	d.Slowest = drawBars(slow.Rows, func(r stats.Row) (float64, float64, string) {
-		return r.Total.Seconds(), r.Lost.Seconds(), fmt.Sprintf("%s in all, median %s", stats.Duration(r.Total), stats.Duration(r.Median))
+		return r.Total.Seconds(), r.Lost.Seconds(), fmt.Sprintf("%s in all, median %s", units.Duration(r.Total), units.Duration(r.Median))
 	})
 	fq := q
 	fq.By, fq.Rows, fq.Sort = history.ByCommand, 10, "failures"

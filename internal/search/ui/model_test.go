@@ -311,7 +311,7 @@ func TestPreviewUnknownStatus(t *testing.T) {
 	}
 	m.Update(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	typeText(m, "make measured")
-	if head := ansi.Strip(m.previewLines(80)[0]); !strings.Contains(head, "✓ 0") || !strings.Contains(head, "0µs") {
+	if head := ansi.Strip(m.previewLines(80)[0]); !strings.Contains(head, "✓ 0") || !strings.HasSuffix(head, "  0s") {
 		t.Errorf("a shell's command's preview: %q; want ✓ 0 and its duration", head)
 	}
 }

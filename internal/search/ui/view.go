@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"path/filepath"
 	"strings"
 	"time"
@@ -267,7 +268,7 @@ func (m *model) previewLines(w int) []string {
 	}
 	took := ""
 	if d.DurationKnown() {
-		took = duration(d.DurationUS)
+		took = units.Micros(d.DurationUS)
 	}
 	when := time.UnixMicro(d.StartedAt).Local().Format("2006-01-02 15:04")
 	head := strings.TrimRight(fmt.Sprintf("%s  %s  %s ago (%s)  %s", st, sanitize.Line(shortDir(d.Cwd)), age(m.o.Engine.Here().Now, d.StartedAt), when, took), " ")
@@ -326,17 +327,4 @@ func age(now time.Time, at int64) string {
 		return fmt.Sprintf("%dw", int(d.Hours()/24/7))
 	}
 	return fmt.Sprintf("%dy", int(d.Hours()/24/365))
-}
-
-func duration(us int64) string {
-	d := time.Duration(us) * time.Microsecond
-	switch {
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", us)
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }
