@@ -515,11 +515,13 @@ func TestServeDrainsWhileAnswering(t *testing.T) {
 	o := f.options()
 	open := o.Open
 	o.Open = func(ctx context.Context) (*history.Store, error) {
-		time.Sleep(20 * time.Millisecond) // one at a time: 40 take 0.8 s
+		time.Sleep(75 * time.Millisecond) // one at a time: 40 take 3 s
 		return open(ctx)
 	}
+	// Twice the bound in all, each answer well within it (a 20-fold
+	// margin for a loaded machine).
 	defer func(d time.Duration) { drainWait = d }(drainWait)
-	drainWait = 300 * time.Millisecond
+	drainWait = 1500 * time.Millisecond
 	var in strings.Builder
 	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
