@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"mvdan.cc/sh/v3/syntax"
@@ -45,7 +44,7 @@ var shells = map[string]syntax.LangVariant{
 // would not read as what it runs.
 func Commands(markdown string) []string {
 	src := []byte(markdown)
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := newParser(false).Parse(text.NewReader(src))
 	var cmds []string
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		b, ok := n.(*ast.FencedCodeBlock)

@@ -7,8 +7,6 @@ import (
 
 	"github.com/muesli/termenv"
 	"github.com/rivo/uniseg"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
@@ -73,8 +71,7 @@ func newRenderer(name string, width int, profile termenv.Profile) (*renderer, er
 	if !ok {
 		return nil, fmt.Errorf("render: unknown style %q (want plain, dark or light)", name)
 	}
-	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
-	return &renderer{md: md.Parser(), width: width, pal: pal, profile: profile, seqs: map[style]string{}}, nil
+	return &renderer{md: newParser(true), width: width, pal: pal, profile: profile, seqs: map[style]string{}}, nil
 }
 
 // margin is the blank columns left on each side of the rendering.
