@@ -295,3 +295,45 @@ func BenchmarkAptIndex(b *testing.B) {
 		}
 	})
 }
+
+// TestExecutablesCached: with ExeIndex set, the PATH's names are kept in a
+// 0600 file and read back from it while the directories are as they were;
+// a program installed in one of them makes it again.
+func TestExecutablesCached(t *testing.T) {
+	ctx := context.Background()
+	a, b := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(a, "make"), "", 0o755)
+	write(t, filepath.Join(b, "git"), "", 0o755)
+	os.Mkdir(filepath.Join(b, "subdir"), 0o755)
+	index := filepath.Join(t.TempDir(), "state", "path-names")
+	opts := Options{Path: a + ":" + b + ":/nonexistent", ExeIndex: index}
+	if got := New(opts).Executables(ctx); !slices.Equal(got, []string{"git", "make"}) {
+		t.Fatalf("Executables = %q; want git, make", got)
+	}
+	st, err := os.Stat(index)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the index: %v, mode %v; want a 0600 file", err, st)
+	}
+	// Read back from the file, not the directories: what it says is what
+	// a second probe answers.
+	b0, _ := os.ReadFile(index)
+	header, _, _ := strings.Cut(string(b0), "\n")
+	os.WriteFile(index, []byte(header+"\nfrom-the-index\n"), 0o600)
+	if got := New(opts).Executables(ctx); !slices.Equal(got, []string{"from-the-index"}) {
+		t.Fatalf("Executables = %q; want the index's names", got)
+	}
+	// A program installed: the directory changed, the index is made again.
+	before, _ := os.Stat(a)
+	write(t, filepath.Join(a, "gcc"), "", 0o755)
+	if after, _ := os.Stat(a); after.ModTime().Equal(before.ModTime()) {
+		// The kernel's coarse clock gave the directory the same time.
+		os.Chtimes(a, time.Time{}, before.ModTime().Add(time.Second))
+	}
+	if got := New(opts).Executables(ctx); !slices.Equal(got, []string{"gcc", "git", "make"}) {
+		t.Fatalf("Executables after an install = %q; want gcc, git, make", got)
+	}
+	// No index: the directories are read each time.
+	if got := New(Options{Path: a}).Executables(ctx); !slices.Equal(got, []string{"gcc", "make"}) {
+		t.Fatalf("Executables without an index = %q", got)
+	}
+}

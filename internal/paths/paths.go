@@ -59,6 +59,9 @@ type Layout struct {
 	// AptNames caches the package names in apt's lists (package probe),
 	// made again when the lists change.
 	AptNames string
+	// PathNames caches the names in the PATH directories (package probe),
+	// made again when a directory changes.
+	PathNames string
 	// Vocab caches, per tool, the subcommands and options its completion
 	// files name (package probe), made again when they or the tool change.
 	Vocab string
@@ -99,6 +102,7 @@ func New(d Dirs) Layout {
 		Pins:           filepath.Join(state, "pins"),
 		SearchCache:    filepath.Join(state, "search.cache"),
 		AptNames:       filepath.Join(state, "apt-names"),
+		PathNames:      filepath.Join(state, "path-names"),
 		Vocab:          filepath.Join(state, "vocab"),
 		AgentSeq:       filepath.Join(state, "agent-seq"),
 		Trust:          filepath.Join(d.DataHome, "hookd", "trust"),
