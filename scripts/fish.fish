@@ -79,6 +79,7 @@ function _hookd_init
     # hookd init read it: with /proc/uptime (read by a builtin) it gives
     # the time without a process, which fish has no variable for.
     set -g _hookd_clock 0 # @clock@
+    set -g _hookd_uid '' # @uid@
     # hookd's files, as package paths lays them out (from the XDG variables
     # as adrg/xdg reads them: "~/" expanded where a shell would not): the
     # shell writes where the daemon reads, and derives none of them itself.
@@ -193,21 +194,12 @@ function _hookd_init_session
     set -g _hookd_ran ''
     set -g _hookd_alive ''
     set -g _hookd_tried -1
-    # The uid, from /proc (fish has no $UID), read by a builtin.
-    set -l uid ''
-    test -r /proc/$fish_pid/status; and while read -l k v _
-        if test "$k" = Uid:
-            set uid $v
-            break
-        end
-    end </proc/$fish_pid/status
-
     test -d $_hookd_spooldir; or command mkdir -p -m 700 -- $_hookd_state $_hookd_spooldir 2>/dev/null
     # The session header, in a file made 0600 ($umask is the process's
     # umask itself: fish's umask function, autoloaded, costs ~1.5 ms).
     set -l mask $umask
     set -g umask 0077
-    test -w $_hookd_spooldir; and printf '\nS2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' fish $version $fish_pid "$hostname" "$USER" "$uid" $_hookd_t0 \
+    test -w $_hookd_spooldir; and printf '\nS2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' fish $version $fish_pid "$hostname" "$USER" "$_hookd_uid" $_hookd_t0 \
         (test -n "$_hookd_nonce"; and echo pty; or echo off) >>$_hookd_spool 2>/dev/null
     set -g umask $mask
     return 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"github.com/hookd/hookd/internal/required"
 	"os"
 	"regexp"
@@ -89,6 +90,17 @@ func TestFishRecords(t *testing.T) {
 		if es[i].Seq <= es[i-1].Seq || es[i].Session != es[0].Session {
 			t.Errorf("entry %d: session %s seq %d after %s seq %d", i, es[i].Session, es[i].Seq, es[i-1].Session, es[i-1].Seq)
 		}
+	}
+	// The session's header names the user's uid (fish has no $UID: hookd
+	// init fills it in).
+	conn, err := sql.Open("sqlite3", h.Path(".local", "share", "hookd", "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var uid int
+	if err := conn.QueryRow(`SELECT uid FROM sessions WHERE id = ?`, e.Session).Scan(&uid); err != nil || uid != os.Getuid() {
+		t.Errorf("the session's uid: %d (%v); want %d", uid, err, os.Getuid())
 	}
 }
 
