@@ -78,21 +78,6 @@ func WithholdMark(nonce string) string {
 	return markPrefix + nonce + ";S\a"
 }
 
-// PauseMark returns the private mark that pauses the capture of the
-// command running now: what follows is still shown but not kept, until a
-// [ResumeMark] or the command's end. The hooks print it around a known
-// hook that runs inside a command's output and prints its own notices
-// (direnv's, when a cd enters a directory with an .envrc), so that what
-// is kept is the command's output alone.
-func PauseMark(nonce string) string {
-	return markPrefix + nonce + ";P\a"
-}
-
-// ResumeMark returns the private mark that ends a [PauseMark]'s pause.
-func ResumeMark(nonce string) string {
-	return markPrefix + nonce + ";R\a"
-}
-
 // markMatch is the result of matching a private mark at the start of a
 // byte slice.
 type markMatch int
@@ -108,8 +93,6 @@ type mark struct {
 	end      bool // a D or X mark; otherwise a C mark (or an S mark)
 	discard  bool // an X mark: the command was not recorded
 	withhold bool // an S mark: the open command's output is not kept
-	pause    bool // a P mark: what follows is not kept until an R mark
-	resume   bool // an R mark
 	id       ID
 	status   int
 }
@@ -167,10 +150,6 @@ func parseMark(body []byte, nonce string, n int) (int, markMatch, mark) {
 	switch {
 	case k == 2 && string(f[1]) == "S":
 		return n, isMark, mark{withhold: true}
-	case k == 2 && string(f[1]) == "P":
-		return n, isMark, mark{pause: true}
-	case k == 2 && string(f[1]) == "R":
-		return n, isMark, mark{resume: true}
 	case k == 4 && string(f[1]) == "C":
 	case k == 4 && string(f[1]) == "X":
 		m.end, m.discard, m.status = true, true, -1

@@ -52,16 +52,10 @@ type Withholder interface {
 //	preexec: ESC]133;C BEL  ESC]6973;hookd;NONCE;C;SESSION;SEQ BEL
 //	precmd:  ESC]6973;hookd;NONCE;D;SESSION;SEQ;STATUS BEL  ESC]133;D;STATUS BEL  ESC]133;A BEL
 //
-// one mark that a hookd command prints itself, on the proxy's
+// and one mark that a hookd command prints itself, on the proxy's
 // terminal, before it prints a secret (see [WithholdMark]):
 //
 //	ESC ] 6973 ; hookd ; NONCE ; S ST
-//
-// and two that the hooks print around a known hook of another tool that
-// runs inside a command's output window and prints notices of its own
-// (direnv's chpwd hook in zsh, its PWD handler in fish; see [PauseMark]):
-//
-//	ESC ] 6973 ; hookd ; NONCE ; P ST    ...    ESC ] 6973 ; hookd ; NONCE ; R ST
 //
 // Fields:
 //   - NONCE is the Scanner's secret (see [NewNonce]);
@@ -103,10 +97,6 @@ type Withholder interface {
 //     ignored): the sink gets no more of its output, and one that is a
 //     [Withholder] is told to drop what it has; the end mark ends the
 //     command as usual.
-//   - a P mark pauses the capture: the bytes after it are forwarded but
-//     not given to the sink, until an R mark, or the end of the command
-//     (a C, D or X mark), whichever comes first. An R mark without a
-//     pause changes nothing.
 //
 // The nonce protects against accidents and stray bytes, not against
 // hostile code running as the user, which could read the shell's memory
@@ -129,7 +119,6 @@ type Scanner struct {
 	nonce   string
 	open    bool
 	held    bool // the open command's output is withheld (an S mark)
-	paused  bool // the capture is paused (a P mark, until an R mark)
 	cur     ID
 	pending []byte // a possible mark held back from the previous Write
 	scratch []byte
@@ -233,21 +222,13 @@ func (s *Scanner) plain(p []byte) {
 		s.err = err
 		return
 	}
-	if s.open && !s.held && !s.paused && s.sink != nil {
+	if s.open && !s.held && s.sink != nil {
 		s.sink.Output(p)
 	}
 }
 
 // mark acts on a valid private mark.
 func (s *Scanner) mark(m mark) {
-	switch {
-	case m.pause:
-		s.paused = true
-		return
-	case m.resume:
-		s.paused = false
-		return
-	}
 	if m.withhold {
 		if s.open && !s.held {
 			s.held = true
@@ -259,14 +240,14 @@ func (s *Scanner) mark(m mark) {
 	}
 	if !m.end {
 		s.endOpen()
-		s.open, s.held, s.paused, s.cur = true, false, false, m.id
+		s.open, s.held, s.cur = true, false, m.id
 		if s.sink != nil {
 			s.sink.Begin(m.id)
 		}
 		return
 	}
 	if s.open && m.id == s.cur {
-		s.open, s.paused = false, false
+		s.open = false
 		if s.sink != nil {
 			s.sink.End(m.id, m.status, !m.discard)
 		}

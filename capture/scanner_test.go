@@ -259,34 +259,6 @@ func TestScannerWithhold(t *testing.T) {
 	}
 }
 
-// TestScannerPause: between a P and an R mark, bytes are shown but not
-// kept (direnv's notices during a cd); a pause left open ends with the
-// command and does not reach the next one; a pause with another nonce is
-// ordinary output; an R mark alone changes nothing; marks split across
-// writes are still found.
-func TestScannerPause(t *testing.T) {
-	p, r := PauseMark(testNonce), ResumeMark(testNonce)
-	forged := PauseMark("ffffffffffffffffffffffffffffffff")
-	in := BeginMark(testNonce, s1) + "before " + p + "direnv: loading .envrc\r\n" + r + "after" + p + "left open" + EndMark(testNonce, s1, 0) +
-		BeginMark(testNonce, s2) + r + "one " + forged + "two" + EndMark(testNonce, s2, 1)
-	want := []string{"begin 171234-42-7:1", "out before after", "end 171234-42-7:1 0 true",
-		"begin 171234-42-7:2", "out one " + forged + "two", "end 171234-42-7:2 1 true"}
-	wantFwd := "before direnv: loading .envrc\r\nafterleft openone " + forged + "two"
-	for _, split := range []int{0, 1, 7, len(BeginMark(testNonce, s1)) + 9, len(BeginMark(testNonce, s1)) + 7 + len(p) - 2} {
-		chunks := [][]byte{[]byte(in)}
-		if split > 0 {
-			chunks = [][]byte{[]byte(in[:split]), []byte(in[split:])}
-		}
-		fwd, ev := scanChunks(t, testNonce, chunks)
-		if fwd != wantFwd {
-			t.Errorf("split at %d: forwarded %q; want %q", split, fwd, wantFwd)
-		}
-		if strings.Join(ev, "|") != strings.Join(want, "|") {
-			t.Errorf("split at %d: events\n%q; want\n%q", split, ev, want)
-		}
-	}
-}
-
 // errWriter fails every write.
 type errWriter struct{}
 

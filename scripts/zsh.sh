@@ -39,8 +39,6 @@
 #     _hookd_envrec          the environment's record, when it changed
 #     _hookd_first, _hookd_end   the end time first, whatever hooks come
 #     _hookd_take_sp, _hookd_prompt_sp   PROMPT_SP under capture
-#     _hookd_quiet_chpwd, _hookd_pause, _hookd_resume   direnv's notices
-#                            during a cd kept out of its output (capture)
 #   the `??` keys
 #     _hookd_arm, _hookd_paste, _hookd_arm_enter, _hookd_accept_line,
 #     _hookd_rewrite_line, _hookd_offer_line, _hookd_highlight
@@ -508,36 +506,12 @@ _hookd_envrec() {
 _hookd_first() {
   emulate -L zsh
   [[ $precmd_functions[1] == _hookd_precmd ]] || precmd_functions=(_hookd_precmd ${precmd_functions:#_hookd_precmd})
-  [[ -z $_hookd_nonce ]] || _hookd_quiet_chpwd
   (( $+functions[precmd] )) && [[ $functions[precmd] != "${_hookd_pcwrap-}" ]] || return 0
   # An autoloaded precmd is loaded first, so that its body is copied.
   [[ $functions[precmd] != *'autoload -X'* ]] || autoload +X precmd 2>/dev/null
   functions[_hookd_user_precmd]=$functions[precmd]
   functions[precmd]='_hookd_end; _hookd_user_precmd "$@"'
   typeset -g _hookd_pcwrap=$functions[precmd]
-}
-
-# _hookd_quiet_chpwd: direnv's hook runs from chpwd_functions too, inside
-# a cd's output, where its notices ("direnv: loading …") would be kept as
-# what the cd printed (bash runs it from PROMPT_COMMAND, after the end
-# mark). Under capture, _hookd_pause and _hookd_resume go around it: they
-# print the marks between which the proxy shows but does not keep. Run
-# with _hookd_first, so also when direnv is hooked after hookd (it then
-# takes the first place in precmd_functions). A user's own chpwd function
-# (`chpwd() { ls }`) prints for the cd, and is kept.
-_hookd_quiet_chpwd() {
-  emulate -L zsh
-  local i=${chpwd_functions[(I)_direnv_hook]}
-  (( i )) && [[ ${chpwd_functions[i+1]-} != _hookd_resume ]] || return 0
-  chpwd_functions[i]=(_hookd_pause _direnv_hook _hookd_resume)
-}
-
-_hookd_pause() {
-  print -rn -- $'\e]6973;hookd;'$_hookd_nonce$';P\a'
-}
-
-_hookd_resume() {
-  print -rn -- $'\e]6973;hookd;'$_hookd_nonce$';R\a'
 }
 
 # _hookd_end (in hookd's precmd()) notes the end time before the user's
