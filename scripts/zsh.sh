@@ -418,9 +418,15 @@ _hookd_preexec() {
       print -rn -- $'\e]133;C\a'
     fi
     # direnv's hook runs from chpwd_functions, inside the command's output:
-    # swap in the wrapper that keeps its status lines out of the capture.
-    (( ${chpwd_functions[(Ie)_direnv_hook]} )) &&
-      chpwd_functions=(${chpwd_functions/#%_direnv_hook/_hookd_hushed_direnv})
+    # swap in the wrapper that keeps its status lines out of the capture
+    # (once: a second `direnv hook zsh` adds a hook the wrapper runs).
+    if (( ${chpwd_functions[(Ie)_direnv_hook]} )); then
+      if (( ${chpwd_functions[(Ie)_hookd_hushed_direnv]} )); then
+        chpwd_functions=(${chpwd_functions:#_direnv_hook})
+      else
+        chpwd_functions=(${chpwd_functions/#%_direnv_hook/_hookd_hushed_direnv})
+      fi
+    fi
   fi
   return 0
 }

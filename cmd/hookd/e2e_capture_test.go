@@ -457,9 +457,12 @@ func TestCaptureDirenvNotOutput(t *testing.T) {
 		}
 		if shell == "zsh" {
 			// The user's own chpwd function prints as part of the cd.
-			runPrompt(t, s, "chpwd() { echo now in $PWD:t }")
+			// direnv's hook loaded again is not run twice.
+			runPrompt(t, s, "chpwd() { echo now in $PWD:t }; eval \"$(direnv hook zsh)\"")
 			runPrompt(t, s, "cd proj")
-			want = append(want, storedOut{"chpwd() { echo now in $PWD:t }", ""}, storedOut{"cd proj", "now in proj\n"})
+			runPrompt(t, s, "print -r -- $chpwd_functions")
+			want = append(want, storedOut{"chpwd() { echo now in $PWD:t }; eval \"$(direnv hook zsh)\"", ""},
+				storedOut{"cd proj", "now in proj\n"}, storedOut{"print -r -- $chpwd_functions", "_hookd_hushed_direnv\n"})
 		}
 		checkOutputs(t, h, want)
 	})
