@@ -78,6 +78,22 @@ func WithholdMark(nonce string) string {
 	return markPrefix + nonce + ";S\a"
 }
 
+// PauseMark returns the private mark that pauses the capture of the
+// command running now: the shell hooks print it before they run a hook of
+// a tool hookd knows to print status lines (direnv's "loading …") inside
+// a command's output window, and [ResumeMark] after it, so that those
+// lines are not stored as the command's output. Like [WithholdMark] it
+// names no command.
+func PauseMark(nonce string) string {
+	return markPrefix + nonce + ";P\a"
+}
+
+// ResumeMark returns the private mark that resumes the capture paused by
+// [PauseMark].
+func ResumeMark(nonce string) string {
+	return markPrefix + nonce + ";R\a"
+}
+
 // markMatch is the result of matching a private mark at the start of a
 // byte slice.
 type markMatch int
@@ -93,6 +109,8 @@ type mark struct {
 	end      bool // a D or X mark; otherwise a C mark (or an S mark)
 	discard  bool // an X mark: the command was not recorded
 	withhold bool // an S mark: the open command's output is not kept
+	pause    bool // a P mark: the open command's output is not kept until an R mark
+	resume   bool // an R mark
 	id       ID
 	status   int
 }
@@ -150,6 +168,10 @@ func parseMark(body []byte, nonce string, n int) (int, markMatch, mark) {
 	switch {
 	case k == 2 && string(f[1]) == "S":
 		return n, isMark, mark{withhold: true}
+	case k == 2 && string(f[1]) == "P":
+		return n, isMark, mark{pause: true}
+	case k == 2 && string(f[1]) == "R":
+		return n, isMark, mark{resume: true}
 	case k == 4 && string(f[1]) == "C":
 	case k == 4 && string(f[1]) == "X":
 		m.end, m.discard, m.status = true, true, -1

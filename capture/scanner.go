@@ -57,6 +57,13 @@ type Withholder interface {
 //
 //	ESC ] 6973 ; hookd ; NONCE ; S ST
 //
+// and two that the hooks print around a hook of another tool that prints
+// status lines while a command runs (direnv's chpwd hook in zsh; see
+// [PauseMark]):
+//
+//	ESC ] 6973 ; hookd ; NONCE ; P ST
+//	ESC ] 6973 ; hookd ; NONCE ; R ST
+//
 // Fields:
 //   - NONCE is the Scanner's secret (see [NewNonce]);
 //   - SESSION is 1 to 128 printable ASCII characters other than space
@@ -97,6 +104,11 @@ type Withholder interface {
 //     ignored): the sink gets no more of its output, and one that is a
 //     [Withholder] is told to drop what it has; the end mark ends the
 //     command as usual.
+//   - a P mark pauses the open command's capture and an R mark resumes
+//     it: the bytes between them are forwarded but not captured. A C or
+//     D mark ends the pause, so a lost R mark costs at most the rest of
+//     one command's output. Without the nonce a P mark cannot be forged,
+//     so a command's own output cannot hide the rest of it.
 //
 // The nonce protects against accidents and stray bytes, not against
 // hostile code running as the user, which could read the shell's memory
@@ -119,6 +131,7 @@ type Scanner struct {
 	nonce   string
 	open    bool
 	held    bool // the open command's output is withheld (an S mark)
+	paused  bool // the capture is paused (a P mark not yet followed by an R mark)
 	cur     ID
 	pending []byte // a possible mark held back from the previous Write
 	scratch []byte
@@ -222,13 +235,17 @@ func (s *Scanner) plain(p []byte) {
 		s.err = err
 		return
 	}
-	if s.open && !s.held && s.sink != nil {
+	if s.open && !s.held && !s.paused && s.sink != nil {
 		s.sink.Output(p)
 	}
 }
 
 // mark acts on a valid private mark.
 func (s *Scanner) mark(m mark) {
+	if m.pause || m.resume {
+		s.paused = m.pause && s.open
+		return
+	}
 	if m.withhold {
 		if s.open && !s.held {
 			s.held = true
@@ -240,14 +257,14 @@ func (s *Scanner) mark(m mark) {
 	}
 	if !m.end {
 		s.endOpen()
-		s.open, s.held, s.cur = true, false, m.id
+		s.open, s.held, s.paused, s.cur = true, false, false, m.id
 		if s.sink != nil {
 			s.sink.Begin(m.id)
 		}
 		return
 	}
 	if s.open && m.id == s.cur {
-		s.open = false
+		s.open, s.paused = false, false
 		if s.sink != nil {
 			s.sink.End(m.id, m.status, !m.discard)
 		}

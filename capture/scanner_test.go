@@ -51,6 +51,7 @@ func scanChunks(t testing.TB, nonce string, chunks [][]byte) (string, []string) 
 var (
 	s1   = ID{"171234-42-7", 1}
 	s2   = ID{"171234-42-7", 2}
+	s3   = ID{"171234-42-7", 3}
 	c133 = "\x1b]133;C\a"
 	d133 = "\x1b]133;D;0\a"
 	a133 = "\x1b]133;A\a"
@@ -390,4 +391,24 @@ func FuzzScanner(f *testing.F) {
 			t.Errorf("events %q; want %q", ev, wantEv)
 		}
 	})
+}
+
+// TestScannerPause: the bytes between a P and an R mark are forwarded but
+// not captured; a forged pause (another nonce) is ordinary output and
+// hides nothing; a pause left open ends with its command.
+func TestScannerPause(t *testing.T) {
+	forged := PauseMark("ffffffffffffffffffffffffffffffff")
+	in := BeginMark(testNonce, s1) + "a" + PauseMark(testNonce) + "direnv: loading\r\n" + ResumeMark(testNonce) + "b" + EndMark(testNonce, s1, 0) +
+		BeginMark(testNonce, s2) + "c" + forged + "d" + PauseMark(testNonce) + "e" + EndMark(testNonce, s2, 1) +
+		BeginMark(testNonce, s3) + "f" + EndMark(testNonce, s3, 0)
+	fwd, ev := scanChunks(t, testNonce, [][]byte{[]byte(in)})
+	if want := "adirenv: loading\r\nbc" + forged + "def"; fwd != want {
+		t.Errorf("forwarded %q; want %q", fwd, want)
+	}
+	want := []string{"begin 171234-42-7:1", "out ab", "end 171234-42-7:1 0 true",
+		"begin 171234-42-7:2", "out c" + forged + "d", "end 171234-42-7:2 1 true",
+		"begin 171234-42-7:3", "out f", "end 171234-42-7:3 0 true"}
+	if strings.Join(ev, "|") != strings.Join(want, "|") {
+		t.Errorf("events\n%q; want\n%q", ev, want)
+	}
 }

@@ -417,8 +417,34 @@ _hookd_preexec() {
     else
       print -rn -- $'\e]133;C\a'
     fi
+    # direnv's hook runs from chpwd_functions, inside the command's output:
+    # swap in the wrapper that keeps its status lines out of the capture
+    # (once: a second `direnv hook zsh` adds a hook the wrapper runs).
+    if (( ${chpwd_functions[(Ie)_direnv_hook]} )); then
+      if (( ${chpwd_functions[(Ie)_hookd_hushed_direnv]} )); then
+        chpwd_functions=(${chpwd_functions:#_direnv_hook})
+      else
+        chpwd_functions=(${chpwd_functions/#%_direnv_hook/_hookd_hushed_direnv})
+      fi
+    fi
   fi
   return 0
+}
+
+# _hookd_hushed_direnv runs direnv's hook (in chpwd_functions in its place,
+# under capture) between the marks that pause and resume the capture, so
+# that "direnv: loading …" is not stored as the output of the `cd`, as in
+# bash, where it runs from PROMPT_COMMAND after the command's end. The
+# marks go to stderr, where direnv prints, and only when it is the
+# terminal. A chpwd function of the user's own is not wrapped: what it
+# prints is the `cd`'s output.
+_hookd_hushed_direnv() {
+  local s=$? t=
+  [[ -n $_hookd_nonce && -t 2 ]] && t=1
+  [[ -n $t ]] && print -rnu2 -- $'\e]6973;hookd;'$_hookd_nonce$';P\a'
+  (( $+functions[_direnv_hook] )) && _direnv_hook "$@"
+  [[ -n $t ]] && print -rnu2 -- $'\e]6973;hookd;'$_hookd_nonce$';R\a'
+  return s
 }
 
 # _hookd_precmd writes the record of the command that just finished. zsh

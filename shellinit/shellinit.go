@@ -55,6 +55,10 @@ type Options struct {
 	// Capture is "pty" (the shell re-executes itself under hookd shell,
 	// which keeps each command's output) or "off".
 	Capture string
+	// Quoted gives zsh its definitions as one quoted word (lexed twice)
+	// rather than in a here-document: for a shell that cannot write the
+	// here-document's temporary file (see zshOwnOptionsOnce).
+	Quoted bool
 	// FixCommand is the name of the command that applies a fix ("" for
 	// none); it must be a plain word (config.ValidFixCommand).
 	FixCommand string
@@ -177,7 +181,30 @@ func Script(shell string, o Options) (string, error) {
 		return "", fmt.Errorf("script for %s: no %q line", shell, runMarker)
 	}
 	head := strings.IndexByte(src, '\n') + 1
-	return src[:head] + zshOwnOptions(src[head:i+1]) + src[i+1:], nil
+	defs := src[head : i+1]
+	if o.Quoted || strings.Contains("\n"+defs, "\n"+zshDefsEnd+"\n") {
+		return src[:head] + zshOwnOptions(defs) + src[i+1:], nil
+	}
+	return src[:head] + zshOwnOptionsOnce(defs, o) + src[i+1:], nil
+}
+
+// zshDefsEnd ends the here-document that holds zsh's definitions.
+const zshDefsEnd = "_HOOKD_DEFS_END_"
+
+// zshOwnOptionsOnce is [zshOwnOptions] with the definitions lexed once:
+// as a quoted word they were lexed by the eval of `hookd init`'s text and
+// again by the eval of the word (+0.5 ms per shell start, §42 of
+// docs/benchmarks.md), while the lines of a here-document are only copied,
+// and `source` parses them as it reads, under the anonymous function's
+// options. zsh writes a here-document to a temporary file; where it
+// cannot (TMPPREFIX's directory not writable), nothing is defined and the
+// line after asks hookd for the quoted form (HOOKD_INIT_QUOTED), a process
+// only then.
+func zshOwnOptionsOnce(defs string, o Options) string {
+	return "() {\n  'builtin' 'emulate' '-L' 'zsh'\n  'builtin' 'setopt' 'no_aliases'\n  'builtin' 'source' '/dev/stdin'\n} 2>/dev/null <<'" + zshDefsEnd + "'\n" +
+		defs + zshDefsEnd + "\n" +
+		"(( ${+functions[_hookd_init]} )) || 'builtin' 'eval' \"${\"$(HOOKD_INIT_QUOTED=1 'command' " + shellwords.Quote(o.Bin) +
+		" 'init' " + shellwords.Quote("--capture="+o.Capture) + " 'zsh' 2>/dev/null)\"%%$'\\n''# @run@'*}\"\n"
 }
 
 // zshOwnOptions returns zsh code that defines what defs defines under zsh's

@@ -57,16 +57,54 @@ func TestScriptUnknownShell(t *testing.T) {
 	}
 }
 
-// zshDefs returns the definitions in zsh's script: the quoted word that
+// zshDefs returns the definitions in zsh's script: the here-document that
+// zshOwnOptionsOnce's source parses, or the quoted word that
 // zshOwnOptions' eval parses, unquoted.
 func zshDefs(t *testing.T, src string) string {
 	t.Helper()
+	if start := strings.Index(src, "\n} 2>/dev/null <<'"+zshDefsEnd+"'\n"); start >= 0 {
+		start += len("\n} 2>/dev/null <<'" + zshDefsEnd + "'\n")
+		end := strings.Index(src[start:], "\n"+zshDefsEnd+"\n")
+		if end < 0 {
+			t.Fatalf("zsh's here-document does not end:\n%s", src)
+		}
+		return src[start : start+end+1]
+	}
 	start := strings.Index(src, "\n} '")
 	end := strings.Index(src, "'\n"+runMarker)
 	if start < 0 || end < start {
 		t.Fatalf("zsh's script has no quoted definitions:\n%s", src)
 	}
 	return strings.ReplaceAll(src[start+4:end], `'\''`, "'")
+}
+
+// TestZshDefinitionsLexedOnce: zsh's definitions are in a here-document,
+// read once by source (a quoted word was lexed twice: by the eval of
+// hookd init's text and by the eval of the word), and the quoted form,
+// for a shell that cannot write a here-document, defines the same.
+func TestZshDefinitionsLexedOnce(t *testing.T) {
+	o := Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid", Capture: "off"}
+	src, err := Script("zsh", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(src, "\n_hookd_init() {\n") || strings.Contains(src, "'_hookd_init() {") {
+		t.Errorf("zsh's definitions are not a here-document of their own:\n%.400s", src)
+	}
+	if !strings.Contains(src, "HOOKD_INIT_QUOTED=1 'command' '/usr/bin/hookd' 'init' '--capture=off' 'zsh'") {
+		t.Errorf("no fallback to the quoted form where the here-document fails")
+	}
+	o.Quoted = true
+	quoted, err := Script("zsh", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(quoted, "} '_hookd_init() {") {
+		t.Errorf("Quoted: the definitions are not one quoted word")
+	}
+	if zshDefs(t, src) != zshDefs(t, quoted) {
+		t.Errorf("the here-document and the quoted word define different things")
+	}
 }
 
 // TestScriptsParse runs each shell's own syntax check on the real script.

@@ -80,7 +80,7 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
 			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
 			SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
-			Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime(), UID: os.Getuid()})
+			Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime(), UID: os.Getuid(), Quoted: os.Getenv("HOOKD_INIT_QUOTED") != ""})
 		if err != nil {
 			return usageError{err.Error()}
 		}

@@ -71,9 +71,9 @@ func printStatus(e *env, r *status.Report, syncText string) {
 		// process stored is not the history's count, which the database
 		// line gives.
 		fmt.Fprintf(w, "%s running, pid %d, version %s, since %s%s\n",
-			label("agent"), a.PID, a.Version, a.StartedAt, extra)
+			label("daemon"), a.PID, a.Version, a.StartedAt, extra)
 	} else {
-		fmt.Fprintf(w, "%s %s\n", label("agent"), e.palette.Render(style.Alert, "not running"))
+		fmt.Fprintf(w, "%s %s\n", label("daemon"), e.palette.Render(style.Alert, "not running"))
 	}
 	d := r.Database
 	if d.Error != "" {

@@ -422,3 +422,48 @@ func TestCaptureCannotStart(t *testing.T) {
 		}
 	})
 }
+
+// TestCaptureDirenvNotOutput: what direnv prints when the directory
+// changes ("direnv: loading …") is not stored as the output of the `cd`,
+// in bash (where it runs from PROMPT_COMMAND), zsh (chpwd_functions and
+// precmd_functions) and fish (on PWD and fish_prompt) alike, and a
+// command's own output in that directory is stored exactly. In zsh a
+// chpwd function of the user's own stays part of the `cd`'s output.
+func TestCaptureDirenvNotOutput(t *testing.T) {
+	need(t, "direnv")
+	forAllShells(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		proj := h.Path("proj")
+		os.MkdirAll(proj, 0o755)
+		os.WriteFile(h.Path("proj", ".envrc"), []byte("export FROM_DIRENV=yes\n"), 0o600)
+		rc := fmt.Sprintf("eval \"$(direnv hook %s)\"\n", shell)
+		if shell == "fish" {
+			rc = "direnv hook fish | source\n"
+		}
+		s := startCaptured(t, h, shell, rc)
+		runPrompt(t, s, "direnv allow proj")
+		m := s.Mark()
+		runPrompt(t, s, "cd proj")
+		s.WaitPlainSince(m, regexp.MustCompile(`direnv: loading`), 20*time.Second)
+		runPrompt(t, s, "echo from=$FROM_DIRENV; echo direnv: export +X >&2")
+		m = s.Mark()
+		runPrompt(t, s, "cd ..")
+		s.WaitPlainSince(m, regexp.MustCompile(`direnv: unloading`), 20*time.Second)
+		want := []storedOut{
+			{"direnv allow proj", ""},
+			{"cd proj", ""},
+			{"echo from=$FROM_DIRENV; echo direnv: export +X >&2", "from=yes\ndirenv: export +X\n"},
+			{"cd ..", ""},
+		}
+		if shell == "zsh" {
+			// The user's own chpwd function prints as part of the cd.
+			// direnv's hook loaded again is not run twice.
+			runPrompt(t, s, "chpwd() { echo now in $PWD:t }; eval \"$(direnv hook zsh)\"")
+			runPrompt(t, s, "cd proj")
+			runPrompt(t, s, "print -r -- $chpwd_functions")
+			want = append(want, storedOut{"chpwd() { echo now in $PWD:t }; eval \"$(direnv hook zsh)\"", ""},
+				storedOut{"cd proj", "now in proj\n"}, storedOut{"print -r -- $chpwd_functions", "_hookd_hushed_direnv\n"})
+		}
+		checkOutputs(t, h, want)
+	})
+}

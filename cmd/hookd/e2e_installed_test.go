@@ -11,7 +11,7 @@ import (
 // TestInstalledSmoke is the smoke test .ci/release.sh runs with the hookd a
 // package installed (HOOKD_TEST_INSTALLED): in real bash and zsh, a command
 // is recorded with its output, a failure gets its fix offered, and `hookd
-// status` in that shell is clean (the agent running, no problem listed).
+// status` in that shell is clean (the daemon running, no problem listed).
 // The rc file is the one docs/guide.md gives: the early line first, the
 // usual line last (with the usual line alone, status rightly advises the
 // early one).

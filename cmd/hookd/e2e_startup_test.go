@@ -241,3 +241,28 @@ func TestNoProcessAtStartUp(t *testing.T) {
 		s.WaitPlainSince(m, regexp.MustCompile(`(?m)^2\r?$`), 30*time.Second)
 	})
 }
+
+// TestZshWithoutHereDocument: zsh's definitions come in a here-document,
+// which zsh writes to a temporary file; where it cannot (TMPPREFIX in a
+// directory that does not exist), hookd still loads, through the quoted
+// form, silently, with the early line too, and records.
+func TestZshWithoutHereDocument(t *testing.T) {
+	t.Parallel()
+	shelltest.Need(t, "zsh")
+	for _, early := range []bool{false, true} {
+		h := newHome(t)
+		rc := plainPrompt("zsh") + initLine("zsh")
+		if early {
+			rc = "eval \"$(hookd init zsh --early)\"\n" + rc
+		}
+		s := shelltest.Start(t, h, "zsh", shelltest.Options{RC: rc, Env: []string{"TMPPREFIX=" + h.Path("no such dir", "zsh")}})
+		s.Run("echo loaded=${+functions[_hookd_preexec]}")
+		s.WaitForPlain(regexp.MustCompile(`\nloaded=1`), 20*time.Second)
+		if got := commandsOf(entries(t, h)); !equal(got, []string{"echo loaded=${+functions[_hookd_preexec]}"}) {
+			t.Errorf("early=%v: recorded %q", early, got)
+		}
+		if strings.Contains(s.Plain(), "here document") {
+			t.Errorf("early=%v: zsh's complaint reached the terminal:\n%s", early, s.Plain())
+		}
+	}
+}
