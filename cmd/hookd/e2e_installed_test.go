@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/shelltest"
 )
 
 // TestInstalledSmoke is the smoke test .ci/release.sh runs with the hookd a
@@ -25,6 +28,12 @@ func TestInstalledSmoke(t *testing.T) {
 		s.Type("grep TODO src\r")
 		s.WaitForPlain(regexp.MustCompile(`↳ grep -r TODO src`), 10*time.Second)
 		s.Sync()
+		// The daemon starts in the background with the shell: on a busy
+		// machine it may not answer yet, which status rightly reports.
+		// Once it answers, status in the shell must be clean.
+		shelltest.Eventually(t, 30*time.Second, func() bool {
+			return strings.Contains(hookd(t, h, "status", "--json"), `"pid"`)
+		}, func() string { return "the daemon never answered: " + hookd(t, h, "status") })
 		s.Run("hookd status --json > " + h.Path("status.json") + "; echo status-exit-$?")
 		s.WaitFor(regexp.MustCompile(`status-exit-0`), 10*time.Second)
 
