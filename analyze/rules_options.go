@@ -139,6 +139,23 @@ func (f *Failure) optionWord(named string) (*Call, int, string) {
 			}
 		}
 	}
+	// An option of a wrapper (xargs --nulll, timeout --singal=KILL): the
+	// wrapper is the program that rejected it.
+	for _, typed := range forms {
+		for i := len(f.Calls) - 1; i >= 0; i-- {
+			w := f.Calls[i].wrapped
+			if w == nil {
+				continue
+			}
+			for j := 1; j < len(w.Args)-len(f.Calls[i].Args); j++ {
+				if a := w.Args[j]; a == typed || strings.HasPrefix(a, typed+"=") {
+					if wc := f.Calls[i].wrapperCall(j); wc != nil {
+						return wc, j - (len(w.Args) - len(wc.Args)), typed
+					}
+				}
+			}
+		}
+	}
 	return nil, 0, ""
 }
 
