@@ -67,6 +67,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
 		ruleFunc{"pasted-url", rulePastedURL, nil},
+		ruleFunc{"vocab-subcommand", ruleVocabSubcommand, nil},
 		ruleFunc{"foreign-package-manager", ruleForeignPackageManager, nil},
 		ruleFunc{"virtual-fs", ruleVirtualFS, progs("mkdir touch cp mv ln install tee")},
 		ruleFunc{"exit-status", ruleExitStatus, nil},

@@ -1,6 +1,11 @@
 package analyze_test
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+
+	"github.com/hookd/hookd/analyze"
+)
 
 // TestWrapperOption: an option mistyped for the wrapper in front of a
 // program (xargs, timeout, nice, env) is the wrapper's, corrected from the
@@ -18,5 +23,54 @@ func TestWrapperOption(t *testing.T) {
 			out: "nice: unrecognized option '--adjustmnt=5'\n", want: "nice --adjustment=5 make"},
 		{name: "no manual page: nothing offered", cmd: "timeout --singal=KILL 1 true",
 			out: "timeout: unrecognized option '--singal=KILL'\n", want: ""},
+	})
+}
+
+// TestParseCompletionVerbs: systemd's bash completions list their verbs in
+// an associative array, a list per kind of operand; an array of options
+// beside it adds no subcommand.
+func TestParseCompletionVerbs(t *testing.T) {
+	text := `_loginctl () {
+    local -A OPTS=(
+        [STANDALONE]='--all -a --help -h --no-pager'
+        [ARG]='--host -H --kill-whom'
+    )
+    local -A VERBS=(
+        [SESSIONS]='session-status show-session activate lock-session'
+        [USERS]="user-status show-user enable-linger"
+        [STANDALONE]='list-sessions lock-sessions list-users'
+    )
+    local -a extra=( [0]='notaverb' )
+}`
+	got := analyze.ParseCompletion(text).Commands
+	want := []string{"session-status", "show-session", "activate", "lock-session", "user-status", "show-user", "enable-linger", "list-sessions", "lock-sessions", "list-users"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestVocabSubcommand: a subcommand a typo away from one the tool's
+// completion data names, when the tool did not say what it rejected (it
+// failed first for another reason, or words it its own way).
+func TestVocabSubcommand(t *testing.T) {
+	td := vocab("timedatectl", analyze.Vocab{Commands: []string{"status", "show", "set-time", "list-timezones", "set-ntp"}})
+	lc := vocab("loginctl", analyze.Vocab{Commands: []string{"list-sessions", "list-users", "show-session", "lock-sessions"}})
+	ufw := vocab("ufw", analyze.Vocab{Commands: []string{"enable", "disable", "reload", "status", "allow", "deny", "logging"}})
+	runCases(t, []ruleCase{
+		{name: "no system bus, the verb mistyped", cmd: "timedatectl stauts", env: td,
+			out: "System has not been booted with systemd as init system (PID 1). Can't operate.\nFailed to connect to bus: Host is down\n", want: "timedatectl status", typ: "configuration_error"},
+		{name: "older systemd's wording, options before the verb", cmd: "loginctl --no-pager lsit-users", env: lc,
+			out: "Failed to connect to bus: No such file or directory\n", want: "loginctl --no-pager list-users"},
+		{name: "no system bus, the verb right: explained only", cmd: "timedatectl status", env: td,
+			out: "System has not been booted with systemd as init system (PID 1). Can't operate.\n", want: "", typ: "configuration_error"},
+		{name: "a tool's own wording", cmd: "ufw stauts", env: ufw, exit: 1,
+			out: "ERROR: Invalid syntax\n\nUsage: ufw COMMAND\n", want: "ufw status"},
+		{name: "a word of the manual page (an alias) is left alone", cmd: "ufw stauts", exit: 1,
+			env: both(ufw, manPage("ufw", ".TP\n\\fBstauts\\fR\nShow status.\n")), out: "ERROR: Invalid syntax\n", want: ""},
+		{name: "a file of that name is an operand", cmd: "ufw stauts", exit: 1, env: both(ufw, files("/w/stauts")),
+			out: "ERROR: Invalid syntax\n", want: ""},
+		{name: "two subcommands as near: nothing", cmd: "ufw deby", exit: 1,
+			env: vocab("ufw", analyze.Vocab{Commands: []string{"deny", "debt", "status"}}), out: "ERROR: Invalid syntax\n", want: ""},
+		{name: "no completion data: nothing", cmd: "ufw stauts", exit: 1, out: "ERROR: Invalid syntax\n", want: ""},
 	})
 }

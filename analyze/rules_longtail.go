@@ -323,3 +323,56 @@ func manPageText(ctx context.Context, f *Failure, path string) (string, bool) {
 	text, err := gunzip(b)
 	return text, err == nil
 }
+
+// ruleVocabSubcommand: the first word after a tool's options is none of
+// the subcommands its completion data names (systemd's, git's, apt's
+// bash-completion or zsh files, read as data), nor a word of its manual
+// page, nor a file here, and one subcommand is a typo away: the tool may
+// have failed for another reason first (timedatectl stauts without a
+// system bus says so, not that stauts is unknown), so it is offered below
+// a rule that read the tool's own words.
+func ruleVocabSubcommand(ctx context.Context, f *Failure) *Finding {
+	c := f.main()
+	i, w := vocabTypo(ctx, f, c)
+	if w == "" {
+		return nil
+	}
+	return found(SyntaxError, 0.6, fmt.Sprintf("%s has no subcommand %s among those its completion data names; did you mean %s?", c.Name(), c.Args[i], w),
+		fix(f.putWord(c, i, w), 0.6, "%s's completion data names %s.", c.Name(), w))
+}
+
+// vocabTypo finds c's subcommand word (its index) and the one subcommand of
+// its completion data a typo away from it, or "" when the word is one of
+// them, a word of its manual page, a file here, or near none or several.
+func vocabTypo(ctx context.Context, f *Failure, c *Call) (int, string) {
+	if c == nil || strings.ContainsAny(c.Name(), "/. ") || f.ExitCode == 0 {
+		return 0, ""
+	}
+	i := c.subIndex()
+	if i < 0 {
+		return 0, ""
+	}
+	typed := c.Args[i]
+	if len(typed) < 3 || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz-") != "" || f.exists(ctx, typed) {
+		return 0, ""
+	}
+	cmds := f.Env.Completion(ctx, c.Name()).Commands
+	if len(cmds) < 3 {
+		return 0, ""
+	}
+	for _, w := range cmds {
+		if w == typed {
+			return 0, ""
+		}
+	}
+	best := closest(typed, cmds, nil)
+	if len(best) == 0 || best[0].score < 0.75 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+		return 0, "" // nothing near, or two as near: not a typo of one
+	}
+	for _, w := range manWords(ctx, f, c.Name(), false) {
+		if w == typed {
+			return 0, "" // a word the manual knows (an alias, an operand's keyword)
+		}
+	}
+	return i, best[0].word
+}
