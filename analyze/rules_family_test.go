@@ -74,3 +74,28 @@ func TestVocabSubcommand(t *testing.T) {
 		{name: "no completion data: nothing", cmd: "ufw stauts", exit: 1, out: "ERROR: Invalid syntax\n", want: ""},
 	})
 }
+
+// TestVocabSubcommandKnownTools: a tool whose subcommands hookd knows, or
+// whose word has a manual page of its own (git-branch(1)), is not
+// corrected from a completion file that lists some of its subcommands only.
+func TestVocabSubcommandKnownTools(t *testing.T) {
+	partial := vocab("git", analyze.Vocab{Commands: []string{"branches", "bisect", "blame", "remote"}})
+	runCases(t, []ruleCase{
+		{name: "git branch is git's", cmd: "git branch -d main", env: both(partial, repo(analyze.GitInfo{Branch: "main", Branches: []string{"main"}})),
+			out: "error: Cannot delete branch 'main' checked out at '/w'\n", want: ""},
+		{name: "a subcommand's own manual page", cmd: "ufw stauts", exit: 1,
+			env: both(vocab("ufw", analyze.Vocab{Commands: []string{"enable", "disable", "status"}}), manPageAt("/usr/share/man/man1/ufw-stauts.1.gz", ".TH UFW-STAUTS 1\n")),
+			out: "ERROR: Invalid syntax\n", want: ""},
+	})
+}
+
+// TestPullWithoutRemote: git pull in a repository with no remote at all
+// has nothing to track: explained, no origin/main made up.
+func TestPullWithoutRemote(t *testing.T) {
+	runCases(t, []ruleCase{
+		{name: "no remote", cmd: "git pull", env: repo(analyze.GitInfo{Branch: "trunk", Branches: []string{"trunk"}}),
+			out: "There is no tracking information for the current branch.\nPlease specify which branch you want to merge with.\n", want: "", cause: "no remote"},
+		{name: "a remote: tracked", cmd: "git pull", env: repo(analyze.GitInfo{Branch: "trunk", Branches: []string{"trunk"}, Remotes: []string{"upstream"}}),
+			out: "There is no tracking information for the current branch.\n", want: "git branch --set-upstream-to=upstream/trunk trunk && git pull"},
+	})
+}

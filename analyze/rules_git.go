@@ -70,6 +70,10 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	case f.has("no tracking information for the current branch"):
 		g := f.git(ctx)
 		fd := found(ConfigurationError, 0.9, "The current branch has no upstream, so git does not know what to pull.")
+		if g.Branch != "" && len(g.Remotes) == 0 {
+			// No remote at all: there is nothing to track or pull from.
+			return explain(ConfigurationError, 0.9, "The repository has no remote, so there is nothing to pull from; add one with git remote add origin URL, then git branch --set-upstream-to=origin/%s.", g.Branch)
+		}
 		if g.Branch != "" {
 			remote := "origin"
 			if len(g.Remotes) > 0 && !contains(g.Remotes, "origin") {

@@ -356,6 +356,12 @@ func vocabTypo(ctx context.Context, f *Failure, c *Call) (int, string) {
 	if len(typed) < 3 || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz-") != "" || f.exists(ctx, typed) {
 		return 0, ""
 	}
+	if _, ok := subcommands.get()[c.Name()]; ok {
+		return 0, "" // its subcommands are known (rules_didyoumean.go); its completion may list a few only
+	}
+	if _, ok := manPageText(ctx, f, "/usr/share/man/man1/"+c.Name()+"-"+typed+".1.gz"); ok {
+		return 0, "" // a subcommand with a manual page of its own (git-branch(1))
+	}
 	cmds := f.Env.Completion(ctx, c.Name()).Commands
 	if len(cmds) < 3 {
 		return 0, ""
