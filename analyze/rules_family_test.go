@@ -99,3 +99,21 @@ func TestPullWithoutRemote(t *testing.T) {
 			out: "There is no tracking information for the current branch.\n", want: "git branch --set-upstream-to=upstream/trunk trunk && git pull"},
 	})
 }
+
+// TestPathOperandForms: a mistyped path operand echoed back in the form
+// the tool prints it (make's "*** " mark, without "./", a Go package
+// pattern without its "/...") is corrected to the path nearby.
+func TestPathOperandForms(t *testing.T) {
+	runCases(t, []ruleCase{
+		{name: "make -C, make's mark", cmd: "make -C buidl install", env: files("/w/build/Makefile"), exit: 2,
+			out: "make: *** buidl: No such file or directory.  Stop.\n", want: "make -C build install", typ: "file_not_found"},
+		{name: "make -f", cmd: "make -f Makefiel", env: files("/w/Makefile"), exit: 2,
+			out: "make: Makefiel: No such file or directory\nmake: *** No rule to make target 'Makefiel'.  Stop.\n", want: "make -f Makefile"},
+		{name: "go vet, an absolute path echoed", cmd: "go vet ./hanlder.go", env: files("/w/handler.go"),
+			out: "stat /w/hanlder.go: directory not found\n", want: "go vet ./handler.go"},
+		{name: "go build, a package pattern", cmd: "go build ./cmdd/...", env: files("/w/cmd/app/main.go"),
+			out: "pattern ./cmdd/...: lstat ./cmdd/: no such file or directory\n", want: "go build ./cmd/..."},
+		{name: "a glob only the output shows is no glob of the command", cmd: "make -C nothere", exit: 2,
+			out: "make: *** nothere: No such file or directory.  Stop.\n", want: "", cause: "nothere"},
+	})
+}

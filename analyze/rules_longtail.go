@@ -206,15 +206,30 @@ func ruleMissingOperand(ctx context.Context, f *Failure) *Finding {
 		}
 		for j := 1; j < len(c.Args); j++ {
 			a := c.Args[j]
-			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || !missingNamed(ctx, f, a) {
+			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
 				continue
 			}
+			// The path as the tool may echo it: as typed, without its
+			// "./" (go vet ./mian.go: stat /w/mian.go), without a package
+			// pattern's "/..." (go test ./pkgs/...: lstat ./pkgs/).
+			pre, p, post := "", a, ""
+			if q, ok := strings.CutSuffix(p, "/..."); ok && q != "" && q != "." {
+				p, post = q, "/..."
+			}
+			if !missingNamed(ctx, f, p) {
+				if q, ok := strings.CutPrefix(p, "./"); ok && len(q) > 2 && missingNamed(ctx, f, q) {
+					pre, p = "./", q
+				} else {
+					continue
+				}
+			}
 			var fixes []Fix
-			for i, m := range nearPath(ctx, f, a, false) {
+			for i, m := range nearPath(ctx, f, p, false) {
 				if i == MaxFixes {
 					break
 				}
-				fixes = append(fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.9)-0.01*float64(i), "%s exists.", m.word))
+				w := pre + strings.TrimPrefix(m.word, pre) + post
+				fixes = append(fixes, fix(f.putWord(c, j, w), min(m.score, 0.9)-0.01*float64(i), "%s exists.", m.word))
 			}
 			if len(fixes) > 0 {
 				return found(FileNotFound, 0.8, fmt.Sprintf("%s does not exist; %s", a, fixes[0].Explanation), fixes...)
