@@ -68,6 +68,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
 		ruleFunc{"pasted-url", rulePastedURL, nil},
 		ruleFunc{"vocab-subcommand", ruleVocabSubcommand, nil},
+		ruleFunc{"kill-by-name", ruleKillByName, progs("kill")},
 		ruleFunc{"foreign-package-manager", ruleForeignPackageManager, nil},
 		ruleFunc{"virtual-fs", ruleVirtualFS, progs("mkdir touch cp mv ln install tee")},
 		ruleFunc{"exit-status", ruleExitStatus, nil},

@@ -117,3 +117,28 @@ func TestPathOperandForms(t *testing.T) {
 			out: "make: *** nothere: No such file or directory.  Stop.\n", want: "", cause: "nothere"},
 	})
 }
+
+// TestKillByName: kill given a process's name, in each shell's and
+// kill(1)'s wording, is pkill with the same signal.
+func TestKillByName(t *testing.T) {
+	pk := exes("pkill")
+	runCases(t, []ruleCase{
+		{name: "bash", cmd: "kill -TERM gunicorn", env: pk, out: "bash: kill: gunicorn: arguments must be process or job IDs\n", want: "pkill -TERM gunicorn", typ: "syntax_error"},
+		{name: "zsh", cmd: "kill -9 Xvfb", env: pk, shell: "zsh", out: "kill: illegal pid: Xvfb\n", want: "pkill -9 Xvfb"},
+		{name: "dash", cmd: "kill -s HUP nginx", env: pk, out: "sh: 1: kill: Illegal number: nginx\n", want: "pkill -s HUP nginx"},
+		{name: "util-linux kill(1), through sudo", cmd: "sudo kill redis-server", env: pk, out: "kill: cannot find process \"redis-server\".\n", want: "sudo pkill redis-server"},
+		{name: "procps kill(1)", cmd: "/bin/kill -HUP sshd", env: pk, out: "kill: failed to parse argument: 'sshd'\n", want: "pkill -HUP sshd"},
+		{name: "a pid that is gone: no pkill", cmd: "kill 4242", env: pk, out: "bash: kill: (4242) - No such process\n", want: ""},
+	})
+}
+
+// TestFindPathAfterExpression: findutils 4.9 says both that the paths
+// must come first and that a pattern may be unquoted; a directory named
+// is a path to move first, a file (an expanded pattern) is not.
+func TestFindPathAfterExpression(t *testing.T) {
+	out := "find: paths must precede expression: `lib'\nfind: possible unquoted pattern after predicate `-name'?\n"
+	runCases(t, []ruleCase{
+		{name: "a directory", cmd: "find -type f -name '*.go' lib", env: files("/w/lib/a.go"), out: out, want: "find lib -type f -name '*.go'"},
+		{name: "a file: left to the quoting rule", cmd: "find -type f -name '*.go' lib", env: files("/w/lib"), out: out, want: ""},
+	})
+}

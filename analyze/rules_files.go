@@ -641,8 +641,9 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 					fix(f.replaceWord(c, j+1, "'"+raw+"'"), 0.93, "Quote the pattern so that find receives it."))
 			}
 		}
-		if m := f.find(findUnquotedRe); m != nil && !f.has("possible unquoted pattern") {
-			// A path after the expression: move it to the front.
+		// A path after the expression: move it to the front. findutils 4.9
+		// also guesses an unquoted pattern; a directory named is a path.
+		if m := f.find(findUnquotedRe); m != nil && (!f.has("possible unquoted pattern") || f.isDir(ctx, m[1])) {
 			for j := 2; j < len(c.Args); j++ {
 				if c.Args[j] == m[1] && strings.HasPrefix(c.Args[1], "-") {
 					cmd := f.replaceWord(c, j, "")
