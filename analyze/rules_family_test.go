@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookd/hookd/analyze"
+	"github.com/hookd/hookd/analyze/analyzetest"
 )
 
 // TestWrapperOption: an option mistyped for the wrapper in front of a
@@ -140,5 +141,30 @@ func TestFindPathAfterExpression(t *testing.T) {
 	runCases(t, []ruleCase{
 		{name: "a directory", cmd: "find -type f -name '*.go' lib", env: files("/w/lib/a.go"), out: out, want: "find lib -type f -name '*.go'"},
 		{name: "a file: left to the quoting rule", cmd: "find -type f -name '*.go' lib", env: files("/w/lib"), out: out, want: ""},
+	})
+}
+
+// TestModuleTypo: a module name mistyped in the command line itself is
+// corrected to the one a typo away among the modules the system knows
+// (Debian's python3-*/node-* packages, the standard library, the project's
+// node_modules), never installed under the typo.
+func TestModuleTypo(t *testing.T) {
+	apt := func(f *analyzetest.Facts) {
+		f.AptNames = []string{"python3-numpy", "python3-numpydoc", "python3-requests", "python3-requests-oauthlib", "node-express", "node-chalk"}
+	}
+	stdlib := files("/usr/lib/python3.11/collections/__init__.py", "/usr/lib/python3.11/json/__init__.py", "/usr/lib/python3.11/argparse.py")
+	runCases(t, []ruleCase{
+		{name: "import, Debian's package", cmd: "python3 -c 'import numpyy as np; print(np.pi)'", env: apt,
+			out: "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'numpyy'\n", want: "python3 -c 'import numpy as np; print(np.pi)'", typ: "missing_dependency"},
+		{name: "python -m, the standard library", cmd: "python3 -m argprase --help", env: both(apt, stdlib),
+			out: "/usr/bin/python3: No module named argprase\n", want: "python3 -m argparse --help"},
+		{name: "from … import, Python 2's wording", cmd: "python -c 'from colections import OrderedDict'", env: both(apt, stdlib),
+			out: "ImportError: No module named colections\n", want: "python -c 'from collections import OrderedDict'"},
+		{name: "node, the project's node_modules", cmd: "node -e \"require('expresss')\"", env: both(apt, files("/w/node_modules/express/index.js")),
+			out: "Error: Cannot find module 'expresss'\nRequire stack:\n- /w/[eval]\n", want: "node -e \"require('express')\""},
+		{name: "in a script, not the command line: no rewrite", cmd: "python3 app.py", env: apt,
+			out: "ModuleNotFoundError: No module named 'requets'\n", want: "pip install requets"},
+		{name: "a dotted name is left alone", cmd: "python3 -m http.sever", env: both(apt, stdlib),
+			out: "/usr/bin/python3: No module named http.sever\n", want: "pip install http"},
 	})
 }
