@@ -168,3 +168,26 @@ func TestModuleTypo(t *testing.T) {
 			out: "/usr/bin/python3: No module named http.sever\n", want: "pip install http"},
 	})
 }
+
+// TestSSHOption: a mistyped ssh_config keyword given with -o, corrected
+// from ssh_config(5) (mdoc's .It Cm), for ssh, scp and sftp alike.
+func TestSSHOption(t *testing.T) {
+	man := manPageAt("/usr/share/man/man5/ssh_config.5.gz", ".It Cm ServerAliveInterval\nSets a timeout.\n.It Cm StrictHostKeyChecking\nIf this flag\n.It Cm UserKnownHostsFile\n")
+	runCases(t, []ruleCase{
+		{name: "ssh -o NAME=VALUE", cmd: "ssh -o ServerAliveIntervall=30 host", env: man, exit: 255,
+			out: "command-line: line 0: Bad configuration option: serveraliveintervall\n", want: "ssh -o ServerAliveInterval=30 host", typ: "syntax_error"},
+		{name: "scp -oNAME=VALUE", cmd: "scp -oUserKnownHostFile=/dev/null a.txt host:", env: man, exit: 255,
+			out: "command-line line 0: Bad configuration option: userknownhostfile\n", want: "scp -oUserKnownHostsFile=/dev/null a.txt host:"},
+		{name: "no manual page: nothing", cmd: "ssh -o ServerAliveIntervall=30 host", exit: 255,
+			out: "command-line: line 0: Bad configuration option: serveraliveintervall\n", want: ""},
+	})
+}
+
+// TestMdocOptions: a manual page written in mdoc (node(1)) names its
+// options with the Fl macro; they count as the options they print.
+func TestMdocOptions(t *testing.T) {
+	runCases(t, []ruleCase{
+		{name: "node", cmd: "node --inpsect app.js", env: manPage("node", ".It Fl v , Fl -version\nPrint node's version.\n.It Fl -inspect Ns = Ns Ar [host:]port\n.Pp\nAs with \\-\\-help, see the docs.\n"), exit: 9,
+			out: "node: bad option: --inpsect\n", want: "node --inspect app.js"},
+	})
+}

@@ -397,3 +397,62 @@ func vocabTypo(ctx context.Context, f *Failure, c *Call) (int, string) {
 	}
 	return i, best[0].word
 }
+
+// sshBadOptionRe is OpenSSH's wording of a -o NAME=VALUE it does not know
+// (it prints the name in lower case).
+var sshBadOptionRe = lazyRegexp(`Bad configuration option: (\S+)`)
+
+// ruleSSHOption: a mistyped ssh_config option given with -o (ssh, scp,
+// sftp): corrected from ssh_config(5)'s keywords, read as data.
+func ruleSSHOption(ctx context.Context, f *Failure) *Finding {
+	if !f.has("bad configuration option") {
+		return nil
+	}
+	m := f.find(sshBadOptionRe)
+	if m == nil {
+		return nil
+	}
+	c := f.call("ssh", "scp", "sftp", "autossh")
+	if c == nil {
+		return nil
+	}
+	for j := 1; j < len(c.Args); j++ {
+		a, pre := c.Args[j], ""
+		switch {
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			a, pre = a[2:], "-o"
+		case j > 1 && c.Args[j-1] == "-o":
+		default:
+			continue
+		}
+		name, val, _ := strings.Cut(a, "=")
+		if !strings.EqualFold(name, m[1]) {
+			continue
+		}
+		text, ok := manPageText(ctx, f, "/usr/share/man/man5/ssh_config.5.gz")
+		if !ok {
+			return nil
+		}
+		var keys []string
+		for _, line := range strings.Split(text, "\n") {
+			if k, ok := strings.CutPrefix(line, ".It Cm "); ok {
+				keys = append(keys, strings.Fields(k + " x")[0])
+			}
+		}
+		best := closest(name, keys, nil)
+		if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+			return nil
+		}
+		key := best[0].word
+		if strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+			return nil
+		}
+		w := pre + key
+		if strings.Contains(a, "=") {
+			w += "=" + shellwords.QuoteWord(val)
+		}
+		return found(SyntaxError, 0.88, fmt.Sprintf("ssh has no option %s; ssh_config(5) names %s.", name, key),
+			fix(f.replaceWord(c, j, w), 0.88, "Did you mean %s?", key))
+	}
+	return nil
+}

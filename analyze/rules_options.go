@@ -289,7 +289,7 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 			if !ok {
 				continue
 			}
-			text = groffPlain.Replace(text)
+			text = mdocFlags.Replace(groffPlain.Replace(text))
 			if opts := scanOptions(text); len(opts) > 0 {
 				return opts
 			}
@@ -320,6 +320,10 @@ func toolSub(c *Call) string {
 	}
 	return ""
 }
+
+// mdocFlags spells mdoc's option macro as the option it prints (node(1):
+// .It Fl v , Fl -version is -v, --version).
+var mdocFlags = strings.NewReplacer(" Fl -", " --", " Fl ", " -")
 
 // groffPlain turns a manual page's escapes into plain text, enough for
 // options to be found (\fB\-\-almost\-all\fR is --almost-all).
