@@ -164,6 +164,10 @@ func TestModuleTypo(t *testing.T) {
 			out: "Error: Cannot find module 'expresss'\nRequire stack:\n- /w/[eval]\n", want: "node -e \"require('express')\""},
 		{name: "in a script, not the command line: no rewrite", cmd: "python3 app.py", env: apt,
 			out: "ModuleNotFoundError: No module named 'requets'\n", want: "pip install requets"},
+		{name: "a Debian name with a hyphen is the module's with an underscore", cmd: "python3 -c 'import requests_oauthlb'", env: apt,
+			out: "ModuleNotFoundError: No module named 'requests_oauthlb'\n", want: "python3 -c 'import requests_oauthlib'"},
+		{name: "two edits away: maybe another package, installed as named", cmd: "python3 -c 'import numpie'", env: apt,
+			out: "ModuleNotFoundError: No module named 'numpie'\n", want: "pip install numpie"},
 		{name: "a dotted name is left alone", cmd: "python3 -m http.sever", env: both(apt, stdlib),
 			out: "/usr/bin/python3: No module named http.sever\n", want: "pip install http"},
 	})

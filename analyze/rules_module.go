@@ -18,14 +18,17 @@ import (
 // written in the command line, is itself known, or is near none or several.
 func moduleTypo(ctx context.Context, f *Failure, mod, aptPrefix string, dirs ...string) (string, string) {
 	at := wordIndex(f.Command, mod)
-	if at < 0 || len(mod) < 3 || strings.Contains(mod, ".") {
+	if at < 0 || len(mod) < 4 || strings.Contains(mod, ".") {
 		return "", ""
+	}
+	if _, ok := pipPackages.get()[mod]; ok {
+		return "", "" // an import name hookd knows the package of
 	}
 	var known []string
 	for _, p := range f.Env.AptPackages(ctx, aptPrefix) {
 		n := strings.TrimPrefix(p, aptPrefix)
-		if aptPrefix == "python3-" && strings.Contains(n, "-") {
-			continue // python3-requests-oauthlib: no module's name
+		if aptPrefix == "python3-" {
+			n = strings.ReplaceAll(n, "-", "_") // python3-requests-oauthlib: requests_oauthlib
 		}
 		known = append(known, n)
 	}
@@ -54,7 +57,9 @@ func moduleTypo(ctx context.Context, f *Failure, mod, aptPrefix string, dirs ...
 		}
 	}
 	best := closest(mod, known, nil)
-	if len(best) == 0 || best[0].score < 0.75 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+	// One letter wrong, missing, extra or swapped: a name two edits away
+	// may well be another package, published under its own name.
+	if len(best) == 0 || best[0].dist > 1 && best[0].score < 0.92 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
 		return "", ""
 	}
 	w := best[0].word
