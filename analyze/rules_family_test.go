@@ -195,3 +195,14 @@ func TestMdocOptions(t *testing.T) {
 			out: "node: bad option: --inpsect\n", want: "node --inspect app.js"},
 	})
 }
+
+// TestGitUsageIsNoConflict: git's usage text after a mistyped option
+// mentions unmerged entries; that is no merge conflict, and the option is
+// corrected from the usage.
+func TestGitUsageIsNoConflict(t *testing.T) {
+	runCases(t, []ruleCase{
+		{name: "git checkout", cmd: "git checkout --ourss a.txt", env: repo(analyze.GitInfo{Branch: "main", Branches: []string{"main"}}), exit: 129,
+			out: "error: unknown option `ourss'\nusage: git checkout [<options>] <branch>\n\n    -q, --quiet           suppress progress reporting\n    -2, --ours            checkout our version for unmerged files\n    -3, --theirs          checkout their version for unmerged files\n    --ignore-unmerged     ignore unmerged entries\n",
+			want: "git checkout --ours a.txt", typ: "syntax_error"},
+	})
+}

@@ -103,7 +103,8 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	case f.has("refusing to merge unrelated histories"):
 		return found(ConfigurationError, 0.9, "The two branches share no history; git merges them only when told to.",
 			fix(f.replaceWords(c, idx+1, idx+1, "--allow-unrelated-histories"), 0.9, "Allow merging unrelated histories."))
-	case f.find(gitConflictRe) != nil || f.has("automatic merge failed", "resolve all conflicts manually", "could not apply", "you have unmerged paths", "unmerged files", "you need to resolve your current index first", "fix conflicts and then commit"):
+	case !f.has("usage: git ") && // an option's help ("ignore unmerged entries") is no conflict
+		(f.find(gitConflictRe) != nil || f.has("automatic merge failed", "resolve all conflicts manually", "could not apply", "you have unmerged paths", "unmerged files", "you need to resolve your current index first", "fix conflicts and then commit")):
 		files := []string{}
 		for _, m := range gitConflictRe.FindAllStringSubmatch(f.Output, 5) {
 			files = append(files, m[1])
