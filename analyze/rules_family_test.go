@@ -202,7 +202,19 @@ func TestMdocOptions(t *testing.T) {
 func TestGitUsageIsNoConflict(t *testing.T) {
 	runCases(t, []ruleCase{
 		{name: "git checkout", cmd: "git checkout --ourss a.txt", env: repo(analyze.GitInfo{Branch: "main", Branches: []string{"main"}}), exit: 129,
-			out: "error: unknown option `ourss'\nusage: git checkout [<options>] <branch>\n\n    -q, --quiet           suppress progress reporting\n    -2, --ours            checkout our version for unmerged files\n    -3, --theirs          checkout their version for unmerged files\n    --ignore-unmerged     ignore unmerged entries\n",
+			out:  "error: unknown option `ourss'\nusage: git checkout [<options>] <branch>\n\n    -q, --quiet           suppress progress reporting\n    -2, --ours            checkout our version for unmerged files\n    -3, --theirs          checkout their version for unmerged files\n    --ignore-unmerged     ignore unmerged entries\n",
 			want: "git checkout --ours a.txt", typ: "syntax_error"},
+	})
+}
+
+// TestSyscallName: a mistyped system call is corrected from the names of
+// the manual's section 2, in a list of several or alone.
+func TestSyscallName(t *testing.T) {
+	man2 := files("/usr/share/man/man2/openat.2.gz", "/usr/share/man/man2/open.2.gz", "/usr/share/man/man2/close.2.gz", "/usr/share/man/man2/execve.2.gz")
+	runCases(t, []ruleCase{
+		{name: "in a list", cmd: "strace -f -e trace=openat,clsoe make", env: man2,
+			out: "strace: invalid system call 'clsoe'\n", want: "strace -f -e trace=openat,close make", typ: "syntax_error"},
+		{name: "alone, -e NAME", cmd: "strace -e exceve make", env: man2, out: "strace: invalid system call 'exceve'\n", want: "strace -e execve make"},
+		{name: "no manual: nothing", cmd: "strace -e exceve make", out: "strace: invalid system call 'exceve'\n", want: ""},
 	})
 }

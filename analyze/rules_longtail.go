@@ -456,3 +456,53 @@ func ruleSSHOption(ctx context.Context, f *Failure) *Finding {
 	}
 	return nil
 }
+
+// badSyscallRe is strace's (and seccomp tools') wording of a system call
+// name it does not know.
+var badSyscallRe = lazyRegexp(`invalid system call '([a-z0-9_]+)'`)
+
+// ruleSyscallName: a mistyped system call name (strace -e trace=opn),
+// corrected from the system calls section 2 of the manual documents (the
+// names of its pages, read as a directory listing).
+func ruleSyscallName(ctx context.Context, f *Failure) *Finding {
+	if !f.has("invalid system call") {
+		return nil
+	}
+	m := f.find(badSyscallRe)
+	if m == nil {
+		return nil
+	}
+	named := m[1]
+	es, err := f.Env.ReadDir(ctx, "/usr/share/man/man2")
+	if err != nil {
+		return nil
+	}
+	var calls []string
+	for _, e := range es {
+		if n, ok := strings.CutSuffix(e.Name, ".2.gz"); ok {
+			calls = append(calls, n)
+		}
+	}
+	best := closest(named, calls, nil)
+	if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin && best[1].dist <= best[0].dist {
+		return nil
+	}
+	for ci := len(f.Calls) - 1; ci >= 0; ci-- {
+		c := &f.Calls[ci]
+		for j := 1; j < len(c.Args); j++ {
+			at := wordIndex(strings.ReplaceAll(c.Args[j], ",", " "), named)
+			if at < 0 {
+				continue
+			}
+			a := c.Args[j]
+			w := a[:at] + best[0].word + a[at+len(named):]
+			cmd := f.putWord(c, j, w)
+			if c.Raw[j] == a && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_=,.%-") == "" {
+				cmd = f.replaceWord(c, j, w) // as typed: nothing to quote
+			}
+			return found(SyntaxError, 0.85, fmt.Sprintf("There is no system call %s; did you mean %s?", named, best[0].word),
+				fix(cmd, 0.85, "%s(2) is a system call.", best[0].word))
+		}
+	}
+	return nil
+}
