@@ -71,6 +71,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"kill-by-name", ruleKillByName, progs("kill")},
 		ruleFunc{"ssh-option", ruleSSHOption, progs("ssh scp sftp autossh")},
 		ruleFunc{"syscall-name", ruleSyscallName, nil},
+		ruleFunc{"usage-subcommand", ruleUsageSubcommand, nil},
 		ruleFunc{"foreign-package-manager", ruleForeignPackageManager, nil},
 		ruleFunc{"virtual-fs", ruleVirtualFS, progs("mkdir touch cp mv ln install tee")},
 		ruleFunc{"exit-status", ruleExitStatus, nil},

@@ -218,3 +218,18 @@ func TestSyscallName(t *testing.T) {
 		{name: "no manual: nothing", cmd: "strace -e exceve make", out: "strace: invalid system call 'exceve'\n", want: ""},
 	})
 }
+
+// TestUsageSubcommand: the usage a tool printed, one form a line, names
+// its subcommands; a typo of one is corrected (git's, iproute2's wording).
+func TestUsageSubcommand(t *testing.T) {
+	stash := "usage: git stash list [<log-options>]\n   or: git stash show [-u | --include-untracked | --only-untracked] [<diff-options>] [<stash>]\n   or: git stash drop [-q | --quiet] [<stash>]\n   or: git stash pop [--index] [-q | --quiet] [<stash>]\n   or: git stash apply [--index] [-q | --quiet] [<stash>]\n"
+	runCases(t, []ruleCase{
+		{name: "git stash", cmd: "git stash aplly --index", env: repo(analyze.GitInfo{Branch: "main", Branches: []string{"main"}}), exit: 129,
+			out: stash, want: "git stash apply --index", typ: "syntax_error"},
+		{name: "git remote, options before", cmd: "git remote -v shwo origin", env: repo(analyze.GitInfo{Branch: "main", Branches: []string{"main"}}), exit: 129,
+			out:  "usage: git remote [-v | --verbose]\n   or: git remote add [-t <branch>] [-m <master>] [-f] [--tags | --no-tags] [--mirror=<fetch|push>] <name> <url>\n   or: git remote rename [--[no-]progress] <old> <new>\n   or: git remote remove <name>\n   or: git remote [-v | --verbose] show [-n] <name>\n   or: git remote prune [-n | --dry-run] <name>\n",
+			want: "git remote -v show origin"},
+		{name: "a word that is one of them: nothing", cmd: "git stash drop stash@{9}", env: repo(analyze.GitInfo{Branch: "main"}), out: stash, want: ""},
+		{name: "nothing near: nothing", cmd: "git stash zzzzz", env: repo(analyze.GitInfo{Branch: "main"}), out: stash, want: ""},
+	})
+}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -503,6 +504,76 @@ func ruleSyscallName(ctx context.Context, f *Failure) *Finding {
 			return found(SyntaxError, 0.85, fmt.Sprintf("There is no system call %s; did you mean %s?", named, best[0].word),
 				fix(cmd, 0.85, "%s(2) is a system call.", best[0].word))
 		}
+	}
+	return nil
+}
+
+// usageLineRe is a line of a usage text: "usage: git submodule [--quiet]
+// update …", "   or: git submodule …", "Usage: ip [ OPTIONS ] OBJECT …".
+var usageLineRe = lazyRegexp(`(?im)^\s*(?:usage|or):\s+(.+)$`)
+
+// ruleUsageSubcommand: the usage a tool printed names its subcommands, one
+// form a line (git submodule, git stash, git remote, ip); the word typed
+// where they go is none of them and one is a typo away. The words are the
+// output's, so the fix is untrusted unless it is a mere typo corrected.
+func ruleUsageSubcommand(ctx context.Context, f *Failure) *Finding {
+	if !f.has("usage:") {
+		return nil
+	}
+	c := f.main()
+	if c == nil {
+		return nil
+	}
+	// The command's words that are not options, with their indexes.
+	var words []string
+	var at []int
+	for j, a := range c.Args {
+		if j > 0 && strings.HasPrefix(a, "-") {
+			continue
+		}
+		if j == 0 {
+			a = c.Name()
+		}
+		words, at = append(words, a), append(at, j)
+	}
+	vocab := map[int][]string{}
+	for _, m := range usageLineRe.FindAllStringSubmatch(f.Output, 40) {
+		var us []string
+		depth := 0
+		for _, t := range strings.Fields(m[1]) {
+			open := strings.HasPrefix(t, "[") || strings.HasPrefix(t, "<") || strings.HasPrefix(t, "(") || strings.HasPrefix(t, "{")
+			if depth == 0 && !open && !strings.HasPrefix(t, "-") {
+				us = append(us, t)
+			}
+			depth += strings.Count(t, "[") + strings.Count(t, "<") + strings.Count(t, "(") + strings.Count(t, "{") -
+				strings.Count(t, "]") - strings.Count(t, ">") - strings.Count(t, ")") - strings.Count(t, "}")
+			depth = max(depth, 0)
+		}
+		for i := 1; i < len(us) && i < len(words); i++ {
+			if us[i-1] != words[i-1] && !(i == 1 && filepath.Base(us[0]) == words[0]) {
+				break
+			}
+			if w := us[i]; len(w) >= 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" && isOptionByte(w[0]) {
+				vocab[i] = append(vocab[i], w)
+			}
+		}
+	}
+	for i := 1; i < len(words); i++ {
+		v := vocab[i]
+		if len(v) < 2 || contains(v, words[i]) || len(words[i]) < 3 {
+			if contains(v, words[i]) {
+				continue
+			}
+			return nil
+		}
+		best := closest(words[i], v, nil)
+		if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+			return nil
+		}
+		w := best[0].word
+		fx := fix(f.putWord(c, at[i], w), 0.8, "The usage %s printed names %s.", c.Name(), w)
+		fx.Untrusted = true
+		return found(SyntaxError, 0.8, fmt.Sprintf("%s has no subcommand %s; its usage names %s.", strings.Join(words[:i], " "), words[i], w), fx)
 	}
 	return nil
 }
