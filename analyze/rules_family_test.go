@@ -233,3 +233,16 @@ func TestUsageSubcommand(t *testing.T) {
 		{name: "nothing near: nothing", cmd: "git stash zzzzz", env: repo(analyze.GitInfo{Branch: "main"}), out: stash, want: ""},
 	})
 }
+
+// TestTopUsageSubcommand: a tool that printed its top-level usage (cobra's
+// "Usage:  docker [OPTIONS] COMMAND") after complaining about a flag never
+// took the word for a subcommand; of two as near, the less risky first.
+func TestTopUsageSubcommand(t *testing.T) {
+	usage := "\n\nUsage:  docker [OPTIONS] COMMAND [ARG...]\n\nRun 'docker --help' for more information\n"
+	runCases(t, []ruleCase{
+		{name: "docker biuld", cmd: "docker biuld -t app .", exit: 125, out: "unknown shorthand flag: 't' in -t" + usage, want: "docker build -t app ."},
+		{name: "docker rn: run before rm", cmd: "docker rn -d nginx", exit: 125, out: "unknown shorthand flag: 'd' in -d" + usage, want: "docker run -d nginx", also: "docker rm -d nginx"},
+		{name: "a subcommand's own usage says nothing of the word", cmd: "docker rn --rmm", exit: 125,
+			out: "unknown flag: --rmm\n\nUsage:  docker rn [OPTIONS]\n", want: ""},
+	})
+}
