@@ -163,6 +163,17 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 			}
 		}
 		name := f.main().Name()
+		// Several proposals, none a typo away (hg base: blame, phase): the
+		// tool matched on something else than spelling; naming them is
+		// the answer, running one is a guess.
+		far := unknown != "" && len(hints) >= 2 && len(fixes) == 0 && len(cands) > 0
+		for _, cd := range cands {
+			w := strings.TrimPrefix(cd.word, name+" ")
+			far = far && cd.dist > maxTypos(len(unknown)) && !strings.HasPrefix(w, unknown) && !strings.HasPrefix(unknown, w) // git stat: status
+		}
+		if far {
+			return explain(CommandNotFound, 0.85, "%q is not a command %s knows; it suggests %s, none of them a typo of it.", unknown, name, strings.Join(hints[:min(len(hints), MaxFixes)], ", "))
+		}
 		for i, cd := range cands {
 			if i == MaxFixes {
 				break

@@ -246,3 +246,16 @@ func TestTopUsageSubcommand(t *testing.T) {
 			out: "unknown flag: --rmm\n\nUsage:  docker rn [OPTIONS]\n", want: ""},
 	})
 }
+
+// TestFarProposals: a tool that proposes several commands, none a typo of
+// (nor a longer form of) the word typed, matched on something else: the
+// proposals are named, none is run.
+func TestFarProposals(t *testing.T) {
+	hg := exes("hg")
+	runCases(t, []ruleCase{
+		{name: "hg, none near", cmd: "hg upd8", env: hg, exit: 255, out: "hg: unknown command 'upd8'\n(did you mean one of diff, grep?)\n", want: "", cause: "diff, grep"},
+		{name: "hg, one near", cmd: "hg comit -m x", env: hg, exit: 255, out: "hg: unknown command 'comit'\n(did you mean one of commit, incoming?)\n", want: "hg commit -m x"},
+		{name: "git, a longer form", cmd: "git stat", env: repo(analyze.GitInfo{Branch: "main"}), exit: 1,
+			out: "git: 'stat' is not a git command. See 'git --help'.\n\nThe most similar commands are\n\tstatus\n\tstage\n\tstash\n", want: "git status"},
+	})
+}
