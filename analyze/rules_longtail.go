@@ -406,15 +406,9 @@ var sshBadOptionRe = lazyRegexp(`Bad configuration option: (\S+)`)
 // ruleSSHOption: a mistyped ssh_config option given with -o (ssh, scp,
 // sftp): corrected from ssh_config(5)'s keywords, read as data.
 func ruleSSHOption(ctx context.Context, f *Failure) *Finding {
-	if !f.has("bad configuration option") {
-		return nil
-	}
-	m := f.find(sshBadOptionRe)
-	if m == nil {
-		return nil
-	}
+	m := f.findIf("bad configuration option", sshBadOptionRe)
 	c := f.call("ssh", "scp", "sftp", "autossh")
-	if c == nil {
+	if m == nil || c == nil {
 		return nil
 	}
 	for j := 1; j < len(c.Args); j++ {
@@ -466,10 +460,7 @@ var badSyscallRe = lazyRegexp(`invalid system call '([a-z0-9_]+)'`)
 // corrected from the system calls section 2 of the manual documents (the
 // names of its pages, read as a directory listing).
 func ruleSyscallName(ctx context.Context, f *Failure) *Finding {
-	if !f.has("invalid system call") {
-		return nil
-	}
-	m := f.find(badSyscallRe)
+	m := f.findIf("invalid system call", badSyscallRe)
 	if m == nil {
 		return nil
 	}
@@ -576,4 +567,13 @@ func ruleUsageSubcommand(ctx context.Context, f *Failure) *Finding {
 		return found(SyntaxError, 0.8, fmt.Sprintf("%s has no subcommand %s; its usage names %s.", strings.Join(words[:i], " "), words[i], w), fx)
 	}
 	return nil
+}
+
+// findIf is find, run only when the output holds key (ignoring case): the
+// usual failure is not matched against the pattern at all.
+func (f *Failure) findIf(key string, re lazyRegexp) []string {
+	if !f.has(key) {
+		return nil
+	}
+	return f.find(re)
 }
