@@ -72,8 +72,24 @@ func ParseCompletion(text string) Vocab {
 			v.Commands = append(v.Commands, w)
 		}
 	}
+	verbs := false // inside a bash array of verbs: local -A VERBS=( … )
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
+		// systemd's bash completions: local -A VERBS=(\n [STANDALONE]='status show' …)
+		if i := strings.Index(t, "=("); i > 0 && strings.HasPrefix(t, "local -A ") {
+			name := strings.ToUpper(t[len("local -A "):i])
+			verbs = strings.Contains(name, "VERB") || strings.Contains(name, "COMMAND")
+		} else if t == ")" {
+			verbs = false
+		} else if verbs && strings.HasPrefix(t, "[") {
+			if _, v, ok := strings.Cut(t, "]="); ok && len(v) > 2 && (v[0] == '\'' || v[0] == '"') {
+				if words, _, ok := strings.Cut(v[1:], v[:1]); ok && !strings.ContainsAny(words, "$`") {
+					for _, w := range strings.Fields(words) {
+						addCmd(w)
+					}
+				}
+			}
+		}
 		// zsh: 'status:Show current time settings' (an array for _describe)
 		if len(t) > 2 && (t[0] == '\'' || t[0] == '"') {
 			if name, _, ok := strings.Cut(t[1:], ":"); ok && !strings.ContainsAny(name, " \t'\"\\") {

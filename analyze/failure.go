@@ -44,6 +44,10 @@ type Call struct {
 
 	start, end []int // byte offsets in the command line of each word
 	span       [2]int
+	// wrapped is the call with its wrappers' words (xargs -0 echo), when
+	// wrappers were skipped: a wrapper's own option error names a word
+	// the program's call does not hold.
+	wrapped *Call
 }
 
 // Redir is an output or input redirection of a command.
@@ -227,8 +231,29 @@ func newCall(src string, ce *syntax.CallExpr, redirs []*syntax.Redirect) (Call, 
 	u := shellwords.Unwrap(shellwords.Values(ws))
 	c.Sudo = u.Privileged
 	n := u.Prog
+	if n > 0 {
+		full := c
+		c.wrapped = &full
+	}
 	c.Args, c.Raw, c.start, c.end = c.Args[n:], c.Raw[n:], c.start[n:], c.end[n:]
 	return c, true
+}
+
+// wrapperCall returns the call of the wrapper in front of c whose words
+// hold word i of c.wrapped (timeout's --signal in `timeout --signal=KILL 1
+// make`): from that wrapper on, the program's words included.
+func (c *Call) wrapperCall(i int) *Call {
+	w := c.wrapped
+	if w == nil || i >= len(w.Args)-len(c.Args) {
+		return nil
+	}
+	for k := i - 1; k >= 0; k-- {
+		if _, ok := shellwords.WrapperOf(filepath.Base(w.Args[k])); ok {
+			return &Call{Args: w.Args[k:], Raw: w.Raw[k:], start: w.start[k:], end: w.end[k:],
+				span: [2]int{w.start[k], w.span[1]}, Sudo: c.Sudo, Redirs: c.Redirs}
+		}
+	}
+	return nil
 }
 
 // main returns the command whose failure is most likely reported: the last

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -162,6 +163,17 @@ func ruleToolSuggestion(ctx context.Context, f *Failure) *Finding {
 			}
 		}
 		name := f.main().Name()
+		// Several proposals, none a typo away (hg base: blame, phase): the
+		// tool matched on something else than spelling; naming them is
+		// the answer, running one is a guess.
+		far := unknown != "" && len(hints) >= 2 && len(fixes) == 0 && len(cands) > 0
+		for _, cd := range cands {
+			w := strings.TrimPrefix(cd.word, name+" ")
+			far = far && cd.dist > maxTypos(len(unknown)) && !strings.HasPrefix(w, unknown) && !strings.HasPrefix(unknown, w) // git stat: status
+		}
+		if far {
+			return explain(CommandNotFound, 0.85, "%q is not a command %s knows; it suggests %s, none of them a typo of it.", unknown, name, strings.Join(hints[:min(len(hints), MaxFixes)], ", "))
+		}
 		for i, cd := range cands {
 			if i == MaxFixes {
 				break
@@ -474,6 +486,9 @@ var unknownSubRes = []lazyRegexp{
 	lazyRegexp("no such command [`'\"]([^`'\"]+)"),
 }
 
+// topUsageRe is a usage line: the program, then what it takes.
+var topUsageRe = lazyRegexp(`(?im)^\s*usage:\s+(\S+)\s+(.*)$`)
+
 func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 	key, c, idx := subcommandSlot(f)
 	if c == nil {
@@ -490,6 +505,12 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 			said = true
 			break
 		}
+	}
+	// The tool's top-level usage (Usage:  docker [OPTIONS] COMMAND) after
+	// another complaint (cobra's unknown shorthand flag): it never took
+	// the word for a subcommand.
+	for _, m := range topUsageRe.FindAllStringSubmatch(f.Output, 3) {
+		said = said || filepath.Base(m[1]) == key && strings.Contains(strings.ToLower(m[2]), "command") && !strings.Contains(m[2], sub)
 	}
 	conf := 0.85
 	if !said {
@@ -519,6 +540,15 @@ func ruleUnknownSubcommand(ctx context.Context, f *Failure) *Finding {
 		}
 		return nil
 	}
+	// As near as each other, the riskier one goes second: docker rn is
+	// docker rm or docker run, and run does not remove anything.
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].score != ms[j].score {
+			return ms[i].score > ms[j].score
+		}
+		ri, rj := Risk(f.putWord(c, idx, ms[i].word)), Risk(f.putWord(c, idx, ms[j].word))
+		return MaxRisk(ri, rj) == rj && ri != rj
+	})
 	fd := found(CommandNotFound, conf, fmt.Sprintf("%s has no subcommand %q; did you mean %s?", key, sub, ms[0].word))
 	for i, m := range ms {
 		if i == MaxFixes {

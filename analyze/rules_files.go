@@ -320,7 +320,8 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 	for _, re := range missingFileRes {
 		for _, m := range re.FindAllStringSubmatch(f.Output, 4) {
 			if len(m) > 1 && m[1] != "" {
-				paths = append(paths, strings.Trim(strings.TrimSpace(m[1]), "'‘’\"`"))
+				// make marks its errors with "*** " (make: *** sr: No such file…)
+				paths = append(paths, strings.TrimPrefix(strings.Trim(strings.TrimSpace(m[1]), "'‘’\"`"), "*** "))
 			}
 		}
 	}
@@ -341,7 +342,7 @@ func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
 		if strings.HasSuffix(p, ".h") || strings.HasSuffix(p, ".hpp") {
 			continue // a missing header: rules_build.go
 		}
-		if strings.ContainsAny(p, "*?") {
+		if strings.ContainsAny(p, "*?") && strings.Contains(f.Command, p) {
 			return explain(FileNotFound, 0.8, "No file matches the pattern %s, so the shell passed it on literally.", p)
 		}
 		if p == "/var/log/syslog" || p == "/var/log/messages" {
@@ -640,8 +641,9 @@ func ruleFind(ctx context.Context, f *Failure) *Finding {
 					fix(f.replaceWord(c, j+1, "'"+raw+"'"), 0.93, "Quote the pattern so that find receives it."))
 			}
 		}
-		if m := f.find(findUnquotedRe); m != nil && !f.has("possible unquoted pattern") {
-			// A path after the expression: move it to the front.
+		// A path after the expression: move it to the front. findutils 4.9
+		// also guesses an unquoted pattern; a directory named is a path.
+		if m := f.find(findUnquotedRe); m != nil && (!f.has("possible unquoted pattern") || f.isDir(ctx, m[1])) {
 			for j := 2; j < len(c.Args); j++ {
 				if c.Args[j] == m[1] && strings.HasPrefix(c.Args[1], "-") {
 					cmd := f.replaceWord(c, j, "")

@@ -70,6 +70,10 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	case f.has("no tracking information for the current branch"):
 		g := f.git(ctx)
 		fd := found(ConfigurationError, 0.9, "The current branch has no upstream, so git does not know what to pull.")
+		if g.Branch != "" && len(g.Remotes) == 0 {
+			// No remote at all: there is nothing to track or pull from.
+			return explain(ConfigurationError, 0.9, "The repository has no remote, so there is nothing to pull from; add one with git remote add origin URL, then git branch --set-upstream-to=origin/%s.", g.Branch)
+		}
 		if g.Branch != "" {
 			remote := "origin"
 			if len(g.Remotes) > 0 && !contains(g.Remotes, "origin") {
@@ -99,7 +103,8 @@ func ruleGit(ctx context.Context, f *Failure) *Finding {
 	case f.has("refusing to merge unrelated histories"):
 		return found(ConfigurationError, 0.9, "The two branches share no history; git merges them only when told to.",
 			fix(f.replaceWords(c, idx+1, idx+1, "--allow-unrelated-histories"), 0.9, "Allow merging unrelated histories."))
-	case f.find(gitConflictRe) != nil || f.has("automatic merge failed", "resolve all conflicts manually", "could not apply", "you have unmerged paths", "unmerged files", "you need to resolve your current index first", "fix conflicts and then commit"):
+	case !f.has("usage: git ") && // an option's help ("ignore unmerged entries") is no conflict
+		(f.find(gitConflictRe) != nil || f.has("automatic merge failed", "resolve all conflicts manually", "could not apply", "you have unmerged paths", "unmerged files", "you need to resolve your current index first", "fix conflicts and then commit")):
 		files := []string{}
 		for _, m := range gitConflictRe.FindAllStringSubmatch(f.Output, 5) {
 			files = append(files, m[1])

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -206,15 +207,30 @@ func ruleMissingOperand(ctx context.Context, f *Failure) *Finding {
 		}
 		for j := 1; j < len(c.Args); j++ {
 			a := c.Args[j]
-			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || !missingNamed(ctx, f, a) {
+			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
 				continue
 			}
+			// The path as the tool may echo it: as typed, without its
+			// "./" (go vet ./mian.go: stat /w/mian.go), without a package
+			// pattern's "/..." (go test ./pkgs/...: lstat ./pkgs/).
+			pre, p, post := "", a, ""
+			if q, ok := strings.CutSuffix(p, "/..."); ok && q != "" && q != "." {
+				p, post = q, "/..."
+			}
+			if !missingNamed(ctx, f, p) {
+				if q, ok := strings.CutPrefix(p, "./"); ok && len(q) > 2 && missingNamed(ctx, f, q) {
+					pre, p = "./", q
+				} else {
+					continue
+				}
+			}
 			var fixes []Fix
-			for i, m := range nearPath(ctx, f, a, false) {
+			for i, m := range nearPath(ctx, f, p, false) {
 				if i == MaxFixes {
 					break
 				}
-				fixes = append(fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.9)-0.01*float64(i), "%s exists.", m.word))
+				w := pre + strings.TrimPrefix(m.word, pre) + post
+				fixes = append(fixes, fix(f.putWord(c, j, w), min(m.score, 0.9)-0.01*float64(i), "%s exists.", m.word))
 			}
 			if len(fixes) > 0 {
 				return found(FileNotFound, 0.8, fmt.Sprintf("%s does not exist; %s", a, fixes[0].Explanation), fixes...)
@@ -322,4 +338,242 @@ func manPageText(ctx context.Context, f *Failure, path string) (string, bool) {
 	}
 	text, err := gunzip(b)
 	return text, err == nil
+}
+
+// ruleVocabSubcommand: the first word after a tool's options is none of
+// the subcommands its completion data names (systemd's, git's, apt's
+// bash-completion or zsh files, read as data), nor a word of its manual
+// page, nor a file here, and one subcommand is a typo away: the tool may
+// have failed for another reason first (timedatectl stauts without a
+// system bus says so, not that stauts is unknown), so it is offered below
+// a rule that read the tool's own words.
+func ruleVocabSubcommand(ctx context.Context, f *Failure) *Finding {
+	c := f.main()
+	i, w := vocabTypo(ctx, f, c)
+	if w == "" {
+		return nil
+	}
+	return found(SyntaxError, 0.6, fmt.Sprintf("%s has no subcommand %s among those its completion data names; did you mean %s?", c.Name(), c.Args[i], w),
+		fix(f.putWord(c, i, w), 0.6, "%s's completion data names %s.", c.Name(), w))
+}
+
+// vocabTypo finds c's subcommand word (its index) and the one subcommand of
+// its completion data a typo away from it, or "" when the word is one of
+// them, a word of its manual page, a file here, or near none or several.
+func vocabTypo(ctx context.Context, f *Failure, c *Call) (int, string) {
+	if c == nil || strings.ContainsAny(c.Name(), "/. ") || f.ExitCode == 0 {
+		return 0, ""
+	}
+	i := c.subIndex()
+	if i < 0 {
+		return 0, ""
+	}
+	typed := c.Args[i]
+	if len(typed) < 3 || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz-") != "" || f.exists(ctx, typed) {
+		return 0, ""
+	}
+	if _, ok := subcommands.get()[c.Name()]; ok {
+		return 0, "" // its subcommands are known (rules_didyoumean.go); its completion may list a few only
+	}
+	if _, ok := manPageText(ctx, f, "/usr/share/man/man1/"+c.Name()+"-"+typed+".1.gz"); ok {
+		return 0, "" // a subcommand with a manual page of its own (git-branch(1))
+	}
+	cmds := f.Env.Completion(ctx, c.Name()).Commands
+	if len(cmds) < 3 {
+		return 0, ""
+	}
+	for _, w := range cmds {
+		if w == typed {
+			return 0, ""
+		}
+	}
+	best := closest(typed, cmds, nil)
+	if len(best) == 0 || best[0].score < 0.75 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+		return 0, "" // nothing near, or two as near: not a typo of one
+	}
+	for _, w := range manWords(ctx, f, c.Name(), false) {
+		if w == typed {
+			return 0, "" // a word the manual knows (an alias, an operand's keyword)
+		}
+	}
+	return i, best[0].word
+}
+
+// sshBadOptionRe is OpenSSH's wording of a -o NAME=VALUE it does not know
+// (it prints the name in lower case).
+var sshBadOptionRe = lazyRegexp(`Bad configuration option: (\S+)`)
+
+// ruleSSHOption: a mistyped ssh_config option given with -o (ssh, scp,
+// sftp): corrected from ssh_config(5)'s keywords, read as data.
+func ruleSSHOption(ctx context.Context, f *Failure) *Finding {
+	m := f.findIf("bad configuration option", sshBadOptionRe)
+	c := f.call("ssh", "scp", "sftp", "autossh")
+	if m == nil || c == nil {
+		return nil
+	}
+	for j := 1; j < len(c.Args); j++ {
+		a, pre := c.Args[j], ""
+		switch {
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			a, pre = a[2:], "-o"
+		case j > 1 && c.Args[j-1] == "-o":
+		default:
+			continue
+		}
+		name, val, _ := strings.Cut(a, "=")
+		if !strings.EqualFold(name, m[1]) {
+			continue
+		}
+		text, ok := manPageText(ctx, f, "/usr/share/man/man5/ssh_config.5.gz")
+		if !ok {
+			return nil
+		}
+		var keys []string
+		for _, line := range strings.Split(text, "\n") {
+			if k, ok := strings.CutPrefix(line, ".It Cm "); ok {
+				keys = append(keys, strings.Fields(k + " x")[0])
+			}
+		}
+		best := closest(name, keys, nil)
+		if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+			return nil
+		}
+		key := best[0].word
+		if strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+			return nil
+		}
+		w := pre + key
+		if strings.Contains(a, "=") {
+			w += "=" + shellwords.QuoteWord(val)
+		}
+		return found(SyntaxError, 0.88, fmt.Sprintf("ssh has no option %s; ssh_config(5) names %s.", name, key),
+			fix(f.replaceWord(c, j, w), 0.88, "Did you mean %s?", key))
+	}
+	return nil
+}
+
+// badSyscallRe is strace's (and seccomp tools') wording of a system call
+// name it does not know.
+var badSyscallRe = lazyRegexp(`invalid system call '([a-z0-9_]+)'`)
+
+// ruleSyscallName: a mistyped system call name (strace -e trace=opn),
+// corrected from the system calls section 2 of the manual documents (the
+// names of its pages, read as a directory listing).
+func ruleSyscallName(ctx context.Context, f *Failure) *Finding {
+	m := f.findIf("invalid system call", badSyscallRe)
+	if m == nil {
+		return nil
+	}
+	named := m[1]
+	es, err := f.Env.ReadDir(ctx, "/usr/share/man/man2")
+	if err != nil {
+		return nil
+	}
+	var calls []string
+	for _, e := range es {
+		if n, ok := strings.CutSuffix(e.Name, ".2.gz"); ok {
+			calls = append(calls, n)
+		}
+	}
+	best := closest(named, calls, nil)
+	if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin && best[1].dist <= best[0].dist {
+		return nil
+	}
+	for ci := len(f.Calls) - 1; ci >= 0; ci-- {
+		c := &f.Calls[ci]
+		for j := 1; j < len(c.Args); j++ {
+			at := wordIndex(strings.ReplaceAll(c.Args[j], ",", " "), named)
+			if at < 0 {
+				continue
+			}
+			a := c.Args[j]
+			w := a[:at] + best[0].word + a[at+len(named):]
+			cmd := f.putWord(c, j, w)
+			if c.Raw[j] == a && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_=,.%-") == "" {
+				cmd = f.replaceWord(c, j, w) // as typed: nothing to quote
+			}
+			return found(SyntaxError, 0.85, fmt.Sprintf("There is no system call %s; did you mean %s?", named, best[0].word),
+				fix(cmd, 0.85, "%s(2) is a system call.", best[0].word))
+		}
+	}
+	return nil
+}
+
+// usageLineRe is a line of a usage text: "usage: git submodule [--quiet]
+// update …", "   or: git submodule …", "Usage: ip [ OPTIONS ] OBJECT …".
+var usageLineRe = lazyRegexp(`(?im)^\s*(?:usage|or):\s+(.+)$`)
+
+// ruleUsageSubcommand: the usage a tool printed names its subcommands, one
+// form a line (git submodule, git stash, git remote, ip); the word typed
+// where they go is none of them and one is a typo away. The words are the
+// output's, so the fix is untrusted unless it is a mere typo corrected.
+func ruleUsageSubcommand(ctx context.Context, f *Failure) *Finding {
+	if !f.has("usage:") {
+		return nil
+	}
+	c := f.main()
+	if c == nil {
+		return nil
+	}
+	// The command's words that are not options, with their indexes.
+	var words []string
+	var at []int
+	for j, a := range c.Args {
+		if j > 0 && strings.HasPrefix(a, "-") {
+			continue
+		}
+		if j == 0 {
+			a = c.Name()
+		}
+		words, at = append(words, a), append(at, j)
+	}
+	vocab := map[int][]string{}
+	for _, m := range usageLineRe.FindAllStringSubmatch(f.Output, 40) {
+		var us []string
+		depth := 0
+		for _, t := range strings.Fields(m[1]) {
+			open := strings.HasPrefix(t, "[") || strings.HasPrefix(t, "<") || strings.HasPrefix(t, "(") || strings.HasPrefix(t, "{")
+			if depth == 0 && !open && !strings.HasPrefix(t, "-") {
+				us = append(us, t)
+			}
+			depth += strings.Count(t, "[") + strings.Count(t, "<") + strings.Count(t, "(") + strings.Count(t, "{") -
+				strings.Count(t, "]") - strings.Count(t, ">") - strings.Count(t, ")") - strings.Count(t, "}")
+			depth = max(depth, 0)
+		}
+		for i := 1; i < len(us) && i < len(words); i++ {
+			if us[i-1] != words[i-1] && !(i == 1 && filepath.Base(us[0]) == words[0]) {
+				break
+			}
+			if w := us[i]; len(w) >= 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-") == "" && isOptionByte(w[0]) {
+				vocab[i] = append(vocab[i], w)
+			}
+		}
+	}
+	for i := 1; i < len(words); i++ {
+		v := vocab[i]
+		if len(v) < 2 || contains(v, words[i]) || len(words[i]) < 3 {
+			if contains(v, words[i]) {
+				continue
+			}
+			return nil
+		}
+		best := closest(words[i], v, nil)
+		if len(best) == 0 || len(best) > 1 && best[1].score > best[0].score-typoMargin {
+			return nil
+		}
+		w := best[0].word
+		fx := fix(f.putWord(c, at[i], w), 0.8, "The usage %s printed names %s.", c.Name(), w)
+		fx.Untrusted = true
+		return found(SyntaxError, 0.8, fmt.Sprintf("%s has no subcommand %s; its usage names %s.", strings.Join(words[:i], " "), words[i], w), fx)
+	}
+	return nil
+}
+
+// findIf is find, run only when the output holds key (ignoring case): the
+// usual failure is not matched against the pattern at all.
+func (f *Failure) findIf(key string, re lazyRegexp) []string {
+	if !f.has(key) {
+		return nil
+	}
+	return f.find(re)
 }

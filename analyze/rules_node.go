@@ -61,6 +61,9 @@ func ruleNode(ctx context.Context, f *Failure) *Finding {
 		if nodeBuiltins.get()[pkg] {
 			return explain(MissingDependency, 0.8, "%s is a Node.js built-in module that this Node.js version does not have.", pkg)
 		}
+		if fd := moduleTypoFinding(ctx, f, "Node.js", pkg, "node-", "node_modules"); fd != nil && !strings.HasPrefix(pkg, "@") {
+			return fd
+		}
 		fd := found(MissingDependency, 0.9, fmt.Sprintf("The package %s is not installed.", pkg))
 		if f.exists(ctx, "package.json") && !f.isDir(ctx, "node_modules") {
 			fd.RootCause = "The project's dependencies are not installed (no node_modules)."

@@ -139,6 +139,23 @@ func (f *Failure) optionWord(named string) (*Call, int, string) {
 			}
 		}
 	}
+	// An option of a wrapper (xargs --nulll, timeout --singal=KILL): the
+	// wrapper is the program that rejected it.
+	for _, typed := range forms {
+		for i := len(f.Calls) - 1; i >= 0; i-- {
+			w := f.Calls[i].wrapped
+			if w == nil {
+				continue
+			}
+			for j := 1; j < len(w.Args)-len(f.Calls[i].Args); j++ {
+				if a := w.Args[j]; a == typed || strings.HasPrefix(a, typed+"=") {
+					if wc := f.Calls[i].wrapperCall(j); wc != nil {
+						return wc, j - (len(w.Args) - len(wc.Args)), typed
+					}
+				}
+			}
+		}
+	}
 	return nil, 0, ""
 }
 
@@ -272,7 +289,7 @@ func manOptions(ctx context.Context, f *Failure, c *Call) []string {
 			if !ok {
 				continue
 			}
-			text = groffPlain.Replace(text)
+			text = mdocFlags.Replace(groffPlain.Replace(text))
 			if opts := scanOptions(text); len(opts) > 0 {
 				return opts
 			}
@@ -303,6 +320,10 @@ func toolSub(c *Call) string {
 	}
 	return ""
 }
+
+// mdocFlags spells mdoc's option macro as the option it prints (node(1):
+// .It Fl v , Fl -version is -v, --version).
+var mdocFlags = strings.NewReplacer(" Fl -", " --", " Fl ", " -")
 
 // groffPlain turns a manual page's escapes into plain text, enough for
 // options to be found (\fB\-\-almost\-all\fR is --almost-all).

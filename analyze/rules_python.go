@@ -107,6 +107,9 @@ func rulePython(ctx context.Context, f *Failure) *Finding {
 // an imported module.
 func pythonMissingModule(ctx context.Context, f *Failure, mod string) *Finding {
 	top, _, _ := strings.Cut(mod, ".")
+	if fd := moduleTypoFinding(ctx, f, "Python", mod, "python3-"); fd != nil {
+		return fd
+	}
 	if pkg, ok := aptPythonModules.get()[top]; ok {
 		return found(MissingDependency, 0.9, fmt.Sprintf("The Python module %s is missing; Debian ships it in %s.", top, pkg),
 			fix(f.installCommand(ctx, pkg), 0.9, "Install %s.", pkg))

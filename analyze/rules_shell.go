@@ -355,3 +355,32 @@ func countRuns(h []Past, cmd string) int {
 	}
 	return min(n, 5)
 }
+
+// killByNameRe is each shell's (and kill(1)'s) wording of a kill given a
+// process's name where it takes a process id; submatch 1 to 4: the name.
+var killByNameRe = lazyRegexp(`(?im)kill: (?:([^\s:]+): arguments must be process or job ids|illegal (?:pid|number): (\S+)|cannot find process "?([^"\s]+?)"?\.?$|failed to parse argument: '([^']+)')`)
+
+// ruleKillByName: kill takes process ids (or %jobs); a name is pkill's.
+func ruleKillByName(ctx context.Context, f *Failure) *Finding {
+	c := f.call("kill")
+	if c == nil || !f.has("kill: ") {
+		return nil
+	}
+	m := killByNameRe.FindStringSubmatch(f.lower)
+	if m == nil {
+		return nil
+	}
+	named := m[1] + m[2] + m[3] + m[4]
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		if !strings.EqualFold(a, named) || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "%") {
+			continue
+		}
+		if strings.Trim(a, "0123456789") == "" {
+			return nil // a number after all
+		}
+		return found(SyntaxError, 0.85, fmt.Sprintf("kill takes process ids, not names; pkill finds processes named %s.", a),
+			fix(f.replaceWord(c, 0, "pkill"), 0.85, "Signal the processes named %s.", a))
+	}
+	return nil
+}

@@ -105,7 +105,14 @@ func ruleSystem(ctx context.Context, f *Failure) *Finding {
 		if sc := f.call("systemctl"); sc != nil && len(sc.Args) >= 3 {
 			svc = fmt.Sprintf(" (for example service %s %s)", sc.Args[len(sc.Args)-1], sc.sub())
 		}
-		return explain(ConfigurationError, 0.92, "systemd is not running here (PID 1 is another init, as in most containers and WSL), so systemctl cannot manage services; use the service command%s or start the daemon directly.", svc)
+		const why = "systemd is not running here (PID 1 is another init, as in most containers and WSL), so systemctl cannot manage services; use the service command%s or start the daemon directly."
+		// The tool gave up before reading its verb: a typo of one
+		// (timedatectl stauts) is still worth correcting.
+		if i, w := vocabTypo(ctx, f, c); w != "" {
+			return found(ConfigurationError, 0.92, fmt.Sprintf(why, svc)+fmt.Sprintf(" Also, %s has no subcommand %s: did you mean %s?", c.Name(), c.Args[i], w),
+				fix(f.putWord(c, i, w), 0.6, "%s's completion data names %s.", c.Name(), w))
+		}
+		return explain(ConfigurationError, 0.92, why, svc)
 	case f.has("is not in the sudoers file"):
 		return explain(PermissionDenied, 0.9, "Your user may not use sudo (not in the sudoers file); ask an administrator, or use su with the root password.")
 	case f.has("sudo: a terminal is required", "sudo: a password is required", "no askpass program"):
