@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"regexp"
 	"strconv"
 
@@ -53,7 +54,7 @@ func cmdForget(fs *pflag.FlagSet) runFunc {
 		if err := search.RemoveCache(e.paths.SearchCache); err != nil {
 			fmt.Fprintf(e.stderr, "hookd: %v\n", err)
 		}
-		fmt.Fprintf(e.stdout, "forgot %d commands\n", n)
+		fmt.Fprintf(e.stdout, "forgot %s\n", units.Count(int(n), "command"))
 		if re == nil && n < len(ids) {
 			return exitCode{1, fmt.Sprintf("%d of the ids were not in the history", len(ids)-n)}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,10 +63,10 @@ func cmdImport(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "imported %d commands from %s (%d already there or left out by your ignore rules: %d)\n",
-			added, *file, len(res.Entries)-added, ignored)
+		fmt.Fprintf(e.stdout, "imported %s from %s (%d already there or left out by your ignore rules: %d)\n",
+			units.Count(added, "command"), *file, len(res.Entries)-added, ignored)
 		if res.Skipped > 0 {
-			fmt.Fprintf(e.stderr, "hookd: skipped %d unreadable entries:\n", res.Skipped)
+			fmt.Fprintf(e.stderr, "hookd: skipped %d unreadable %s:\n", res.Skipped, map[bool]string{true: "entry", false: "entries"}[res.Skipped == 1])
 			for _, p := range res.Problems {
 				fmt.Fprintf(e.stderr, "  %s\n", sanitize.Line(p))
 			}

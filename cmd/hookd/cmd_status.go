@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"os"
 	"strings"
 	"time"
@@ -79,10 +80,10 @@ func printStatus(e *env, r *status.Report, syncText string) {
 	if d.Error != "" {
 		fmt.Fprintf(w, "%s %s: %s\n", label("database"), d.Path, d.Error)
 	} else {
-		fmt.Fprintf(w, "%s %s (%s, %d commands, %d failed, %d sessions)\n", label("database"), d.Path,
-			status.Bytes(d.SizeBytes), d.Commands, d.Failed, d.Sessions)
+		fmt.Fprintf(w, "%s %s (%s, %s, %d failed, %s)\n", label("database"), d.Path,
+			status.Bytes(d.SizeBytes), units.Count(int(d.Commands), "command"), d.Failed, units.Count(int(d.Sessions), "session"))
 	}
-	fmt.Fprintf(w, "%s %s (%d files, %s waiting)\n", label("spool"), r.Spool.Dir, r.Spool.Files, status.Bytes(r.Spool.BacklogBytes))
+	fmt.Fprintf(w, "%s %s (%s, %s waiting)\n", label("spool"), r.Spool.Dir, units.Count(r.Spool.Files, "file"), status.Bytes(r.Spool.BacklogBytes))
 	fmt.Fprintf(w, "%s %s\n", label("capture"), r.Capture)
 	fmt.Fprintf(w, "%s %s\n", label("llm"), r.LLM)
 	fmt.Fprintf(w, "%s %s\n", label("sync"), sanitize.Line(syncText))

@@ -171,7 +171,7 @@ func TestStatusCountIsTheDatabases(t *testing.T) {
 	}, func() string { return fmt.Sprintf("status: %+v", st) })
 	out := hookd(t, h, "status")
 	json.Unmarshal([]byte(hookd(t, h, "status", "--json")), &st)
-	counts := regexp.MustCompile(`(\d+) commands`).FindAllStringSubmatch(out, -1)
+	counts := regexp.MustCompile(`(\d+) commands?\b`).FindAllStringSubmatch(out, -1)
 	if len(counts) == 0 {
 		t.Fatalf("no count of commands:\n%s", out)
 	}

@@ -123,3 +123,20 @@ func TestHistoryUnknownNotZero(t *testing.T) {
 		t.Errorf("hookd show of an imported command:\n%s", show)
 	}
 }
+
+// TestCountsSayOne: one command is "1 command", not "1 commands", in
+// hookd status, forget and import (issue 32, item 11's wording).
+func TestCountsSayOne(t *testing.T) {
+	h := newHome(t)
+	file := h.Path("one_history")
+	os.WriteFile(file, []byte("echo only-one\n"), 0o600)
+	if out := hookd(t, h, "import", "bash", "--file", file); !strings.HasPrefix(out, "imported 1 command from ") {
+		t.Errorf("hookd import of one command: %q", out)
+	}
+	if out := hookd(t, h, "status"); !regexp.MustCompile(`, 1 command, 0 failed, 1 session\)`).MatchString(out) {
+		t.Errorf("hookd status with one command in one session:\n%s", out)
+	}
+	if out := hookd(t, h, "forget", "1"); !strings.Contains(out, "forgot 1 command\n") {
+		t.Errorf("hookd forget of one command: %q", out)
+	}
+}

@@ -3,6 +3,7 @@ package cloudsync
 import (
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"strconv"
 
 	"github.com/hookd/hookd/history"
@@ -233,7 +234,7 @@ func (p *pass) fold(run []segment) error {
 func (p *pass) ownSegment(sg segment, b *history.SyncBatch) (bool, error) {
 	why := ""
 	if n := screen(p.HostID, b); n > 0 {
-		why = fmt.Sprintf("it holds %s of other installations' sessions", count(n, "row"))
+		why = fmt.Sprintf("it holds %s of other installations' sessions", units.Count(n, "row"))
 	} else if mine, err := p.recordedHere(b); err != nil {
 		return false, err
 	} else if !mine {

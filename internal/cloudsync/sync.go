@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookd/hookd/internal/ui/units"
 	"net/http"
 	"os"
 	"slices"
@@ -178,16 +179,9 @@ type Moved struct {
 
 func (m Moved) String() string {
 	return fmt.Sprintf("up %s, %s, %d forgotten in %s; down %s, %s, %d forgotten from %s of %s",
-		count(m.UpCommands, "command"), count(m.UpOutputs, "output"), m.UpForgotten, count(m.UpSegments, "segment"),
-		count(m.DownCommands, "command"), count(m.DownOutputs, "output"), m.DownForgotten, count(m.DownSegments, "segment"),
-		count(m.Hosts, "other host"))
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
+		units.Count(m.UpCommands, "command"), units.Count(m.UpOutputs, "output"), m.UpForgotten, units.Count(m.UpSegments, "segment"),
+		units.Count(m.DownCommands, "command"), units.Count(m.DownOutputs, "output"), m.DownForgotten, units.Count(m.DownSegments, "segment"),
+		units.Count(m.Hosts, "other host"))
 }
 
 // Meta keys kept in the history.
@@ -727,7 +721,7 @@ func (p *pass) mergeAll(host string, segs []segment) error {
 		}
 		if n := screen(host, b); n > 0 {
 			p.moved.Warnings = append(p.moved.Warnings, fmt.Sprintf("segment %s of installation %s holds %s of other installations' sessions: refused (only a machine with this history's key can write one: check which machines have it)",
-				p.where(sg.name), host, count(n, "row")))
+				p.where(sg.name), host, units.Count(n, "row")))
 		}
 		p.keepOutputs(b)
 		st, err := p.store.Merge(p.ctx, host, seg.Label, sg.end, b, p.names.toLocal)
@@ -931,7 +925,7 @@ func (p *pass) adopt(sg segment) error {
 		return err
 	}
 	if n := screen(p.HostID, b); n > 0 {
-		return &notOursError{sg.name, sg.size, fmt.Errorf("it holds %s of other installations' sessions", count(n, "row"))}
+		return &notOursError{sg.name, sg.size, fmt.Errorf("it holds %s of other installations' sessions", units.Count(n, "row"))}
 	}
 	mine, err := p.recordedHere(b)
 	if err != nil {

@@ -96,7 +96,7 @@ var allowed = map[string][]string{
 
 	// sync: sealed segments through an S3-compatible bucket, on a small
 	// S3 client of its own; the real server the tests start.
-	"internal/cloudsync":        {"capture", "history", "internal/config", "internal/hostid", "internal/cloudsync/s3"},
+	"internal/cloudsync":        {"capture", "history", "internal/config", "internal/hostid", "internal/cloudsync/s3", "internal/ui/units"},
 	"internal/cloudsync/s3":     {},
 	"internal/cloudsync/s3test": {"internal/required"},
 

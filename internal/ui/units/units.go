@@ -1,7 +1,8 @@
-// Package units writes durations and byte counts the short, human way
-// every view of hookd shows them (hookd history and show, Ctrl-R's
-// preview, stats, the web page, export, the MCP server's text): one
-// format, so that the same figure reads the same everywhere.
+// Package units writes durations, byte counts and counts of things the
+// short, human way every view of hookd shows them (hookd history, show and
+// status, Ctrl-R's preview, stats, the web page, export, sync, the MCP
+// server's text): one format, so that the same figure reads the same
+// everywhere.
 package units
 
 import (
@@ -65,4 +66,13 @@ func append02(b []byte, n int64) []byte {
 		b = append(b, '0')
 	}
 	return strconv.AppendInt(b, n, 10)
+}
+
+// Count is n things: "1 command", "3 commands", "0 commands". what is the
+// singular; its plural takes an s.
+func Count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -60,3 +60,14 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 commands"}, {1, "1 command"}, {2, "2 commands"}, {1000, "1000 commands"}} {
+		if got := Count(c.n, "command"); got != c.want {
+			t.Errorf("Count(%d) = %q; want %q", c.n, got, c.want)
+		}
+	}
+}
