@@ -29,7 +29,9 @@ var shapes = []struct {
 	kinds string
 }{
 	// id, session, seq, command, exit_code, pipestatus, cwd, started_at,
-	// duration_us, output_bytes, source
+	// duration_us, output_bytes, source; schema 10: agent (a row written
+	// before it has none; the triggers set it again as the row goes in)
+	{tableCommands, false, "ntitittiiiti"},
 	{tableCommands, false, "ntitittiiit"},
 	{tableSessions, false, "tttittititt"}, // schema 5: author
 	{tableSessions, false, "tttittitit"},

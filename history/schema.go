@@ -242,6 +242,26 @@ var migrations = []string{
 	CREATE TRIGGER sync_note_added AFTER INSERT ON notes
 		WHEN EXISTS (SELECT 1 FROM meta WHERE key = 'sync_on')
 		BEGIN INSERT INTO sync_queue (kind, session, seq, stream) VALUES (4, NEW.session, NEW.seq, CAST(NEW.id AS TEXT)); END;`,
+	// 10: what hookd stats counts from, kept by triggers (totals.go):
+	// each command row says whether a coding agent ran it (agent 1: its
+	// session has an author), so that the stats index holds the user's
+	// own runs of a line in one stretch; and command_totals, each line's
+	// figures, one row per line and kind of run instead of one per run;
+	// and an index that holds each line's runs by duration, where its
+	// median run is found without sorting them.
+	// Every writer (ingest, import, sync, salvage, forget) goes through
+	// the triggers, as does a session that gains or loses its author, so
+	// both stay exact; both are filled from the rows there are.
+	`ALTER TABLE commands ADD COLUMN agent INTEGER NOT NULL DEFAULT 0;
+	UPDATE commands SET agent = 1 WHERE session IN (SELECT id FROM sessions WHERE author <> '');
+	DROP INDEX commands_stats;
+	CREATE INDEX commands_stats ON commands (command, agent, started_at, exit_code, duration_us, session);
+	CREATE INDEX commands_durations ON commands (command, agent, duration_us, started_at, exit_code);
+	` + totalsSchema + `
+	INSERT INTO command_totals (command, agent, n, f, d, l, since)
+		SELECT command, agent, COUNT(*), SUM(exit_code <> 0), SUM(duration_us),
+			SUM(CASE WHEN exit_code <> 0 THEN duration_us ELSE 0 END), MIN(started_at)
+		FROM commands GROUP BY command, agent;`,
 }
 
 // backupPath is where migrate keeps the copy of the database at path as it

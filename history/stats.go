@@ -2,7 +2,9 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -101,12 +103,30 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	if !ok {
 		return nil, tot, fmt.Errorf("stats: unknown sort %q", t.Sort)
 	}
-	// The user's own commands (coding agents' left out), the default,
-	// are counted without reading each command's session: every command
-	// is counted, then the agents' sessions' commands, found through
-	// the (session, seq) index, are taken off. Other selections of
-	// authors, and keys or filters of sessions, join the sessions.
-	w, from, own, ok := s.tallyWhere(ctx, t.Query, key)
+	out, tot, ok, err := s.tallyTotals(ctx, t, key)
+	if err != nil {
+		return nil, tot, err
+	}
+	if !ok {
+		if out, tot, err = s.tallyRuns(ctx, t, key, order); err != nil || len(out) == 0 {
+			return out, tot, err
+		}
+	}
+	// A few hundred keys a pass: SQLite's limit on a statement's
+	// arguments is far above that, the rows shown far below.
+	for lo := 0; lo < len(out); lo += 500 {
+		if err := s.tallySeries(ctx, t, key, out[lo:min(lo+500, len(out))]); err != nil {
+			return nil, tot, err
+		}
+	}
+	return out, tot, nil
+}
+
+// tallyRuns counts t's figures from the runs themselves, grouped by key and
+// sorted by order, with the totals over every key.
+func (s *Store) tallyRuns(ctx context.Context, t Tally, key, order string) ([]TallyRow, TallyTotals, error) {
+	var tot TallyTotals
+	w, from, _, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil, tot, nil
 	}
@@ -116,20 +136,10 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	}
 	// One pass over the selected commands (over the index that leads
 	// with the command line, when grouped by it: no sort, no read of the
-	// table), less the agents' sessions' runs when only the user's own
-	// are counted; the totals over every key ride along as windows.
-	sums := `SELECT ` + key + ` AS k, COUNT(*) AS n, SUM(c.exit_code <> 0) AS f, SUM(c.duration_us) AS d,
-		SUM(CASE WHEN c.exit_code <> 0 THEN c.duration_us ELSE 0 END) AS l` + from
-	query := `WITH g AS (` + sums + cond + ` GROUP BY k)`
+	// table); the totals over every key ride along as windows.
+	query := `WITH g AS (SELECT ` + key + ` AS k, COUNT(*) AS n, SUM(c.exit_code <> 0) AS f, SUM(c.duration_us) AS d,
+		SUM(CASE WHEN c.exit_code <> 0 THEN c.duration_us ELSE 0 END) AS l` + from + cond + ` GROUP BY k)`
 	args := w.args
-	if own {
-		agents := append([]string{"c.session IN (SELECT id FROM sessions WHERE author <> '')"}, w.clauses...)
-		query = `WITH x AS MATERIALIZED (` + sums + ` WHERE ` + strings.Join(agents, " AND ") + ` GROUP BY k),
-		g AS (SELECT a.k AS k, a.n - COALESCE(x.n, 0) AS n, a.f - COALESCE(x.f, 0) AS f,
-			a.d - COALESCE(x.d, 0) AS d, a.l - COALESCE(x.l, 0) AS l
-			FROM (` + sums + cond + ` GROUP BY k) a LEFT JOIN x ON x.k = a.k WHERE a.n > COALESCE(x.n, 0))`
-		args = append(append([]any{}, w.args...), w.args...)
-	}
 	query += `
 		SELECT k, n, f, d, l, COUNT(*) OVER (), SUM(n) OVER (), SUM(f) OVER (), SUM(d) OVER (), SUM(l) OVER ()
 		FROM g ORDER BY ` + order + `, k`
@@ -154,28 +164,15 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 	if err := rows.Err(); err != nil {
 		return nil, tot, fmt.Errorf("stats: %w", classify(err))
 	}
-	if len(out) == 0 {
-		return out, tot, nil
-	}
-	// A few hundred keys a pass: SQLite's limit on a statement's
-	// arguments is far above that, the rows shown far below.
-	for lo := 0; lo < len(out); lo += 500 {
-		if err := s.tallySeries(ctx, t, key, out[lo:min(lo+500, len(out))]); err != nil {
-			return nil, tot, err
-		}
-	}
 	return out, tot, nil
 }
-
-// notAgents keeps the commands of the user's own sessions.
-const notAgents = "c.session NOT IN (SELECT id FROM sessions WHERE author <> '')"
 
 // tallyWhere is the selection of q's commands grouped by key: its WHERE
 // clauses and the FROM clause, which joins the sessions only where the
 // key or a filter reads them. own is true when q keeps the user's own
-// commands alone (Authors [""]) and nothing else reads the sessions:
-// that filter is then left out of w for the caller to apply (notAgents,
-// or by subtraction). ok is false when q selects nothing.
+// commands alone (Authors [""]) and nothing else reads the sessions: the
+// runs' own mark then selects them (c.agent = 0, which the stats index
+// holds after the line). ok is false when q selects nothing.
 func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, from string, own, ok bool) {
 	q.Text = ""
 	own = len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
@@ -183,6 +180,9 @@ func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, f
 		q.Authors = nil
 	}
 	w, ok = s.queryWhere(ctx, q)
+	if own {
+		w.add(ownRuns)
+	}
 	from = " FROM commands c"
 	if !own && (q.Authors != nil || q.Host != "" || strings.Contains(key, "s.")) {
 		from += " LEFT JOIN sessions s ON s.id = c.session"
@@ -191,19 +191,16 @@ func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, f
 }
 
 // tallySeries fills the medians, first and last runs and the series of
-// rows, whose keys are those of key: one pass over their commands (found
-// through the index that leads with the command line, when grouped by
-// it), grouped by key and bucket; the median is each line's middle run
-// by duration, or by other keys found by numbering each key's runs.
+// rows, whose keys are those of key: by command line, each line's runs
+// read through the index that leads with it (lineSeries); by other keys,
+// one pass over their commands grouped by key and bucket, the median
+// found by numbering each key's runs by duration.
 func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []TallyRow) error {
 	// The user's own runs: the agents' sessions left out by their ids
 	// (the index holds each run's session), not by reading sessions.
-	w, from, own, ok := s.tallyWhere(ctx, t.Query, key)
+	w, from, _, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil
-	}
-	if own {
-		w.add(notAgents)
 	}
 	index := make(map[string]int, len(rows))
 	keys := make([]any, len(rows))
@@ -216,35 +213,7 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []Tal
 		}
 	}
 	if key == keyExpr[ByCommand] {
-		// Each line's median: its runs found through the index, sorted
-		// by duration up to the middle one (a window over every row
-		// numbered costs five times as much).
-		var parts []string
-		var margs []any
-		for _, r := range rows {
-			parts = append(parts, `SELECT ?, (SELECT c.duration_us`+from+` WHERE `+strings.Join(append(append([]string{}, w.clauses...), "c.command = ?"), " AND ")+
-				` ORDER BY c.duration_us LIMIT 1 OFFSET ?)`)
-			margs = append(append(append(margs, r.Key), w.args...), r.Key, (r.Count-1)/2)
-		}
-		res, err := s.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), margs...)
-		if err != nil {
-			return fmt.Errorf("stats: %w", classify(err))
-		}
-		for res.Next() {
-			var k string
-			var med *int64
-			if err := res.Scan(&k, &med); err != nil {
-				res.Close()
-				return fmt.Errorf("stats: %w", classify(err))
-			}
-			if i, ok := index[k]; ok && med != nil {
-				rows[i].MedianUS = *med
-			}
-		}
-		res.Close()
-		if err := res.Err(); err != nil {
-			return fmt.Errorf("stats: %w", classify(err))
-		}
+		return s.lineSeries(ctx, t, rows)
 	}
 	span := t.Until - t.Since
 	bucket := "0"
@@ -258,9 +227,6 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []Tal
 	median := "MAX(CASE WHEN rn = (cnt + 1) / 2 THEN dur END)"
 	number := `, ROW_NUMBER() OVER (PARTITION BY ` + key + ` ORDER BY c.duration_us) AS rn,
 			COUNT(*) OVER (PARTITION BY ` + key + `) AS cnt`
-	if key == keyExpr[ByCommand] {
-		median, number = "NULL", ""
-	}
 	query := `SELECT k, b, COUNT(*), SUM(bad), ` + median + `, MIN(at), MAX(at) FROM (
 		SELECT ` + key + ` AS k, ` + bucket + ` AS b, c.exit_code <> 0 AS bad, c.duration_us AS dur, c.started_at AS at` +
 		number + from + ` WHERE ` + strings.Join(clauses, " AND ") + `)
@@ -270,6 +236,7 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []Tal
 		return fmt.Errorf("stats: %w", classify(err))
 	}
 	defer res.Close()
+	seen := make([]bool, len(rows))
 	for res.Next() {
 		var k string
 		var b, n, bad, first, last int64
@@ -284,10 +251,13 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []Tal
 		if med != nil {
 			rows[i].MedianUS = *med
 		}
-		if rows[i].FirstAt == 0 || first < rows[i].FirstAt {
+		if !seen[i] || first < rows[i].FirstAt {
 			rows[i].FirstAt = first
 		}
-		rows[i].LastAt = max(rows[i].LastAt, last)
+		if !seen[i] || last > rows[i].LastAt {
+			rows[i].LastAt = last
+		}
+		seen[i] = true
 		if t.Buckets > 0 {
 			b = min(max(b, 0), int64(t.Buckets-1))
 			rows[i].Activity[b] += n
@@ -296,6 +266,85 @@ func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []Tal
 	}
 	if err := res.Err(); err != nil {
 		return fmt.Errorf("stats: %w", classify(err))
+	}
+	return nil
+}
+
+// lineSeries is tallySeries for rows grouped by command line. The index
+// holds each line's selected runs in one stretch by time (the user's own
+// apart from the agents'), so each bucket of the series is counted over
+// its own span of that stretch, the first and last runs are its ends,
+// and the median is its middle run by duration: SQLite reads each run
+// once and sorts only durations, and no run is handed to Go.
+func (s *Store) lineSeries(ctx context.Context, t Tally, rows []TallyRow) error {
+	// The period's start is a bound of the first bucket's span, not a
+	// clause of its own: given two lower bounds on the time, SQLite reads
+	// from the first.
+	q := t.Query
+	q.Since = 0
+	w, from, _, ok := s.tallyWhere(ctx, q, keyExpr[ByCommand])
+	if !ok {
+		return nil
+	}
+	w.add("c.command = ?")
+	sel := strings.Join(w.clauses, " AND ")
+	period := sel + " AND c.started_at >= ?"
+	ends, err := s.db.PrepareContext(ctx, `SELECT (SELECT c.started_at`+from+` WHERE `+period+` ORDER BY c.started_at LIMIT 1),
+		(SELECT c.started_at`+from+` WHERE `+period+` ORDER BY c.started_at DESC LIMIT 1),
+		(SELECT c.duration_us`+from+` WHERE `+period+` ORDER BY c.duration_us LIMIT 1 OFFSET ?)`)
+	if err != nil {
+		return fmt.Errorf("stats: %w", classify(err))
+	}
+	defer ends.Close()
+	span := t.Until - t.Since
+	bucketed := t.Buckets > 0 && span > 0
+	var spans *sql.Stmt
+	if bucketed {
+		if spans, err = s.db.PrepareContext(ctx, `SELECT COUNT(*), COALESCE(SUM(c.exit_code <> 0), 0)`+from+
+			` WHERE `+sel+` AND c.started_at >= ? AND c.started_at < ?`); err != nil {
+			return fmt.Errorf("stats: %w", classify(err))
+		}
+		defer spans.Close()
+	}
+	// Bucket i holds the runs at whose (at - Since) * Buckets / span, as
+	// an integer division, is i (the last also those after Until): from
+	// Since + ⌈i·span/Buckets⌉ on.
+	// The period's start (none: Since 0).
+	from0 := t.Since
+	if from0 == 0 {
+		from0 = math.MinInt64
+	}
+	lo := func(i int) int64 {
+		switch {
+		case i <= 0:
+			return from0
+		case i >= t.Buckets:
+			return math.MaxInt64
+		}
+		n := int64(i) * span
+		return t.Since + (n+int64(t.Buckets)-1)/int64(t.Buckets)
+	}
+	for i := range rows {
+		r := &rows[i]
+		args := append(append([]any{}, w.args...), r.Key)
+		inPeriod := append(append([]any{}, args...), from0)
+		var first, last, med sql.NullInt64
+		all := append(append(append(append([]any{}, inPeriod...), inPeriod...), inPeriod...), (r.Count-1)/2)
+		if err := ends.QueryRowContext(ctx, all...).Scan(&first, &last, &med); err != nil {
+			return fmt.Errorf("stats: %w", classify(err))
+		}
+		r.FirstAt, r.LastAt, r.MedianUS = first.Int64, last.Int64, med.Int64
+		if !bucketed {
+			if t.Buckets > 0 {
+				r.Activity[0], r.Failing[0] = r.Count, r.Failures
+			}
+			continue
+		}
+		for b := 0; b < t.Buckets; b++ {
+			if err := spans.QueryRowContext(ctx, append(args, lo(b), lo(b+1))...).Scan(&r.Activity[b], &r.Failing[b]); err != nil {
+				return fmt.Errorf("stats: %w", classify(err))
+			}
+		}
 	}
 	return nil
 }
@@ -322,12 +371,9 @@ type DayCount struct {
 // division of each run's time, no date arithmetic per row); the hours are
 // folded into the local days here, daylight saving time included.
 func (s *Store) Calendar(ctx context.Context, q Query) ([]DayCount, error) {
-	w, from, own, ok := s.tallyWhere(ctx, q, "")
+	w, from, _, ok := s.tallyWhere(ctx, q, "")
 	if !ok {
 		return nil, nil
-	}
-	if own {
-		w.add(notAgents)
 	}
 	query := `SELECT c.started_at / 3600000000 AS h, COUNT(*), SUM(c.exit_code <> 0)` + from
 	if len(w.clauses) > 0 {
@@ -384,6 +430,15 @@ func (s *Store) Flaky(ctx context.Context, q Query, limit int) ([]FlakyLine, err
 	q.Failed = false // a flip needs the successes too
 	w, ok := s.queryWhere(ctx, q)
 	if !ok {
+		return nil, nil
+	}
+	// A history without contexts (imported, or from before hookd noted
+	// them) has no flaky line: nothing to number.
+	var any bool
+	if err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM contexts)").Scan(&any); err != nil {
+		return nil, fmt.Errorf("flaky commands: %w", classify(err))
+	}
+	if !any {
 		return nil, nil
 	}
 	cond := ""
