@@ -70,16 +70,8 @@ func (s *Store) NotesMatching(ctx context.Context, words []string, limit int) ([
 	if len(words) == 0 {
 		return nil, nil
 	}
-	var w where
-	for _, word := range words {
-		w.add(`n.text LIKE ? ESCAPE '\'`, "%"+likeEscape(word)+"%")
-	}
-	q := `SELECT c.id FROM notes n JOIN commands c ON c.session = n.session AND c.seq = n.seq
-		WHERE ` + strings.Join(w.clauses, " AND ") + ` GROUP BY c.id ORDER BY MAX(n.created_at) DESC`
-	if limit > 0 {
-		q += fmt.Sprintf(" LIMIT %d", limit)
-	}
-	rows, err := s.db.QueryContext(ctx, q, w.args...)
+	q, args := notesMatching(words, limit)
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search notes: %w", classify(err))
 	}
@@ -93,4 +85,21 @@ func (s *Store) NotesMatching(ctx context.Context, words []string, limit int) ([
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// notesMatching is NotesMatching's query.
+func notesMatching(words []string, limit int) (string, []any) {
+	var w where
+	for _, word := range words {
+		w.add(`n.text LIKE ? ESCAPE '\'`, "%"+likeEscape(word)+"%")
+	}
+	// From the notes to their commands, never the other way: told
+	// nothing of the tables' sizes, SQLite would walk every command (in
+	// id order, for the GROUP BY) to look its notes up.
+	q := `SELECT c.id FROM notes n CROSS JOIN commands c ON c.session = n.session AND c.seq = n.seq
+		WHERE ` + strings.Join(w.clauses, " AND ") + ` GROUP BY c.id ORDER BY MAX(n.created_at) DESC`
+	if limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	return q, w.args
 }
