@@ -9,3 +9,6 @@ import "syscall"
 func sqliteErr(error) (int, syscall.Errno) { return codeNone, 0 }
 
 func sqliteVersion() string { return "" }
+
+// driverName: the name a Store opens its database by (sqlerr_cgo.go).
+const driverName = "sqlite3"

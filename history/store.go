@@ -105,9 +105,12 @@ func Open(ctx context.Context, path string, busy time.Duration) (*Store, error) 
 	} else {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	dsn := fmt.Sprintf("file:%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate",
+	// A 16 MiB page cache (SQLite's default is 2 MiB): a transaction of
+	// a spool's records touches the pages of every index of commands and
+	// of the stats totals, and spilled them to the log over and over.
+	dsn := fmt.Sprintf("file:%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate&_cache_size=-16384",
 		escapePath(path), busy.Milliseconds())
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}

@@ -386,3 +386,25 @@ func columnPlan(t *testing.T, s *Store, q string, args ...any) []string {
 	}
 	return out
 }
+
+// TestConnectionKeepsJournalsInMemory: each run added fires the stats
+// triggers, whose statement journals went to a temporary file (twenty
+// writes a run: BenchmarkIngest in internal/recording/ingest at half its
+// speed), and a spool's transaction spilled the page cache to the log.
+func TestConnectionKeepsJournalsInMemory(t *testing.T) {
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "history.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var temp, cache int
+	if err := s.db.QueryRow("PRAGMA temp_store").Scan(&temp); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRow("PRAGMA cache_size").Scan(&cache); err != nil {
+		t.Fatal(err)
+	}
+	if temp != 2 || cache != -16384 {
+		t.Errorf("temp_store %d, cache_size %d; want 2 (memory) and -16384 (16 MiB)", temp, cache)
+	}
+}
