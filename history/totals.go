@@ -30,7 +30,7 @@ import (
 // is then counted from these rows, one per line, instead of one per run:
 // runs before the period asked for are taken off the lines they belong
 // to, after counting them (tallyTotals).
-var totalsSchema = `CREATE TABLE command_totals (
+const totalsSchema = `CREATE TABLE command_totals (
 		command TEXT NOT NULL,
 		agent INTEGER NOT NULL,
 		n INTEGER NOT NULL,
@@ -87,28 +87,31 @@ const totalsRemove = `UPDATE command_totals SET n = n - 1, f = f - (OLD.exit_cod
 // the agents'; one that loses it (removed, or its author cleared) moves
 // them back: its runs are then counted as the user's own, as ownRuns
 // selects them.
-var (
-	totalsMoveNew = totalsMove("NEW.id", "NEW.author <> ''", 0, 1)
-	totalsMoveOld = totalsMove("OLD.id", "OLD.author <> ''", 1, 0)
-)
+const (
+	totalsMoveNew = `INSERT INTO command_totals (command, agent, n, f, d, l, since)
+		SELECT command, 1, n, f, d, l, since FROM (` + totalsRunsNew + `) WHERE true
+		` + totalsUpsert + `
+	UPDATE command_totals SET ` + totalsMinus + ` FROM (` + totalsRunsNew + `) AS m
+		WHERE command_totals.command = m.command AND command_totals.agent = 0;
+	DELETE FROM command_totals WHERE agent = 0 AND n <= 0 AND command IN (SELECT command FROM commands WHERE session = NEW.id);`
+	totalsMoveOld = `INSERT INTO command_totals (command, agent, n, f, d, l, since)
+		SELECT command, 0, n, f, d, l, since FROM (` + totalsRunsOld + `) WHERE true
+		` + totalsUpsert + `
+	UPDATE command_totals SET ` + totalsMinus + ` FROM (` + totalsRunsOld + `) AS m
+		WHERE command_totals.command = m.command AND command_totals.agent = 1;
+	DELETE FROM command_totals WHERE agent = 1 AND n <= 0 AND command IN (SELECT command FROM commands WHERE session = OLD.id);`
 
-// totalsMove is the statements that move the runs of session (an
-// expression) from the rows of agent from to those of agent to, when cond
-// holds.
-func totalsMove(session, cond string, from, to int) string {
-	runs := `SELECT command, COUNT(*) AS n, SUM(exit_code <> 0) AS f, SUM(duration_us) AS d,
+	// The runs of the session NEW (OLD) by line, when it has an author.
+	totalsRunsNew = totalsRunsOf + `NEW.id AND NEW.author <> '' GROUP BY command`
+	totalsRunsOld = totalsRunsOf + `OLD.id AND OLD.author <> '' GROUP BY command`
+	totalsRunsOf  = `SELECT command, COUNT(*) AS n, SUM(exit_code <> 0) AS f, SUM(duration_us) AS d,
 			SUM(CASE WHEN exit_code <> 0 THEN duration_us ELSE 0 END) AS l, MIN(started_at) AS since
-		FROM commands WHERE session = ` + session + ` AND ` + cond + ` GROUP BY command`
-	return fmt.Sprintf(`INSERT INTO command_totals (command, agent, n, f, d, l, since)
-		SELECT command, %[2]d, n, f, d, l, since FROM (%[1]s) WHERE true
-		ON CONFLICT (command, agent) DO UPDATE SET n = n + excluded.n, f = f + excluded.f, d = d + excluded.d,
-			l = l + excluded.l, since = MIN(since, excluded.since);
-	UPDATE command_totals SET n = command_totals.n - m.n, f = command_totals.f - m.f, d = command_totals.d - m.d,
-			l = command_totals.l - m.l
-		FROM (%[1]s) AS m WHERE command_totals.command = m.command AND command_totals.agent = %[3]d;
-	DELETE FROM command_totals WHERE agent = %[3]d AND n <= 0
-		AND command IN (SELECT command FROM commands WHERE session = %[4]s);`, runs, to, from, session)
-}
+		FROM commands WHERE session = `
+	totalsUpsert = `ON CONFLICT (command, agent) DO UPDATE SET n = n + excluded.n, f = f + excluded.f, d = d + excluded.d,
+			l = l + excluded.l, since = MIN(since, excluded.since);`
+	totalsMinus = `n = command_totals.n - m.n, f = command_totals.f - m.f, d = command_totals.d - m.d,
+			l = command_totals.l - m.l`
+)
 
 // ownRuns selects the user's own runs (commands.agent, above).
 const ownRuns = "c.agent = 0"

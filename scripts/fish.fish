@@ -148,6 +148,11 @@ function _hookd_proxy
         set -a fish_argv $a
     end </proc/$fish_pid/cmdline
     set -l flag $argv[2..]
+    # Where this fish keeps its own files: the proxy starts the new fish
+    # with hookd's start-up already read from a vendor_conf.d beside them
+    # (package shellinit's FishEarly), so that its config.fish's hookd
+    # lines start no process.
+    set -lx HOOKD_FISH_DATA_DIR $__fish_data_dir
     if set -q fish_argv[1]
         exec $argv[1] shell $flag --shell $fish_path -- $fish_argv </dev/tty
     else if status is-login
@@ -762,7 +767,9 @@ end
 # without the @run@ line below: everything is defined, nothing runs yet.
 # This `hookd` function then answers the usual line at the end of
 # config.fish, `hookd init fish | source`, without starting a process: that
-# line then runs _hookd_start. Any other hookd command (or that line with
+# line then runs _hookd_start. Under the proxy, which has read this file
+# before config.fish (FishEarly), it answers the early line too, with
+# nothing left to do. Any other hookd command (or those lines with other
 # flags, or HOOKD_CAPTURE changed since) goes to the binary; a `hookd`
 # function of your own is left alone.
 if set -q _hookd_early; and not functions -q hookd
@@ -772,11 +779,16 @@ if set -q _hookd_early; and not functions -q hookd
     function hookd
         set -l c unset
         set -q HOOKD_CAPTURE; and set c "$HOOKD_CAPTURE"
-        if test (count $argv) = 2 -a "$argv[1]" = init -a "$argv[2]" = fish -a "$c" = "$_hookd_early_capture"
-            printf '%s\n' _hookd_start
-        else
-            command hookd $argv
+        if test "$argv[1]" = init -a "$argv[2]" = fish -a "$c" = "$_hookd_early_capture"
+            switch "$argv[3..]"
+                case ''
+                    printf '%s\n' _hookd_start
+                    return 0
+                case --early
+                    return 0
+            end
         end
+        command hookd $argv
     end
 end
 

@@ -2,6 +2,7 @@ package shellinit
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -55,4 +56,33 @@ func enterFish(src, bin string) (string, error) {
 		return "", fmt.Errorf("script for fish: _hookd_proxy does not end")
 	}
 	return src[start+1:start+end+5] + "_hookd_proxy " + shellwords.QuoteFish(bin) + "\nfunctions -e _hookd_proxy\n", nil
+}
+
+// FishEarly returns the file `hookd shell` puts in a vendor_conf.d of its
+// own for the fish it starts (FishEarlyDir: fish reads the vendor_conf.d of
+// every directory of XDG_DATA_DIRS, before config.fish). It holds what the
+// early line prints under the proxy, and runs only in the fish that the
+// proxy started with HOOKD_FISH_EARLY set: that fish gets XDG_DATA_DIRS back
+// as it was ("set:VALUE", or unset), and then its config.fish's hookd lines
+// are answered by the script's `hookd` function without a process.
+func FishEarly(o Options) (string, error) {
+	src, err := Early("fish", o)
+	if err != nil {
+		return "", err
+	}
+	return `# Written by hookd shell for the fish it starts (see hookd's shellinit.FishEarly).
+if set -q HOOKD_FISH_EARLY
+    if string match -q 'set:*' -- "$HOOKD_FISH_EARLY"
+        set -gx XDG_DATA_DIRS (string sub -s 5 -- "$HOOKD_FISH_EARLY")
+    else
+        set -e XDG_DATA_DIRS
+    end
+    set -e HOOKD_FISH_EARLY
+` + src + "end\n", nil
+}
+
+// FishEarlyFile is where FishEarly's file goes under dir, the directory
+// put first in XDG_DATA_DIRS.
+func FishEarlyFile(dir string) string {
+	return filepath.Join(dir, "fish", "vendor_conf.d", "hookd-early.fish")
 }

@@ -56,7 +56,6 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 				return err
 			}
 		}
-		cfg := e.config()
 		// What is wrong in the config file is said here, once per shell start;
 		// not again by the shell that re-executes itself under the capturing
 		// proxy (it runs its rc file a second time), nor by a shell nested in
@@ -66,27 +65,38 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 				fmt.Fprintf(e.stderr, "hookd: warning: %s\n", w)
 			}
 		}
-		// Directories an older version or a loose umask left open to others;
-		// the ones the shell writes to are made here, so that the shell starts
-		// no process for them.
-		paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
-		for _, dir := range []string{e.paths.Spool, e.paths.Offers} {
-			paths.Private(dir)
-		}
+		e.prepareShellDirs()
 		script := shellinit.Script
 		if *early {
 			script = shellinit.Early
 		}
-		text, err := script(shell, shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
-			OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
-			SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
-			Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime(), UID: os.Getuid(), Quoted: os.Getenv("HOOKD_INIT_QUOTED") != ""})
+		text, err := script(shell, e.initOptions(bin, mode))
 		if err != nil {
 			return usageError{err.Error()}
 		}
 		_, err = fmt.Fprint(e.stdout, text)
 		return err
 	}
+}
+
+// prepareShellDirs tightens the directories an older version or a loose
+// umask left open to others, and makes the ones the shell writes to, so
+// that the shell starts no process for them.
+func (e *env) prepareShellDirs() {
+	paths.Tighten(filepath.Dir(e.paths.Config), filepath.Dir(e.paths.DB), e.paths.State, e.paths.Spool, e.paths.Outbox, e.paths.Offers)
+	for _, dir := range []string{e.paths.Spool, e.paths.Offers} {
+		paths.Private(dir)
+	}
+}
+
+// initOptions are the values hookd init fills into the shell code, for
+// the binary bin and capture mode.
+func (e *env) initOptions(bin, mode string) shellinit.Options {
+	cfg := e.config()
+	return shellinit.Options{Bin: bin, StateDir: e.paths.State, SpoolDir: e.paths.Spool,
+		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
+		SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
+		Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime(), UID: os.Getuid(), Quoted: os.Getenv("HOOKD_INIT_QUOTED") != ""}
 }
 
 // isTTY reports whether f is a terminal (not merely a character device

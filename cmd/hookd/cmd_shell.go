@@ -6,9 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/proxy"
 	"github.com/hookd/hookd/internal/recording/ptyshell"
+	"github.com/hookd/hookd/shellinit"
 	"github.com/spf13/pflag"
 )
 
@@ -50,7 +55,7 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 		if *rcAgain {
 			ptyshell.NoteRCTwice(e.paths.RCTwice, argv)
 		}
-		status, err := ptyshell.Shell{Path: path, Argv: argv, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
+		status, err := ptyshell.Shell{Path: path, Argv: argv, Environ: e.shellEnviron(), Stdin: os.Stdin, Stdout: os.Stdout,
 			Stderr: e.stderr, Limit: int(e.config().Output.Limit), Outbox: e.paths.Outbox, Problem: e.paths.CaptureProblem}.Run(ctx)
 		if errors.Is(err, ptyshell.ErrNoShell) {
 			return err
@@ -63,4 +68,50 @@ func cmdShell(fs *pflag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// shellEnviron is the environment of the shell the proxy starts. A fish
+// that re-executes itself under the proxy says where its own files are
+// (HOOKD_FISH_DATA_DIR, its $__fish_data_dir): the new fish then finds
+// hookd's start-up in a vendor_conf.d put first in XDG_DATA_DIRS
+// (shellinit.FishEarly), so that its config.fish's hookd lines start no
+// process; that file gives XDG_DATA_DIRS back as it was before config.fish
+// runs. Where it cannot be written, the new fish runs the lines as usual.
+func (e *env) shellEnviron() []string {
+	env := os.Environ()
+	dataDir, ok := os.LookupEnv("HOOKD_FISH_DATA_DIR")
+	if !ok {
+		return env
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOOKD_FISH_DATA_DIR=") })
+	// Without XDG_DATA_DIRS fish reads its own data directory's
+	// vendor_conf.d alone: the list made here names that one after
+	// hookd's, so that no other directory is read.
+	orig, set := os.LookupEnv("XDG_DATA_DIRS")
+	rest := orig
+	if !set {
+		if filepath.Base(dataDir) != "fish" || !filepath.IsAbs(dataDir) {
+			return env
+		}
+		rest = filepath.Dir(dataDir)
+	}
+	bin, err := selfPath()
+	if err != nil {
+		return env
+	}
+	text, err := shellinit.FishEarly(e.initOptions(bin, "pty"))
+	if err != nil {
+		return env
+	}
+	e.prepareShellDirs()
+	dir := filepath.Join(e.paths.State, "fish-early")
+	if err := paths.WritePrivate(shellinit.FishEarlyFile(dir), []byte(text)); err != nil {
+		return env
+	}
+	was := "unset"
+	if set {
+		was = "set:" + orig
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "XDG_DATA_DIRS=") })
+	return append(env, "XDG_DATA_DIRS="+dir+":"+rest, "HOOKD_FISH_EARLY="+was)
 }

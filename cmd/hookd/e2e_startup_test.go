@@ -1,15 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/hookd/hookd/internal/required"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hookd/hookd/internal/required"
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
@@ -264,5 +266,71 @@ func TestZshWithoutHereDocument(t *testing.T) {
 		if strings.Contains(s.Plain(), "here document") {
 			t.Errorf("early=%v: zsh's complaint reached the terminal:\n%s", early, s.Plain())
 		}
+	}
+}
+
+// TestFishProxyReadsStartUpFirst: under capture, fish's early line
+// re-executes the shell under the proxy, and the proxy's fish finds hookd's
+// start-up in a vendor_conf.d of hookd's, read before config.fish
+// (shellinit.FishEarly): its config.fish's two hookd lines then start no
+// process, so the only `hookd init` is the first fish's early line (there
+// were two). The rc runs once, XDG_DATA_DIRS and the rest of the
+// environment are the user's again, and commands are recorded with their
+// output.
+func TestFishProxyReadsStartUpFirst(t *testing.T) {
+	if _, err := exec.LookPath("strace"); err != nil {
+		required.Skip(t, "strace is not installed", "REQUIRE_SHELLS")
+	}
+	shelltest.Need(t, "fish")
+	for _, xdg := range []string{"", "/opt/share:/usr/share"} {
+		t.Run(fmt.Sprintf("XDG_DATA_DIRS=%q", xdg), func(t *testing.T) {
+			h := newHome(t)
+			// The daemon runs already: one the shell started would run
+			// under strace, which waits for it.
+			if _, errOut, err := hookdRun(h, nil, "daemon", "--detach"); err != nil {
+				t.Fatalf("start the daemon: %v\n%s", err, errOut)
+			}
+			daemonPID(t, h)
+			env := captureOn
+			if xdg != "" {
+				env = append(slices.Clone(env), "XDG_DATA_DIRS="+xdg)
+			}
+			trace := h.Path("strace.out")
+			s := shelltest.Start(t, h, "fish", shelltest.Options{RC: countingRC(h, "fish", true), Env: env,
+				Wrap: []string{"strace", "-f", "-qq", "-o", trace, "-e", "trace=execve"}})
+			s.Run(`printf '<%s|%s|%s>\n' (set -q XDG_DATA_DIRS; and echo "$XDG_DATA_DIRS"; or echo unset) (set -q HOOKD_FISH_EARLY; and echo leaked; or echo ok) (set -q HOOKD_FISH_DATA_DIR; and echo leaked; or echo ok) >` + h.Path("env.txt"))
+			got, _ := os.ReadFile(h.Path("env.txt"))
+			if want := fmt.Sprintf("<%s|ok|ok>\n", cmp.Or(xdg, "unset")); string(got) != want {
+				t.Errorf("the proxy's fish has %q; want %q", got, want)
+			}
+			runPrompt(t, s, "echo proxied-fish")
+			if n := rcRuns(h); n != 1 {
+				t.Errorf("the rc file ran %d times; want 1", n)
+			}
+			b, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var inits []string
+			for _, l := range strings.Split(string(b), "\n") {
+				if strings.Contains(l, "execve(") && strings.Contains(l, `"init", "fish"`) {
+					inits = append(inits, l)
+				}
+			}
+			if len(inits) != 1 {
+				t.Errorf("%d hookd init processes before the proxy's fish ran a command; want 1 (the first fish's early line):\n%s",
+					len(inits), strings.Join(inits, "\n"))
+			}
+			s.Exit()
+			var out []string
+			for _, o := range outputs(t, h) {
+				if o.Command == "echo proxied-fish" {
+					out = append(out, o.Output)
+				}
+			}
+			if !equal(out, []string{"proxied-fish\n"}) {
+				t.Errorf("outputs of echo proxied-fish: %q", out)
+			}
+		})
 	}
 }

@@ -183,3 +183,24 @@ func Tighten(dirs ...string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// WritePrivate writes data to path whole or not at all (a file beside it,
+// renamed over it), 0600, in a directory Private makes.
+func WritePrivate(path string, data []byte) error {
+	if err := Private(filepath.Dir(path)); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
