@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -172,24 +173,19 @@ func (s *Store) tallyTotals(ctx context.Context, t Tally, key string) (rows []Ta
 			if err != nil {
 				return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
 			}
-			for res.Next() {
-				var r TallyRow
-				if err := res.Scan(&r.Key, &r.Count, &r.Failures, &r.TotalUS, &r.LostUS); err != nil {
-					res.Close()
-					return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
-				}
+			older, err := scanTallyRows(res)
+			if err != nil {
+				return nil, tot, false, err
+			}
+			for i := range older {
+				r := &older[i]
 				if q.Failed {
 					r.Count, r.TotalUS = r.Failures, r.LostUS
 				}
 				if (sortBy == "time" && r.TotalUS < 0) || (sortBy == "lost" && r.LostUS < 0) {
-					res.Close()
 					return nil, tot, false, nil // taking them off would raise a line
 				}
-				outside[r.Key] = &r
-			}
-			res.Close()
-			if err := res.Err(); err != nil {
-				return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
+				outside[r.Key] = r
 			}
 		}
 	}
@@ -222,17 +218,8 @@ func (s *Store) tallyTotals(ctx context.Context, t Tally, key string) (rows []Ta
 	if err != nil {
 		return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
 	}
-	for res.Next() {
-		var r TallyRow
-		if err := res.Scan(&r.Key, &r.Count, &r.Failures, &r.TotalUS, &r.LostUS); err != nil {
-			res.Close()
-			return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
-		}
-		rows = append(rows, r)
-	}
-	res.Close()
-	if err := res.Err(); err != nil {
-		return nil, tot, false, fmt.Errorf("stats: %w", classify(err))
+	if rows, err = scanTallyRows(res); err != nil {
+		return nil, tot, false, err
 	}
 	// The runs before the period taken off, from the totals too: a line
 	// left with none is no key of the period.
@@ -269,6 +256,24 @@ func (s *Store) tallyTotals(ctx context.Context, t Tally, key string) (rows []Ta
 		rows = rows[:t.Rows]
 	}
 	return rows, tot, true, nil
+}
+
+// scanTallyRows reads rows of key, count, failures, total and lost
+// durations, and closes res.
+func scanTallyRows(res *sql.Rows) ([]TallyRow, error) {
+	defer res.Close()
+	var out []TallyRow
+	for res.Next() {
+		var r TallyRow
+		if err := res.Scan(&r.Key, &r.Count, &r.Failures, &r.TotalUS, &r.LostUS); err != nil {
+			return nil, fmt.Errorf("stats: %w", classify(err))
+		}
+		out = append(out, r)
+	}
+	if err := res.Err(); err != nil {
+		return nil, fmt.Errorf("stats: %w", classify(err))
+	}
+	return out, nil
 }
 
 // totalsOf is the count of each of outside's keys in g, the lines' totals.

@@ -36,11 +36,7 @@ func TestTotalsExact(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			ctx := context.Background()
-			s, err := Open(ctx, filepath.Join(t.TempDir(), "history.db"), time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := openTotalsStore(t)
 			rng := rand.New(rand.NewPCG(seed, 7))
 			lines := []string{"make test", "make build", "git push", "git status", "go test ./...", "ls", "ls -la", "npm ci", "x"}
 			seqs := map[string]int64{}
@@ -122,34 +118,21 @@ func mustExec(t *testing.T, s *Store, q string, args ...any) {
 	}
 }
 
-func columnStrings(t *testing.T, s *Store, q string) []string {
-	t.Helper()
-	rows, err := s.db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, v)
-	}
-	return out
-}
+func columnStrings(t *testing.T, s *Store, q string) []string { return column[string](t, s, q) }
 
-func columnInts(t *testing.T, s *Store, q string) []int64 {
+func columnInts(t *testing.T, s *Store, q string) []int64 { return column[int64](t, s, q) }
+
+// column is the first column of q's rows.
+func column[T any](t *testing.T, s *Store, q string) []T {
 	t.Helper()
 	rows, err := s.db.Query(q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	var out []int64
+	var out []T
 	for rows.Next() {
-		var v int64
+		var v T
 		if err := rows.Scan(&v); err != nil {
 			t.Fatal(err)
 		}
@@ -225,11 +208,7 @@ func checkTally(t *testing.T, s *Store, runs []totalsRun, rng *rand.Rand, round 
 // must count each where (at - Since) * Buckets / span puts it.
 func TestTallyBucketEdges(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "history.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTotalsStore(t)
 	tx, err := s.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -356,11 +335,7 @@ func cmpOr(s, def string) string {
 // find the notes of none, for a word's search (a bound LIKE pattern):
 // 6 of the 9 s that BenchmarkServeKeys spent.
 func TestQueryPlansStartSmall(t *testing.T) {
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "history.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTotalsStore(t)
 	q, args := notesMatching([]string{"flaky"}, 50)
 	plan := strings.Join(columnPlan(t, s, q, args...), "\n")
 	if strings.Contains(plan, "SCAN c") || !strings.Contains(plan, "SCAN n") {
@@ -392,11 +367,7 @@ func columnPlan(t *testing.T, s *Store, q string, args ...any) []string {
 // writes a run: BenchmarkIngest in internal/recording/ingest at half its
 // speed), and a spool's transaction spilled the page cache to the log.
 func TestConnectionKeepsJournalsInMemory(t *testing.T) {
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "history.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTotalsStore(t)
 	var temp, cache int
 	if err := s.db.QueryRow("PRAGMA temp_store").Scan(&temp); err != nil {
 		t.Fatal(err)
@@ -407,4 +378,15 @@ func TestConnectionKeepsJournalsInMemory(t *testing.T) {
 	if temp != 2 || cache != -16384 {
 		t.Errorf("temp_store %d, cache_size %d; want 2 (memory) and -16384 (16 MiB)", temp, cache)
 	}
+}
+
+// openTotalsStore is a new history for a test, closed at its end.
+func openTotalsStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "history.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
