@@ -14,13 +14,12 @@ import (
 
 // totalsRun is one run as the reference count reads it.
 type totalsRun struct {
-	command         string
-	exit            int
-	dur, at         int64
-	agent           bool
-	session         string
-	id              int64
-	sessionAuthored bool
+	command string
+	exit    int
+	dur, at int64
+	agent   bool
+	session string
+	id      int64
 }
 
 // TestTotalsExact drives a history through every kind of change that
@@ -91,11 +90,7 @@ func TestTotalsExact(t *testing.T) {
 					mustExec(t, s, `UPDATE commands SET exit_code = 1 - (exit_code <> 0), duration_us = duration_us + 1,
 						command = CASE WHEN id % 3 = 0 THEN 'make test' ELSE command END WHERE id % 7 = ?`, rng.IntN(7))
 				}
-				var ids []int64
-				for _, id := range columnInts(t, s, "SELECT id FROM commands ORDER BY random() LIMIT 6") {
-					ids = append(ids, id)
-				}
-				if _, err := s.Forget(ctx, ids); err != nil {
+				if _, err := s.Forget(ctx, columnInts(t, s, "SELECT id FROM commands ORDER BY random() LIMIT 6")); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := s.ForgetCommand(ctx, "x"); err != nil {
