@@ -777,3 +777,25 @@ func (w *where) common(f filter) bool {
 	}
 	return true
 }
+
+// LinesWith returns the command lines of session before sequence number
+// before that hold word (its bytes, case kept), newest first, at most
+// limit: what "it worked before" reads of a session for a variable's
+// assignment (package before).
+func (s *Store) LinesWith(ctx context.Context, session string, before int64, word string, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT command FROM commands WHERE session = ? AND seq < ? AND instr(command, ?) > 0
+		ORDER BY seq DESC LIMIT ?`, session, before, word, limit)
+	if err != nil {
+		return nil, fmt.Errorf("session lines: %w", classify(err))
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, fmt.Errorf("session lines: %w", classify(err))
+		}
+		out = append(out, line)
+	}
+	return out, rows.Err()
+}

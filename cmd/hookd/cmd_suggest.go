@@ -125,6 +125,12 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			recorded = &en
 		}
 		f := suggest.Failure{Input: in, Entry: recorded, Store: store, Timeout: 2 * time.Second}
+		if recorded != nil && e.session != "" && recorded.Session == e.session {
+			// The failure is this shell's: its environment is this
+			// process's (a variable the output says is missing is
+			// compared with what it was when the command last worked).
+			f.Environ = os.LookupEnv
+		}
 		if *ai && in.ExitCode != 0 {
 			f.AI = func(ctx context.Context, in analyze.Input, res analyze.Result) analyze.Result {
 				return e.aiAnalysis(ctx, in, res, *aiTimeout, !*asJSON)
@@ -196,7 +202,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	defer s.Close()
 	cfg := e.config()
 	r, cmp, ok, err := e.engine(false, names).RunCompared(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
-		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers})
+		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers, Environ: os.LookupEnv})
 	if !ok {
 		return err
 	}

@@ -342,3 +342,38 @@ func TestWorkedBeforeConda(t *testing.T) {
 		}
 	})
 }
+
+// TestWorkedBeforeUnwatchedVariable: a variable nobody listed in
+// fix.watch_env, exported by hand in the shell where ./region.sh last
+// worked, is missing in a new shell: the failure says "DEPLOY_REGION is
+// not set", and the fix line says it was set then (from that session's
+// own export) and offers to export it again; nothing was noted for it at
+// any prompt (issue 37 item 4).
+func TestWorkedBeforeUnwatchedVariable(t *testing.T) {
+	forAllShells(t, func(t *testing.T, shell string) {
+		h := newHome(t)
+		os.WriteFile(h.Path("region.sh"), []byte("#!/bin/sh\n[ -n \"$DEPLOY_REGION\" ] || { echo 'DEPLOY_REGION is not set' >&2; exit 1; }\necho \"deployed to $DEPLOY_REGION\"\n"), 0o755)
+		rc := workedRC + initLine(shell)
+		if shell == "fish" {
+			rc = "function fish_prompt; printf '$ '; end\n" + initLine(shell)
+		}
+		first := shelltest.Start(t, h, shell, shelltest.Options{RC: rc, Env: captureOn})
+		if shell == "fish" {
+			first.Run("set -gx DEPLOY_REGION eu-west-3")
+		} else {
+			first.Run("export DEPLOY_REGION=eu-west-3")
+		}
+		first.Run("./region.sh")
+		first.WaitForPlain(regexp.MustCompile(`deployed to eu-west-3`), 5*time.Second)
+		first.Exit()
+
+		s := shelltest.Start(t, h, shell, shelltest.Options{RC: rc, Env: captureOn})
+		out := failAndWait(t, s, "./region.sh", `worked \d+ s ago in ~ with .*; now without .*\n`)
+		if line := regexp.MustCompile(`worked .*`).FindString(out); !strings.Contains(line, "with DEPLOY_REGION=eu-west-3; now without DEPLOY_REGION") {
+			t.Errorf("the line is %q", line)
+		}
+		if !regexp.MustCompile(`↳ export DEPLOY_REGION=eu-west-3\s+fix`).MatchString(out) {
+			t.Errorf("the old value is not offered:\n%s", out)
+		}
+	})
+}

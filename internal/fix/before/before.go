@@ -106,6 +106,12 @@ type Options struct {
 	// Shell is the shell the failure ran in: fish activates a virtualenv
 	// with bin/activate.fish.
 	Shell string
+	// Environ, when set, looks a variable up in the failing shell's
+	// environment as it is now (hookd suggest runs as that shell's
+	// child): a variable the output names as missing is then compared
+	// with what the session's command lines had set it to when the
+	// command last worked (named.go). nil: not compared.
+	Environ func(name string) (string, bool)
 }
 
 // plausible is the weight from which a difference is said in the line.
@@ -158,6 +164,9 @@ func CompareEntries(ctx context.Context, s *history.Store, then, now history.Ent
 	}
 	thenRun, err := runOf(ctx, s, then)
 	if err != nil {
+		return nil, err
+	}
+	if err := addNamed(ctx, s, then, &thenRun, &nowRun, o); err != nil {
 		return nil, err
 	}
 	c := Compare(thenRun, nowRun, o)

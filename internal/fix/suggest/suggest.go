@@ -100,6 +100,10 @@ type Failure struct {
 	// AI, when set, is given the result last and returns it with a
 	// model's fixes merged (the caller decides when to ask one).
 	AI func(ctx context.Context, in analyze.Input, res analyze.Result) analyze.Result
+	// Environ, when set, looks a variable up in the environment of the
+	// shell the failure ran in, as it is now: set only where hookd
+	// suggest runs as that shell's child (before.Options.Environ).
+	Environ func(name string) (string, bool)
 }
 
 // Suggest is the failure pipeline every command runs (hookd suggest, the
@@ -122,7 +126,7 @@ func (e *Engine) Suggest(ctx context.Context, f Failure) (analyze.Result, *befor
 			en = &history.Entry{Command: f.Input.Command, ExitCode: f.Input.ExitCode, Cwd: f.Input.Cwd,
 				StartedAt: time.Now().UnixMicro()}
 		}
-		res, cmp = WorkedBefore(ctx, f.Store, *en, f.Input.Output, res, e.Home)
+		res, cmp = WorkedBefore(ctx, f.Store, *en, f.Input.Output, res, e.Home, f.Environ)
 	}
 	if f.AI != nil {
 		res = f.AI(ctx, f.Input, res)
@@ -164,6 +168,9 @@ type Inline struct {
 	FixCommand string
 	// Offers is the directory of the offers (package offer).
 	Offers string
+	// Environ looks a variable up in the shell's environment now (the
+	// shell runs this process on its failure path): Failure.Environ.
+	Environ func(name string) (string, bool)
 }
 
 // Run analyses the command and offers its fixes for the shell's fix
@@ -209,7 +216,7 @@ func (e *Engine) RunCompared(ctx context.Context, rd *recall.Reader, o Inline) (
 			in.Output = text
 		}
 	}
-	res, cmp = e.Suggest(ctx, Failure{Input: in, Entry: &en, Store: rd.Store, Timeout: 500 * time.Millisecond})
+	res, cmp = e.Suggest(ctx, Failure{Input: in, Entry: &en, Store: rd.Store, Timeout: 500 * time.Millisecond, Environ: o.Environ})
 	if res.Quiet {
 		return res, nil, false, nil
 	}

@@ -18,11 +18,15 @@ import (
 // succeeded before, or res is quiet (an ordinary "no" needs no
 // explanation). A comparison whose differences explain nothing is
 // returned too (the JSON says what was compared), with no fixes merged.
-func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, output string, res analyze.Result, home string) (analyze.Result, *before.Comparison) {
+//
+// environ, when set, is the failing shell's environment now (before.Options).
+func WorkedBefore(ctx context.Context, s *history.Store, en history.Entry, output string, res analyze.Result, home string,
+	environ func(string) (string, bool)) (analyze.Result, *before.Comparison) {
 	if s == nil || res.Quiet || en.ExitCode == 0 {
 		return res, nil
 	}
-	c, err := before.Find(ctx, s, en, before.Options{Home: home, ErrorType: res.ErrorType, Output: output, Now: time.Now(), Shell: en.Shell})
+	c, err := before.Find(ctx, s, en, before.Options{Home: home, ErrorType: res.ErrorType, Output: output, Now: time.Now(),
+		Shell: en.Shell, Environ: environ})
 	if err != nil || c == nil {
 		return res, nil
 	}
