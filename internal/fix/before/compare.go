@@ -108,7 +108,14 @@ func (k *comparer) files(words []string) {
 			return
 		}
 		seen[w] = true
-		k.named = append(k.named, named{word: w, thenHas: exists(abs(k.then.Cwd, w)), nowHas: exists(abs(k.now.Cwd, w))})
+		p := w
+		if rest, ok := strings.CutPrefix(w, "~/"); ok {
+			if k.o.Home == "" {
+				return // where ~ is, is not known
+			}
+			p = filepath.Join(k.o.Home, rest)
+		}
+		k.named = append(k.named, named{word: w, thenHas: exists(abs(k.then.Cwd, p)), nowHas: exists(abs(k.now.Cwd, p))})
 	}
 	if strings.Contains(words[0], "/") {
 		note(words[0])

@@ -241,3 +241,21 @@ func BenchmarkFindNamedVariable(b *testing.B) {
 		})
 	}
 }
+
+// TestHomeProgramNotMissing: a program run as ~/r.sh is the file in the
+// home directory, not one named "~" in the working directory: it is not
+// said to be missing when it is there (it was, before: "~/r.sh is
+// missing" beside the real difference).
+func TestHomeProgramNotMissing(t *testing.T) {
+	home, work := t.TempDir(), t.TempDir()
+	touch(t, filepath.Join(home, "r.sh"), 0o755)
+	run := func(exit int) Run {
+		return Run{Command: "~/r.sh", ExitCode: exit, Cwd: work, Known: true, Context: history.Context{Dirty: -1}}
+	}
+	c := Compare(run(0), run(1), Options{Home: home})
+	for _, d := range c.Differences {
+		if d.Kind == KindFile {
+			t.Errorf("difference %+v: ~/r.sh is in the home directory", d)
+		}
+	}
+}
