@@ -129,7 +129,28 @@ func manWords(ctx context.Context, f *Failure, name string, dotted bool) []strin
 				}
 			}
 		}
+		filled := true // outside .nf/.fi: a line is text, not a listing
 		for _, line := range strings.Split(text, "\n") {
+			switch {
+			case strings.HasPrefix(line, ".nf"), strings.HasPrefix(line, ".EX"):
+				filled = false
+			case strings.HasPrefix(line, ".fi"), strings.HasPrefix(line, ".EE"):
+				filled = true
+			}
+			// A listing (.nf) that starts a line with a command written
+			// \&.tables, or %tables where the page's author kept roff from
+			// reading the dot as a request (Debian's sqlite3(1)).
+			if !filled && dotted {
+				for _, lead := range []string{`\&.`, "%"} {
+					if strings.HasPrefix(line, lead) {
+						add("." + strings.Fields(line[len(lead):] + " x")[0])
+					}
+				}
+			}
+			// mdoc's alias of a command: .D1 Pq alias: Ic attach (tmux(1)).
+			if i := strings.Index(line, "alias: Ic "); i >= 0 && strings.HasPrefix(line, ".") {
+				add(strings.Fields(line[i+len("alias: Ic "):] + " x")[0])
+			}
 			for _, mac := range []string{".B ", ".BR ", ".IP ", ".It Ic ", ".It Cm ", ".Ic ", ".Cm ", ".It Xo Ic ", ".TP ", ".It "} {
 				if strings.HasPrefix(line, mac) {
 					add(strings.Fields(line[len(mac):] + " x")[0])

@@ -33,6 +33,17 @@ func TestLongTail(t *testing.T) {
 		{name: "apt-cache, docbook", cmd: "apt-cache serach ripgrep",
 			env: manPageAt("/usr/share/man/man8/apt-cache.8.gz", "\\fBsearch\\fR \\fB\\fIregex\\fR\\fR\\fB\\&...\\fR\n.RS 4\n\\fBshow\\fR \\fB\\fIpkg\\fR\\fR\n"),
 			out: "E: Invalid operation serach\n", want: "apt-cache search ripgrep"},
+		// mdoc's aliases (tmux(1): attach-session, alias attach) and a
+		// listing's dotted commands (Debian's sqlite3(1) writes them %tables).
+		{name: "tmux, an alias", cmd: "tmux attahc -t work",
+			env: manPage("tmux", ".It Xo Ic attach-session\n.Op Fl dErx\n.Op Fl t Ar target-session\n.Xc\n.D1 Pq alias: Ic attach\nIf run from outside\n"),
+			out: "unknown command: attahc\n", want: "tmux attach -t work"},
+		{name: "sqlite3, a listing's meta-commands", cmd: "sqlite3 app.db .schmea",
+			env: manPage("sqlite3", ".SS SQLITE META-COMMANDS\n.nf\n%schema ?PATTERN?      Show the CREATE statements matching PATTERN\n%tables ?TABLE?        List names of tables\n.fi\n"),
+			out: "Error: unknown command or invalid arguments:  \"schmea\". Enter \".help\" for help\n", want: "sqlite3 app.db .schema"},
+		{name: "sqlite3, a filled paragraph's percent is text", cmd: "sqlite3 app.db .schmea",
+			env: manPage("sqlite3", ".SH DESCRIPTION\n%schema is not a listing here\n"),
+			out: "Error: unknown command or invalid arguments:  \"schmea\". Enter \".help\" for help\n", want: ""},
 		{name: "no manual page: nothing offered", cmd: "tmux lsit-sessions", out: "unknown command: lsit-sessions\n", want: ""},
 		{name: "no word of the manual near", cmd: "tmux zzzzzz", env: tmuxMan, out: "unknown command: zzzzzz\n", want: ""},
 		// Options, in wordings rules_options.go did not know.
