@@ -63,6 +63,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"history", ruleHistory, nil},
 		ruleFunc{"tool-suggestion", ruleToolSuggestion, nil},
 		ruleFunc{"unknown-option", ruleUnknownOption, nil},
+		ruleFunc{"short-option-case", ruleShortOptionCase, nil},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
