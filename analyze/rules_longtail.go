@@ -55,10 +55,12 @@ var subcommandDialects = []lazyRegexp{
 	`unknown command or invalid arguments:\s+"([^"\s]+)"`,
 	// systemd's tools: Unknown command verb 'stauts'. / Unknown operation stauts
 	`Unknown (?:command verb|operation) '?([^'\s.]+)'?`,
+	// rustup (clap, a word it tried as a toolchain too): error: "updte" is not a valid subcommand, so it was interpreted as a toolchain name
+	`"([^"\s]+)" is not a valid subcommand`,
 }
 
 func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
-	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation") {
+	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation", "is not a valid subcommand") {
 		return nil // the usual case, without running a pattern
 	}
 	for _, re := range subcommandDialects {
