@@ -38,8 +38,8 @@ func TestLongTail(t *testing.T) {
 		// listing's dotted commands (Debian's sqlite3(1) writes them %tables).
 		// clap's wording in rustup; its subcommands from its fish completion.
 		{name: "rustup, fish's completion", cmd: "rustup updte",
-			env: vocab("rustup", analyze.Vocab{Commands: []string{"show", "update", "default", "toolchain", "target"}}),
-			out: "error: invalid value 'updte' for '[+toolchain]': error: \"updte\" is not a valid subcommand, so it was interpreted as a toolchain name, but it is also invalid. To override the toolchain using the 'rustup +toolchain' syntax, make sure to prefix the toolchain override with a '+'\n\nFor more information, try '--help'.\n",
+			env:  vocab("rustup", analyze.Vocab{Commands: []string{"show", "update", "default", "toolchain", "target"}}),
+			out:  "error: invalid value 'updte' for '[+toolchain]': error: \"updte\" is not a valid subcommand, so it was interpreted as a toolchain name, but it is also invalid. To override the toolchain using the 'rustup +toolchain' syntax, make sure to prefix the toolchain override with a '+'\n\nFor more information, try '--help'.\n",
 			want: "rustup update"},
 		{name: "tmux, an alias", cmd: "tmux attahc -t work",
 			env: manPage("tmux", ".It Xo Ic attach-session\n.Op Fl dErx\n.Op Fl t Ar target-session\n.Xc\n.D1 Pq alias: Ic attach\nIf run from outside\n"),
