@@ -64,6 +64,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"tool-suggestion", ruleToolSuggestion, nil},
 		ruleFunc{"unknown-option", ruleUnknownOption, nil},
 		ruleFunc{"short-option-case", ruleShortOptionCase, nil},
+		ruleFunc{"nameless-option", ruleNamelessOption, nil},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
