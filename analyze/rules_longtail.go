@@ -39,6 +39,9 @@ var moreOptionDialects = []optionDialect{
 	// expected, or isn't valid in this context\n\tDid you mean --hidden?
 	// (fd quotes it: 'Did you mean '--type'?'); the proposal is the tool's.
 	{"which wasn't expected", `Found argument '(--?[^'=\s]+)[^']*' which wasn't expected[^\n]*(?:\s*Did you mean '?(--?[A-Za-z][\w-]*))?`, 2},
+	// gcc, g++ (their quotes): gcc: error: unrecognized command-line option
+	// ‘-fsanitise=address’; did you mean ‘-fsanitize=address’?
+	{"unrecognized command-line option", `unrecognized command-line option ‘(-[^’=\s]+)[^’]*’(?:; did you mean ‘(-[^’=]+))?`, 2},
 	// cobra, one dash: unknown shorthand flag: 'x' in -x is not offered (a letter has no typo).
 }
 

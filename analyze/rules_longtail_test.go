@@ -41,6 +41,14 @@ func TestLongTail(t *testing.T) {
 			env:  vocab("rustup", analyze.Vocab{Commands: []string{"show", "update", "default", "toolchain", "target"}}),
 			out:  "error: invalid value 'updte' for '[+toolchain]': error: \"updte\" is not a valid subcommand, so it was interpreted as a toolchain name, but it is also invalid. To override the toolchain using the 'rustup +toolchain' syntax, make sure to prefix the toolchain override with a '+'\n\nFor more information, try '--help'.\n",
 			want: "rustup update"},
+		// gcc's wording (its quotes) and its proposals; one matching the
+		// start of an option that takes a joined value (-Wa,) is passed
+		// over for the options its completion files name.
+		{name: "gcc, its proposal, the value kept", cmd: "gcc -fsanitise=address -o app app.c",
+			out: "gcc: error: unrecognized command-line option ‘-fsanitise=address’; did you mean ‘-fsanitize=address’?\n", want: "gcc -fsanitize=address -o app app.c"},
+		{name: "gcc, a joined-value proposal passed over", cmd: "gcc -Wal -o app app.c",
+			env: vocab("gcc", analyze.Vocab{Options: []string{"-Wall", "-Wextra", "-Wa,"}}),
+			out: "gcc: error: unrecognized command-line option ‘-Wal’; did you mean ‘-Wa,’?\n", want: "gcc -Wall -o app app.c"},
 		{name: "tmux, an alias", cmd: "tmux attahc -t work",
 			env: manPage("tmux", ".It Xo Ic attach-session\n.Op Fl dErx\n.Op Fl t Ar target-session\n.Xc\n.D1 Pq alias: Ic attach\nIf run from outside\n"),
 			out: "unknown command: attahc\n", want: "tmux attach -t work"},
