@@ -65,6 +65,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"unknown-option", ruleUnknownOption, nil},
 		ruleFunc{"short-option-case", ruleShortOptionCase, nil},
 		ruleFunc{"nameless-option", ruleNamelessOption, nil},
+		ruleFunc{"regex-as-text", ruleRegexAsText, progs("grep egrep rg ag zgrep")},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},
