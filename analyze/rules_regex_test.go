@@ -21,3 +21,17 @@ func TestRegexAsText(t *testing.T) {
 			out: "sed: -e expression #1, char 6: Unmatched ( or \\(\n", want: ""},
 	})
 }
+
+// TestCloseQuote: a quote left open (bash's wording, printed by bash -c on
+// this machine) is closed before the last words when they name files here,
+// else at the end of the line.
+func TestCloseQuote(t *testing.T) {
+	eof := "bash: -c: line 1: unexpected EOF while looking for matching `''\n"
+	runCases(t, []ruleCase{
+		{name: "before the file", cmd: "sed 's/a/b/g notes.txt", exit: 2, env: files("/w/notes.txt"), out: eof, want: "sed 's/a/b/g' notes.txt", typ: "syntax_error"},
+		{name: "before two files", cmd: "awk '{print $1} a.txt b.txt", exit: 2, env: files("/w/a.txt", "/w/b.txt"), out: eof, want: "awk '{print $1}' a.txt b.txt"},
+		{name: "no file: at the end", cmd: `echo "hello world`, exit: 2,
+			out: "bash: -c: line 1: unexpected EOF while looking for matching `\"'\n", want: `echo "hello world"`},
+		{name: "every quote closed: nothing", cmd: "sed 's/a/b/g' notes.txt", exit: 2, out: eof, want: ""},
+	})
+}
