@@ -270,7 +270,7 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 		case strings.Contains(line, "unexpected EOF") || strings.Contains(line, "unmatched"):
 			if cmd := f.closeQuote(ctx); cmd != "" {
 				return found(SyntaxError, 0.7, "A quote is not closed: "+line,
-					fix(cmd, 0.7, "Close the quote (before the words that name files here, if any)."))
+					fix(cmd, 0.7, "Close the quote before the words that name files here."))
 			}
 			return explain(SyntaxError, 0.7, "A quote or bracket is not closed: %s", line)
 		case strings.Contains(line, "unbound variable"):
@@ -389,10 +389,10 @@ func ruleKillByName(ctx context.Context, f *Failure) *Finding {
 	return nil
 }
 
-// closeQuote returns the command line with its unclosed quote closed: before
-// the last words, when they name files here (sed 's/a/b/g notes.txt, the
-// script's end forgotten before its file), else at the end of the line; ""
-// when every quote is closed.
+// closeQuote returns the command line with its unclosed quote closed before
+// the last words when they name files here (sed 's/a/b/g notes.txt, the
+// script's end forgotten before its file); "" when every quote is closed or
+// no file follows it (the end of the quote would be a guess).
 func (f *Failure) closeQuote(ctx context.Context) string {
 	cmd := f.Input.Command
 	if strings.Contains(cmd, "\n") {
@@ -433,8 +433,8 @@ func (f *Failure) closeQuote(ctx context.Context) string {
 			at--
 		}
 	}
-	if at == open+1 {
-		return ""
+	if at == open+1 || at == end {
+		return "" // no file after it: where the quote ends is a guess
 	}
 	return cmd[:at] + string(q) + cmd[at:end]
 }
