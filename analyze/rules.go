@@ -66,6 +66,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"short-option-case", ruleShortOptionCase, nil},
 		ruleFunc{"nameless-option", ruleNamelessOption, nil},
 		ruleFunc{"regex-as-text", ruleRegexAsText, progs("grep egrep rg ag zgrep")},
+		ruleFunc{"close-brackets", ruleCloseBrackets, progs("jq awk gawk mawk")},
 		ruleFunc{"unknown-subcommand", ruleUnknownSubcommand, subcommandTools()},
 		ruleFunc{"run-hint", ruleRunHint, nil},
 		ruleFunc{"subcommand-manual", ruleSubcommandFromManual, nil},

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"context"
+	"fmt"
 	"strings"
 )
 
@@ -69,4 +70,74 @@ func shellQuoteShort(s string) string {
 		s = s[:40] + "…"
 	}
 	return "'" + s + "'"
+}
+
+// A program given to awk or jq on the command line that ends with a
+// bracket still open (awk: "missing } near end of file", jq: "unexpected
+// $end"): the closing brackets are added at its end, innermost first.
+func ruleCloseBrackets(ctx context.Context, f *Failure) *Finding {
+	if !f.has("missing } near end of file", "missing ) near end of file", "unexpected $end", "unexpected end of file") {
+		return nil
+	}
+	for ci := len(f.Calls) - 1; ci >= 0; ci-- {
+		c := &f.Calls[ci]
+		name := c.Name()
+		if name != "jq" && name != "awk" && name != "gawk" && name != "mawk" {
+			continue
+		}
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				switch a {
+				case "-f", "--from-file":
+					return nil // the program is in a file
+				case "-F", "-v":
+					j++ // awk's option and its value
+				case "--arg", "--argjson":
+					j += 2 // jq's name and value
+				}
+				continue
+			}
+			closers := openBrackets(a)
+			if closers == "" {
+				return nil
+			}
+			return found(SyntaxError, 0.7, fmt.Sprintf("%s's program ends with %q still open.", name, closers),
+				fix(f.putWord(c, j, a+closers), 0.7, "Close the program's brackets (%s).", closers))
+		}
+	}
+	return nil
+}
+
+// openBrackets returns the brackets that close what program leaves open,
+// innermost first, outside its double-quoted strings; "" when it closes
+// everything or closes one it did not open.
+func openBrackets(program string) string {
+	var stack []byte
+	inStr := false
+	for i := 0; i < len(program); i++ {
+		ch := program[i]
+		switch {
+		case inStr && ch == '\\':
+			i++
+		case ch == '"':
+			inStr = !inStr
+		case inStr:
+		case ch == '{' || ch == '[' || ch == '(':
+			stack = append(stack, map[byte]byte{'{': '}', '[': ']', '(': ')'}[ch])
+		case ch == '}' || ch == ']' || ch == ')':
+			if len(stack) == 0 || stack[len(stack)-1] != ch {
+				return ""
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if inStr {
+		return ""
+	}
+	out := make([]byte, len(stack))
+	for i := range stack {
+		out[i] = stack[len(stack)-1-i]
+	}
+	return string(out)
 }

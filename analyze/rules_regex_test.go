@@ -34,3 +34,18 @@ func TestCloseQuote(t *testing.T) {
 		{name: "every quote closed: nothing", cmd: "sed 's/a/b/g' notes.txt", exit: 2, out: eof, want: ""},
 	})
 }
+
+// TestCloseBrackets: an awk or jq program left with a bracket open (their
+// output on this machine: mawk 1.3.4, jq 1.6) is closed at its end.
+func TestCloseBrackets(t *testing.T) {
+	jqEnd := "jq: error: syntax error, unexpected $end (Unix shell quoting issues?) at <top-level>, line 1:\n.items[      \njq: 1 compile error\n"
+	runCases(t, []ruleCase{
+		{name: "awk", cmd: "awk -F, '{print $1' data.csv", exit: 2, out: "awk: line 2: missing } near end of file\n", want: "awk -F, '{print $1}' data.csv", typ: "syntax_error"},
+		{name: "jq", cmd: "jq '.items[' data.json", exit: 3, out: jqEnd, want: "jq '.items[]' data.json"},
+		{name: "jq, nested, after --arg", cmd: "jq --arg k v '.items | map(.x' data.json", exit: 3,
+			out: "jq: error: syntax error, unexpected $end, expecting ';' or ')' (Unix shell quoting issues?) at <top-level>, line 1:\n.items | map(.x             \njq: 1 compile error\n",
+			want: "jq --arg k v '.items | map(.x)' data.json"},
+		{name: "a bracket inside a string is text", cmd: `jq '"[" + .a' data.json`, exit: 3, out: jqEnd, want: ""},
+		{name: "closed one it did not open: nothing", cmd: "jq '.a]' data.json", exit: 3, out: jqEnd, want: ""},
+	})
+}
