@@ -43,7 +43,7 @@ func TestCloseBrackets(t *testing.T) {
 		{name: "awk", cmd: "awk -F, '{print $1' data.csv", exit: 2, out: "awk: line 2: missing } near end of file\n", want: "awk -F, '{print $1}' data.csv", typ: "syntax_error"},
 		{name: "jq", cmd: "jq '.items[' data.json", exit: 3, out: jqEnd, want: "jq '.items[]' data.json"},
 		{name: "jq, nested, after --arg", cmd: "jq --arg k v '.items | map(.x' data.json", exit: 3,
-			out: "jq: error: syntax error, unexpected $end, expecting ';' or ')' (Unix shell quoting issues?) at <top-level>, line 1:\n.items | map(.x             \njq: 1 compile error\n",
+			out:  "jq: error: syntax error, unexpected $end, expecting ';' or ')' (Unix shell quoting issues?) at <top-level>, line 1:\n.items | map(.x             \njq: 1 compile error\n",
 			want: "jq --arg k v '.items | map(.x)' data.json"},
 		{name: "a bracket inside a string is text", cmd: `jq '"[" + .a' data.json`, exit: 3, out: jqEnd, want: ""},
 		{name: "closed one it did not open: nothing", cmd: "jq '.a]' data.json", exit: 3, out: jqEnd, want: ""},
