@@ -2,10 +2,12 @@ package analyze
 
 import (
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // A tool's subcommands and options, read from the completion data the
-// system ships (bash-completion's and zsh's completion functions), read as
+// system ships (bash-completion's, zsh's and fish's completion files), read as
 // data and never run (issue 37). They add to what its manual page names;
 // like the manual page, they are the system's files, not the failing
 // command's output.
@@ -19,7 +21,7 @@ type Vocab struct {
 
 // CompletionPaths are the files that may complete tool, in the order read:
 // bash-completion's, then zsh's (its own functions, by directory, and the
-// ones packages ship).
+// ones packages ship), then fish's.
 func CompletionPaths(tool string, zshDirs []string) []string {
 	if tool == "" || strings.ContainsAny(tool, "/ \x00") || strings.HasPrefix(tool, ".") {
 		return nil
@@ -141,15 +143,22 @@ func ParseCompletion(text string) Vocab {
 // subcommands (set -l commands 'attach-session attach', or a word a line
 // after a backslash, which the caller then reads: it reports so).
 func fishLine(t string, indented bool, v *Vocab, seenO map[string]bool, addCmd func(string)) bool {
-	words := fishWords(t)
-	if words[0] == "set" {
+	cont := strings.HasSuffix(t, "\\") // a list that goes on, a word a line
+	words := shellwords.Fields(strings.TrimSuffix(t, "\\"))
+	for i, w := range words {
+		if strings.HasPrefix(w, "#") {
+			words = words[:i] // a comment
+			break
+		}
+	}
+	if len(words) > 0 && words[0] == "set" {
 		// Only a set at the top level, of plain words: a function's or a
 		// condition's sets hold other things.
 		if len(words) < 3 || indented || strings.ContainsAny(t, "($") {
 			return false
 		}
 		name := strings.ToLower(words[2])
-		if len(words) == 4 && words[3] == "\\" {
+		if len(words) == 3 && cont {
 			// set -l subcmds \ then a word a line: only a list named so.
 			return strings.Contains(name, "cmd") || strings.Contains(name, "command") || strings.Contains(name, "verb")
 		}
@@ -184,43 +193,4 @@ func fishLine(t string, indented bool, v *Vocab, seenO map[string]bool, addCmd f
 		}
 	}
 	return false
-}
-
-// fishWords splits a line of fish into words, quotes taken off (enough for
-// complete's flags: no expansion).
-func fishWords(t string) []string {
-	var out []string
-	var cur strings.Builder
-	in, quote := false, byte(0)
-	for i := 0; i < len(t); i++ {
-		ch := t[i]
-		switch {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			} else {
-				cur.WriteByte(ch)
-			}
-		case ch == '\'' || ch == '"':
-			quote, in = ch, true
-		case ch == ' ' || ch == '\t':
-			if in {
-				out = append(out, cur.String())
-				cur.Reset()
-				in = false
-			}
-		case ch == '#' && !in:
-			i = len(t)
-		default:
-			cur.WriteByte(ch)
-			in = true
-		}
-	}
-	if in {
-		out = append(out, cur.String())
-	}
-	if len(out) == 0 {
-		out = []string{""}
-	}
-	return out
 }
