@@ -64,6 +64,7 @@ func DefaultRules() []Rule {
 		ruleFunc{"tool-suggestion", ruleToolSuggestion, nil},
 		ruleFunc{"unknown-option", ruleUnknownOption, nil},
 		ruleFunc{"short-option-case", ruleShortOptionCase, nil},
+		ruleFunc{"sed-empty-suffix", ruleSedEmptySuffix, progs("sed")},
 		ruleFunc{"nameless-option", ruleNamelessOption, nil},
 		ruleFunc{"regex-as-text", ruleRegexAsText, progs("grep egrep rg ag zgrep")},
 		ruleFunc{"close-brackets", ruleCloseBrackets, progs("jq awk gawk mawk")},

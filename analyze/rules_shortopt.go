@@ -68,3 +68,24 @@ func manShortOptions(ctx context.Context, f *Failure, c *Call) map[byte]bool {
 	}
 	return out
 }
+
+// ruleSedEmptySuffix: BSD's and macOS's sed take -i's backup suffix as the
+// next word (sed -i ” …); GNU's sed reads that empty word as the script
+// and the script as a file, "sed: can't read s/a/b/: No such file or
+// directory". The empty word goes.
+func ruleSedEmptySuffix(ctx context.Context, f *Failure) *Finding {
+	if !f.has("can't read") {
+		return nil
+	}
+	c := f.call("sed")
+	if c == nil {
+		return nil
+	}
+	for j := 1; j+1 < len(c.Args); j++ {
+		if c.Args[j] == "-i" && c.Args[j+1] == "" {
+			return found(SyntaxError, 0.8, "GNU sed's -i takes no separate suffix: it read the empty word ('') as the script and the script as a file.",
+				fix(f.replaceWords(c, j+1, j+2, ""), 0.8, "Drop the '' that BSD's sed -i needs and GNU's does not."))
+		}
+	}
+	return nil
+}

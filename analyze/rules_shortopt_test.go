@@ -23,3 +23,12 @@ func TestShortOptionCase(t *testing.T) {
 			out: "tar: invalid option -- 'F'\n", want: ""},
 	})
 }
+
+// TestSedEmptySuffix: BSD's sed -i ” run with GNU's sed (its output on this
+// machine, GNU sed 4.9).
+func TestSedEmptySuffix(t *testing.T) {
+	runCases(t, []ruleCase{
+		{name: "BSD's in-place", cmd: "sed -i '' 's/a/b/' notes.txt", exit: 2, out: "sed: can't read s/a/b/: No such file or directory\n", want: "sed -i 's/a/b/' notes.txt", typ: "syntax_error"},
+		{name: "a file really missing: not this", cmd: "sed -i 's/a/b/' nots.txt", exit: 2, out: "sed: can't read nots.txt: No such file or directory\n", want: ""},
+	})
+}
