@@ -2,10 +2,12 @@ package analyze
 
 import (
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // A tool's subcommands and options, read from the completion data the
-// system ships (bash-completion's and zsh's completion functions), read as
+// system ships (bash-completion's, zsh's and fish's completion files), read as
 // data and never run (issue 37). They add to what its manual page names;
 // like the manual page, they are the system's files, not the failing
 // command's output.
@@ -19,7 +21,7 @@ type Vocab struct {
 
 // CompletionPaths are the files that may complete tool, in the order read:
 // bash-completion's, then zsh's (its own functions, by directory, and the
-// ones packages ship).
+// ones packages ship), then fish's.
 func CompletionPaths(tool string, zshDirs []string) []string {
 	if tool == "" || strings.ContainsAny(tool, "/ \x00") || strings.HasPrefix(tool, ".") {
 		return nil
@@ -28,8 +30,15 @@ func CompletionPaths(tool string, zshDirs []string) []string {
 	for _, d := range zshDirs {
 		out = append(out, d+"/_"+tool)
 	}
+	for _, d := range FishCompletionDirs {
+		out = append(out, d+"/"+tool+".fish")
+	}
 	return out
 }
+
+// FishCompletionDirs hold fish's completion files (fish ships some 900 in
+// its own directory; packages add theirs to vendor_completions.d).
+var FishCompletionDirs = []string{"/usr/share/fish/completions", "/usr/share/fish/vendor_completions.d"}
 
 // ZshCompletionDirs are the directories of zsh's completion functions on a
 // Debian-like system, beside its per-system directories under
@@ -72,9 +81,19 @@ func ParseCompletion(text string) Vocab {
 			v.Commands = append(v.Commands, w)
 		}
 	}
-	verbs := false // inside a bash array of verbs: local -A VERBS=( … )
+	verbs := false   // inside a bash array of verbs: local -A VERBS=( … )
+	fishSet := false // inside fish's set -l subcmds \ (a word a line)
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
+		if fishSet {
+			fishSet = strings.HasSuffix(t, "\\")
+			if w := strings.TrimSpace(strings.TrimSuffix(t, "\\")); !strings.HasPrefix(w, "#") {
+				addCmd(w)
+			}
+		}
+		if strings.HasPrefix(t, "complete ") || strings.HasPrefix(t, "set -l ") {
+			fishSet = fishLine(t, strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"), &v, seenO, addCmd)
+		}
 		// systemd's bash completions: local -A VERBS=(\n [STANDALONE]='status show' …)
 		if i := strings.Index(t, "=("); i > 0 && strings.HasPrefix(t, "local -A ") {
 			name := strings.ToUpper(t[len("local -A "):i])
@@ -116,4 +135,62 @@ func ParseCompletion(text string) Vocab {
 		}
 	}
 	return v
+}
+
+// fishLine reads one line of a fish completion file: complete's -l NAME
+// (--NAME), -o NAME (-NAME, gcc's -Wall) and, for the tool's first word
+// (__fish_use_subcommand), -a's words; and a top-level set -l of
+// subcommands (set -l commands 'attach-session attach', or a word a line
+// after a backslash, which the caller then reads: it reports so).
+func fishLine(t string, indented bool, v *Vocab, seenO map[string]bool, addCmd func(string)) bool {
+	cont := strings.HasSuffix(t, "\\") // a list that goes on, a word a line
+	words := shellwords.Fields(strings.TrimSuffix(t, "\\"))
+	for i, w := range words {
+		if strings.HasPrefix(w, "#") {
+			words = words[:i] // a comment
+			break
+		}
+	}
+	if len(words) > 0 && words[0] == "set" {
+		// Only a set at the top level, of plain words: a function's or a
+		// condition's sets hold other things.
+		if len(words) < 3 || indented || strings.ContainsAny(t, "($") {
+			return false
+		}
+		name := strings.ToLower(words[2])
+		if len(words) == 3 && cont {
+			// set -l subcmds \ then a word a line: only a list named so.
+			return strings.Contains(name, "cmd") || strings.Contains(name, "command") || strings.Contains(name, "verb")
+		}
+		for _, w := range words[3:] {
+			for _, c := range strings.Fields(w) {
+				if !strings.HasPrefix(c, "-") {
+					addCmd(c)
+				}
+			}
+		}
+		return false
+	}
+	first := strings.Contains(t, "__fish_use_subcommand")
+	for i := 1; i+1 < len(words); i++ {
+		switch w := words[i+1]; words[i] {
+		case "-l", "--long-option":
+			if o := "--" + w; len(w) >= 2 && !seenO[o] {
+				seenO[o] = true
+				v.Options = append(v.Options, o)
+			}
+		case "-o", "--old-option":
+			if o := "-" + w; len(w) >= 2 && !seenO[o] {
+				seenO[o] = true
+				v.Options = append(v.Options, o)
+			}
+		case "-a", "-xa", "-fa", "--arguments":
+			if first && !strings.ContainsAny(w, "($") {
+				for _, c := range strings.Fields(w) {
+					addCmd(c)
+				}
+			}
+		}
+	}
+	return false
 }

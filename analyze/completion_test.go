@@ -47,6 +47,30 @@ _arguments -S \
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("bash: got %#v\nwant %#v", got, want)
 	}
+	// fish 3.6's own files (rustup.fish, tmux.fish, zstd.fish, gcc.fish, 7z.fish).
+	fish := `set -l subcmds \
+    show \
+    update \
+    # "completions" \
+    help
+
+set -l attach 'attach-session attach at a'
+set -l noopt '__fish_not_contain_opt -s x'
+function __rustup_components
+    set -l parts (rustup component list)
+end
+complete -c zstd -s d -l decompress -l uncompress -d Decompress -k -x -a "
+complete -c gcc -o Wall -d 'All of the above -W options combined'
+complete -f -c 7z -n __fish_use_subcommand -a l -d List
+complete -f -c 7z -n __fish_use_subcommand -a rn -d Rename
+complete -c 7z -n "__fish_seen_subcommand_from e l t x" -o ai -d "Include archives"
+complete -c ps -n __fish_use_subcommand -xa '(__fish_complete_pids)'
+`
+	got = analyze.ParseCompletion(fish)
+	want = analyze.Vocab{Options: []string{"--decompress", "--uncompress", "-Wall", "-ai"}, Commands: []string{"show", "update", "help", "attach-session", "attach", "at", "rn"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fish: got %#v\nwant %#v", got, want)
+	}
 }
 
 // TestCompletionVocabulary: a typo of an option or a subcommand that only

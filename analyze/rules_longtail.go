@@ -39,6 +39,9 @@ var moreOptionDialects = []optionDialect{
 	// expected, or isn't valid in this context\n\tDid you mean --hidden?
 	// (fd quotes it: 'Did you mean '--type'?'); the proposal is the tool's.
 	{"which wasn't expected", `Found argument '(--?[^'=\s]+)[^']*' which wasn't expected[^\n]*(?:\s*Did you mean '?(--?[A-Za-z][\w-]*))?`, 2},
+	// gcc, g++ (their quotes): gcc: error: unrecognized command-line option
+	// ‘-fsanitise=address’; did you mean ‘-fsanitize=address’?
+	{"unrecognized command-line option", `unrecognized command-line option ‘(-[^’=\s]+)[^’]*’(?:; did you mean ‘(-[^’=]+))?`, 2},
 	// cobra, one dash: unknown shorthand flag: 'x' in -x is not offered (a letter has no typo).
 }
 
@@ -55,10 +58,12 @@ var subcommandDialects = []lazyRegexp{
 	`unknown command or invalid arguments:\s+"([^"\s]+)"`,
 	// systemd's tools: Unknown command verb 'stauts'. / Unknown operation stauts
 	`Unknown (?:command verb|operation) '?([^'\s.]+)'?`,
+	// rustup (clap, a word it tried as a toolchain too): error: "updte" is not a valid subcommand, so it was interpreted as a toolchain name
+	`"([^"\s]+)" is not a valid subcommand`,
 }
 
 func ruleSubcommandFromManual(ctx context.Context, f *Failure) *Finding {
-	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation") {
+	if !f.has("unknown command", "invalid command", "invalid operation", "unknown operation", "is not a valid subcommand") {
 		return nil // the usual case, without running a pattern
 	}
 	for _, re := range subcommandDialects {
@@ -129,7 +134,28 @@ func manWords(ctx context.Context, f *Failure, name string, dotted bool) []strin
 				}
 			}
 		}
+		filled := true // outside .nf/.fi: a line is text, not a listing
 		for _, line := range strings.Split(text, "\n") {
+			switch {
+			case strings.HasPrefix(line, ".nf"), strings.HasPrefix(line, ".EX"):
+				filled = false
+			case strings.HasPrefix(line, ".fi"), strings.HasPrefix(line, ".EE"):
+				filled = true
+			}
+			// A listing (.nf) that starts a line with a command written
+			// \&.tables, or %tables where the page's author kept roff from
+			// reading the dot as a request (Debian's sqlite3(1)).
+			if !filled && dotted {
+				for _, lead := range []string{`\&.`, "%"} {
+					if strings.HasPrefix(line, lead) {
+						add("." + strings.Fields(line[len(lead):] + " x")[0])
+					}
+				}
+			}
+			// mdoc's alias of a command: .D1 Pq alias: Ic attach (tmux(1)).
+			if i := strings.Index(line, "alias: Ic "); i >= 0 && strings.HasPrefix(line, ".") {
+				add(strings.Fields(line[i+len("alias: Ic "):] + " x")[0])
+			}
 			for _, mac := range []string{".B ", ".BR ", ".IP ", ".It Ic ", ".It Cm ", ".Ic ", ".Cm ", ".It Xo Ic ", ".TP ", ".It "} {
 				if strings.HasPrefix(line, mac) {
 					add(strings.Fields(line[len(mac):] + " x")[0])

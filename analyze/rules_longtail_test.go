@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"testing"
 
+	"github.com/hookd/hookd/analyze"
 	"github.com/hookd/hookd/analyze/analyzetest"
 )
 
@@ -33,6 +34,30 @@ func TestLongTail(t *testing.T) {
 		{name: "apt-cache, docbook", cmd: "apt-cache serach ripgrep",
 			env: manPageAt("/usr/share/man/man8/apt-cache.8.gz", "\\fBsearch\\fR \\fB\\fIregex\\fR\\fR\\fB\\&...\\fR\n.RS 4\n\\fBshow\\fR \\fB\\fIpkg\\fR\\fR\n"),
 			out: "E: Invalid operation serach\n", want: "apt-cache search ripgrep"},
+		// mdoc's aliases (tmux(1): attach-session, alias attach) and a
+		// listing's dotted commands (Debian's sqlite3(1) writes them %tables).
+		// clap's wording in rustup; its subcommands from its fish completion.
+		{name: "rustup, fish's completion", cmd: "rustup updte",
+			env:  vocab("rustup", analyze.Vocab{Commands: []string{"show", "update", "default", "toolchain", "target"}}),
+			out:  "error: invalid value 'updte' for '[+toolchain]': error: \"updte\" is not a valid subcommand, so it was interpreted as a toolchain name, but it is also invalid. To override the toolchain using the 'rustup +toolchain' syntax, make sure to prefix the toolchain override with a '+'\n\nFor more information, try '--help'.\n",
+			want: "rustup update"},
+		// gcc's wording (its quotes) and its proposals; one matching the
+		// start of an option that takes a joined value (-Wa,) is passed
+		// over for the options its completion files name.
+		{name: "gcc, its proposal, the value kept", cmd: "gcc -fsanitise=address -o app app.c",
+			out: "gcc: error: unrecognized command-line option ‘-fsanitise=address’; did you mean ‘-fsanitize=address’?\n", want: "gcc -fsanitize=address -o app app.c"},
+		{name: "gcc, a joined-value proposal passed over", cmd: "gcc -Wal -o app app.c",
+			env: vocab("gcc", analyze.Vocab{Options: []string{"-Wall", "-Wextra", "-Wa,"}}),
+			out: "gcc: error: unrecognized command-line option ‘-Wal’; did you mean ‘-Wa,’?\n", want: "gcc -Wall -o app app.c"},
+		{name: "tmux, an alias", cmd: "tmux attahc -t work",
+			env: manPage("tmux", ".It Xo Ic attach-session\n.Op Fl dErx\n.Op Fl t Ar target-session\n.Xc\n.D1 Pq alias: Ic attach\nIf run from outside\n"),
+			out: "unknown command: attahc\n", want: "tmux attach -t work"},
+		{name: "sqlite3, a listing's meta-commands", cmd: "sqlite3 app.db .schmea",
+			env: manPage("sqlite3", ".SS SQLITE META-COMMANDS\n.nf\n%schema ?PATTERN?      Show the CREATE statements matching PATTERN\n%tables ?TABLE?        List names of tables\n.fi\n"),
+			out: "Error: unknown command or invalid arguments:  \"schmea\". Enter \".help\" for help\n", want: "sqlite3 app.db .schema"},
+		{name: "sqlite3, a filled paragraph's percent is text", cmd: "sqlite3 app.db .schmea",
+			env: manPage("sqlite3", ".SH DESCRIPTION\n%schema is not a listing here\n"),
+			out: "Error: unknown command or invalid arguments:  \"schmea\". Enter \".help\" for help\n", want: ""},
 		{name: "no manual page: nothing offered", cmd: "tmux lsit-sessions", out: "unknown command: lsit-sessions\n", want: ""},
 		{name: "no word of the manual near", cmd: "tmux zzzzzz", env: tmuxMan, out: "unknown command: zzzzzz\n", want: ""},
 		// Options, in wordings rules_options.go did not know.

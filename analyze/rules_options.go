@@ -170,6 +170,9 @@ func optionChoices(typed string, cands []string) []string {
 		if o == typed || !strings.HasPrefix(o, "-") {
 			continue
 		}
+		if strings.HasSuffix(o, ",") && !strings.Contains(typed, ",") {
+			continue // its value joined (gcc's -Wa,): a match of its start, not a typo of -Wal
+		}
 		if strings.HasPrefix(typed, "--") && !strings.HasPrefix(o, "--") {
 			o = "-" + o
 		}

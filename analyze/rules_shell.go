@@ -268,6 +268,10 @@ func ruleShellSyntax(ctx context.Context, f *Failure) *Finding {
 		line := strings.TrimSpace(m[1])
 		switch {
 		case strings.Contains(line, "unexpected EOF") || strings.Contains(line, "unmatched"):
+			if cmd := f.closeQuote(ctx); cmd != "" {
+				return found(SyntaxError, 0.7, "A quote is not closed: "+line,
+					fix(cmd, 0.7, "Close the quote before the words that name files here."))
+			}
 			return explain(SyntaxError, 0.7, "A quote or bracket is not closed: %s", line)
 		case strings.Contains(line, "unbound variable"):
 			return explain(ConfigurationError, 0.7, "A variable is used but not set (set -u is on): %s", line)
@@ -383,4 +387,54 @@ func ruleKillByName(ctx context.Context, f *Failure) *Finding {
 			fix(f.replaceWord(c, 0, "pkill"), 0.85, "Signal the processes named %s.", a))
 	}
 	return nil
+}
+
+// closeQuote returns the command line with its unclosed quote closed before
+// the last words when they name files here (sed 's/a/b/g notes.txt, the
+// script's end forgotten before its file); "" when every quote is closed or
+// no file follows it (the end of the quote would be a guess).
+func (f *Failure) closeQuote(ctx context.Context) string {
+	cmd := f.Input.Command
+	if strings.Contains(cmd, "\n") {
+		return ""
+	}
+	var q byte
+	open := -1
+	for i := 0; i < len(cmd); i++ {
+		ch := cmd[i]
+		switch {
+		case q == 0 && ch == '\\':
+			i++
+		case q == 0 && (ch == '\'' || ch == '"'):
+			q, open = ch, i
+		case q == '"' && ch == '\\':
+			i++
+		case q != 0 && ch == q:
+			q = 0
+		}
+	}
+	if q == 0 {
+		return ""
+	}
+	end := len(strings.TrimRight(cmd, " \t"))
+	at := end
+	for {
+		sp := strings.LastIndexAny(cmd[open+1:at], " \t")
+		if sp < 0 {
+			break
+		}
+		sp += open + 1
+		w := cmd[sp+1 : at]
+		if w == "" || !f.exists(ctx, w) {
+			break
+		}
+		at = sp
+		for at > open+1 && (cmd[at-1] == ' ' || cmd[at-1] == '\t') {
+			at--
+		}
+	}
+	if at == open+1 || at == end {
+		return "" // no file after it: where the quote ends is a guess
+	}
+	return cmd[:at] + string(q) + cmd[at:end]
 }

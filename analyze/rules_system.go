@@ -81,11 +81,41 @@ func aptMissingPackage(ctx context.Context, f *Failure, c *Call, name string) *F
 		}
 	}
 	seen := map[string]bool{}
+	// Debian's names beside the one typed: a part of it that is a package
+	// (nodejs-npm is npm), or the one or two packages that are it and a
+	// suffix, where the name was taken (fd is fd-find).
+	for i := 2; i+2 < len(name); i++ {
+		if name[i] != '-' {
+			continue
+		}
+		for k, part := range []string{name[i+1:], name[:i]} {
+			if !seen[part] && contains(f.Env.AptPackages(ctx, part[:2]), part) {
+				seen[part] = true
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, part), 0.87-0.03*float64(k), "Debian names the package %s.", part))
+			}
+		}
+	}
+	if len(name) >= 2 {
+		var longer []string
+		for _, p := range f.Env.AptPackages(ctx, name[:2]) {
+			if strings.HasPrefix(p, name+"-") && !strings.HasPrefix(p, name+"-dbg") && !strings.HasSuffix(p, "-doc") {
+				longer = append(longer, p)
+			}
+		}
+		if len(longer) <= 2 {
+			for _, p := range longer {
+				seen[p] = true
+				fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, p), 0.81, "Debian names the package %s (the name %s is another's or none).", p, name))
+			}
+		}
+	}
+	typos := 0
 	for _, m := range ms {
-		if seen[m.word] || len(seen) == MaxFixes {
+		if seen[m.word] || typos == MaxFixes {
 			continue
 		}
 		seen[m.word] = true
+		typos++
 		fd.Fixes = append(fd.Fixes, fix(f.putWord(c, j, m.word), min(m.score, 0.92), "Did you mean the package %s?", m.word))
 	}
 	if len(fd.Fixes) > 0 {
