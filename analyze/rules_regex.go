@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // A search tool (grep and its kin, ripgrep, ag) refused its pattern as a
@@ -58,18 +60,19 @@ func ruleRegexAsText(ctx context.Context, f *Failure) *Finding {
 		} else {
 			cmd = f.replaceWords(c, 1, 1, "-F")
 		}
-		return found(SyntaxError, 0.75, "The pattern "+shellQuoteShort(pattern)+" is not a valid regular expression for "+c.Name()+"; -F searches for it as text.",
+		return found(SyntaxError, 0.75, "The pattern "+shortPattern(pattern)+" is not a valid regular expression for "+c.Name()+"; -F searches for it as text.",
 			fix(cmd, 0.75, "Search for the text itself (-F: no regular expression)."))
 	}
 	return nil
 }
 
-// shellQuoteShort quotes a pattern for a message, cut to 40 bytes.
-func shellQuoteShort(s string) string {
+// shortPattern is a pattern for a message: cut to 40 bytes, quoted as a
+// word of a command line.
+func shortPattern(s string) string {
 	if len(s) > 40 {
 		s = s[:40] + "…"
 	}
-	return "'" + s + "'"
+	return shellwords.Quote(s)
 }
 
 // A program given to awk or jq on the command line that ends with a

@@ -32,6 +32,10 @@ func TestCloseQuote(t *testing.T) {
 		{name: "before two files", cmd: "awk '{print $1} a.txt b.txt", exit: 2, env: files("/w/a.txt", "/w/b.txt"), out: eof, want: "awk '{print $1}' a.txt b.txt"},
 		{name: "no file after it: nothing", cmd: `perl -e 'print "hi\n"`, exit: 2, out: eof, want: ""},
 		{name: "every quote closed: nothing", cmd: "sed 's/a/b/g' notes.txt", exit: 2, out: eof, want: ""},
+		// Names a cloned repository may hold leave the quote as names.
+		{name: "a file named $(…)", cmd: "grep 'foo $(reboot)", exit: 2, env: files("/w/$(reboot)"), out: eof, want: "grep 'foo' '$(reboot)'"},
+		{name: "a file named ;id", cmd: "grep 'foo ;id", exit: 2, env: files("/w/;id"), out: eof, want: "grep 'foo' ';id'"},
+		{name: "a file named like an option: nothing", cmd: "grep 'foo -rf", exit: 2, env: files("/w/-rf"), out: eof, want: ""},
 	})
 }
 

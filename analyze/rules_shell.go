@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -418,6 +419,7 @@ func (f *Failure) closeQuote(ctx context.Context) string {
 	}
 	end := len(strings.TrimRight(cmd, " \t"))
 	at := end
+	var files []string // the file names after the quote, last first
 	for {
 		sp := strings.LastIndexAny(cmd[open+1:at], " \t")
 		if sp < 0 {
@@ -428,13 +430,20 @@ func (f *Failure) closeQuote(ctx context.Context) string {
 		if w == "" || !f.exists(ctx, w) {
 			break
 		}
+		if strings.HasPrefix(w, "-") {
+			return "" // a name the program would read as an option
+		}
+		files = append(files, w)
 		at = sp
 		for at > open+1 && (cmd[at-1] == ' ' || cmd[at-1] == '\t') {
 			at--
 		}
 	}
-	if at == open+1 || at == end {
+	if at == open+1 || len(files) == 0 {
 		return "" // no file after it: where the quote ends is a guess
 	}
-	return cmd[:at] + string(q) + cmd[at:end]
+	// The names leave the quote as words of their own (a file named
+	// $(…) or ;x stays a name).
+	slices.Reverse(files)
+	return cmd[:at] + string(q) + " " + shellwords.Join(files...)
 }

@@ -126,7 +126,7 @@ func (s *Store) Tally(ctx context.Context, t Tally) ([]TallyRow, TallyTotals, er
 // sorted by order, with the totals over every key.
 func (s *Store) tallyRuns(ctx context.Context, t Tally, key, order string) ([]TallyRow, TallyTotals, error) {
 	var tot TallyTotals
-	w, from, _, ok := s.tallyWhere(ctx, t.Query, key)
+	w, from, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil, tot, nil
 	}
@@ -169,13 +169,13 @@ func (s *Store) tallyRuns(ctx context.Context, t Tally, key, order string) ([]Ta
 
 // tallyWhere is the selection of q's commands grouped by key: its WHERE
 // clauses and the FROM clause, which joins the sessions only where the
-// key or a filter reads them. own is true when q keeps the user's own
-// commands alone (Authors [""]) and nothing else reads the sessions: the
-// runs' own mark then selects them (c.agent = 0, which the stats index
-// holds after the line). ok is false when q selects nothing.
-func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, from string, own, ok bool) {
+// key or a filter reads them. The user's own commands alone (Authors
+// [""]), with nothing else reading the sessions, are selected by the runs'
+// own mark (ownRuns, which the stats index holds after the line). ok is
+// false when q selects nothing.
+func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, from string, ok bool) {
 	q.Text = ""
-	own = len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
+	own := len(q.Authors) == 1 && q.Authors[0] == "" && q.Host == "" && !strings.Contains(key, "s.")
 	if own {
 		q.Authors = nil
 	}
@@ -187,7 +187,7 @@ func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, f
 	if !own && (q.Authors != nil || q.Host != "" || strings.Contains(key, "s.")) {
 		from += " LEFT JOIN sessions s ON s.id = c.session"
 	}
-	return w, from, own, ok
+	return w, from, ok
 }
 
 // tallySeries fills the medians, first and last runs and the series of
@@ -198,7 +198,7 @@ func (s *Store) tallyWhere(ctx context.Context, q Query, key string) (w where, f
 func (s *Store) tallySeries(ctx context.Context, t Tally, key string, rows []TallyRow) error {
 	// The user's own runs: the agents' sessions left out by their ids
 	// (the index holds each run's session), not by reading sessions.
-	w, from, _, ok := s.tallyWhere(ctx, t.Query, key)
+	w, from, ok := s.tallyWhere(ctx, t.Query, key)
 	if !ok {
 		return nil
 	}
@@ -282,7 +282,7 @@ func (s *Store) lineSeries(ctx context.Context, t Tally, rows []TallyRow) error 
 	// from the first.
 	q := t.Query
 	q.Since = 0
-	w, from, _, ok := s.tallyWhere(ctx, q, keyExpr[ByCommand])
+	w, from, ok := s.tallyWhere(ctx, q, keyExpr[ByCommand])
 	if !ok {
 		return nil
 	}
@@ -371,7 +371,7 @@ type DayCount struct {
 // division of each run's time, no date arithmetic per row); the hours are
 // folded into the local days here, daylight saving time included.
 func (s *Store) Calendar(ctx context.Context, q Query) ([]DayCount, error) {
-	w, from, _, ok := s.tallyWhere(ctx, q, "")
+	w, from, ok := s.tallyWhere(ctx, q, "")
 	if !ok {
 		return nil, nil
 	}

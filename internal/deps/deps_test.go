@@ -112,7 +112,7 @@ var allowed = map[string][]string{
 	"internal/recording/runrecord":  {"internal/recording/spool", "internal/recording/outbox", "capture", "internal/shellwords"},
 	"internal/recording/ingest": {"history", "internal/recording/spool", "internal/recording/outbox", "capture",
 		"internal/redact", "internal/recording/histfile", "analyze/learn", "internal/config", "internal/recording/runctx"},
-	"internal/recording/daemon": {"internal/recording/ingest", "history", "internal/cloudsync"},
+	"internal/recording/daemon": {"internal/recording/ingest", "history", "internal/cloudsync", "internal/paths"},
 	"internal/recording/recall": {"capture", "history", "internal/recording/outbox", "internal/recording/ingest", "internal/sanitize", "internal/recording/ptyshell"},
 	// hookd shell: the proxy, the scanner, the outbox, and the fallback.
 	"internal/recording/ptyshell": {"capture", "internal/recording/outbox", "internal/recording/proxy"},
@@ -162,7 +162,8 @@ var allowed = map[string][]string{
 	// hookd serve: the local web page over the search, the command's
 	// page with "it worked before".
 	"internal/web": {"history", "internal/fix/before", "internal/recording/recall", "internal/search", "internal/shellwords",
-		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/ui/units", "internal/notes", "internal/redact"},
+		"internal/textdiff", "internal/sanitize", "internal/stats", "internal/ui/termhtml", "internal/ui/units", "internal/notes", "internal/redact",
+		"internal/paths"},
 
 	// testing
 	"internal/shelltest": {"internal/required"},

@@ -184,12 +184,17 @@ func Tighten(dirs ...string) error {
 	return errors.Join(errs...)
 }
 
-// WritePrivate writes data to path whole or not at all (a file beside it,
-// renamed over it), 0600, in a directory Private makes.
+// WritePrivate is WriteAtomic in a directory Private makes.
 func WritePrivate(path string, data []byte) error {
 	if err := Private(filepath.Dir(path)); err != nil {
 		return err
 	}
+	return WriteAtomic(path, data)
+}
+
+// WriteAtomic writes data to path whole or not at all, 0600: a file
+// beside it, renamed over it, so that a reader never sees half of it.
+func WriteAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err

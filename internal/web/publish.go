@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hookd/hookd/internal/paths"
 )
 
 // hookd serve publishes where it listens, so that hookd show and hookd out
@@ -35,12 +37,7 @@ func loopbackBase(s string) bool {
 // hookd serve has published itself there since.
 func Publish(path string, s *Server) (unpublish func(), err error) {
 	body := fmt.Sprintf("http://%s\n%d\n", s.Addr(), os.Getpid())
-	tmp := path + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := paths.WriteAtomic(path, []byte(body)); err != nil {
 		return nil, err
 	}
 	return func() {

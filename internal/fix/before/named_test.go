@@ -186,6 +186,36 @@ func TestFindNamedVariable(t *testing.T) {
 	if c == nil || len(c.Fixes) == 0 || c.Fixes[0].Command != "export API_TOKEN=inline" {
 		t.Errorf("prefix: %+v", c)
 	}
+
+	// A value someone else's history could hold comes back as one word:
+	// a substitution, a separator, a leading dash stay text; a newline
+	// in it offers nothing.
+	for i, tt := range []struct{ set, want string }{
+		{`export API_TOKEN='-rf $(touch pwned); id'`, `export API_TOKEN='-rf $(touch pwned); id'`},
+		{`export API_TOKEN="it's \$(id)"`, `export API_TOKEN='it'\''s $(id)'`},
+		{`export API_TOKEN=$'a
+b'`, ""},
+	} {
+		script := fmt.Sprintf("hostile%d.sh", i)
+		touch(t, filepath.Join(dir, script), 0o755)
+		seq := int64(40 + 3*i)
+		add(fmt.Sprintf("x%d", i), seq, tt.set, 0)
+		add(fmt.Sprintf("x%d", i), seq+1, "./"+script, 0)
+		add(fmt.Sprintf("y%d", i), seq+2, "./"+script, 1)
+		c, err := Find(ctx, s, entry(fmt.Sprintf("y%d", i), seq+2), Options{Output: out, Environ: unset})
+		if err != nil || c == nil {
+			t.Fatalf("%s: %+v, %v", tt.set, c, err)
+		}
+		got := ""
+		for _, f := range c.Fixes {
+			if strings.Contains(f.Command, "API_TOKEN") {
+				got = f.Command
+			}
+		}
+		if got != tt.want {
+			t.Errorf("after %s: fix %q; want %q", tt.set, got, tt.want)
+		}
+	}
 }
 
 // BenchmarkFindNamedVariable is what naming a missing variable adds to the

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/cloudsync"
+	"github.com/hookd/hookd/internal/paths"
 	"github.com/hookd/hookd/internal/recording/ingest"
 )
 
@@ -108,7 +109,7 @@ func Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(filepath.Dir(opt.PIDFile), 0o700); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
-	if err := writeFileAtomic(opt.PIDFile, fmt.Sprintf("%d %s\n", os.Getpid(), opt.Version)); err != nil {
+	if err := paths.WriteAtomic(opt.PIDFile, fmt.Appendf(nil, "%d %s\n", os.Getpid(), opt.Version)); err != nil {
 		return fmt.Errorf("daemon: %w", err)
 	}
 	defer removeIfOurs(opt.PIDFile)
@@ -359,14 +360,6 @@ func checkPeer(conn *net.UnixConn) error {
 		return fmt.Errorf("peer uid %d is not %d", uid, os.Getuid())
 	}
 	return nil
-}
-
-func writeFileAtomic(path, content string) error {
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // removeIfOurs removes the pid file unless another daemon has written its own.
