@@ -47,6 +47,10 @@ type Facts interface {
 	// completion files for tool name (ParseCompletion: read as data, never
 	// run); the zero Vocab when there are none.
 	Completion(ctx context.Context, tool string) Vocab
+	// Help returns what a tool prints when asked for its help: argv is its
+	// name on the PATH, its subcommands and "--help" or "-h", as its own
+	// message told the user to run; "" when it cannot be asked.
+	Help(ctx context.Context, argv []string) string
 }
 
 // Entry describes a file.
@@ -96,6 +100,7 @@ func (noFacts) PythonVenv(context.Context) string                     { return "
 func (noFacts) ListeningPort(context.Context, int) (Listener, bool)   { return Listener{}, false }
 func (noFacts) AptPackages(context.Context, string) []string          { return nil }
 func (noFacts) Completion(context.Context, string) Vocab              { return Vocab{} }
+func (noFacts) Help(context.Context, []string) string                 { return "" }
 
 type factsError string
 

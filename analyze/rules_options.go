@@ -92,6 +92,16 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 		if len(opts) == 0 {
 			opts, untrusted = optionChoices(typed, nearestOptions(typed, systemOptions(ctx, f, c))), false
 		}
+		if len(opts) == 0 {
+			if argv := helpArgv(f.Output, c); argv != nil {
+				opts = optionChoices(typed, nearestOptions(typed, scanOptions(f.Env.Help(ctx, argv))))
+			}
+		}
+		if len(opts) == 0 && strings.HasPrefix(typed, "--") {
+			// Nearly every tool takes these two, listed or not (perl's
+			// --version is in no page of its own).
+			opts = optionChoices(typed, nearestOptions(typed, []string{"--help", "--version"}))
+		}
 		name := c.Name()
 		if sub := toolSub(c); sub != "" && idx > c.subIndex() {
 			name += " " + sub
@@ -109,6 +119,34 @@ func ruleUnknownOption(ctx context.Context, f *Failure) *Finding {
 			fd.Fixes = append(fd.Fixes, fx)
 		}
 		return fd
+	}
+	return nil
+}
+
+// helpAdvice is a tool's advice to ask it for help, in the words to run:
+// cobra's "Run 'docker run --help' for more information", kubectl's "See
+// 'kubectl get -h' for help", GNU's "Try 'tail --help'".
+var helpAdvice = lazyRegexp("(?i)(?:run|try|see|use|type)\\s+['‘\"`]([^'’\"`\n]{1,120}?) (--help|-h)['’\"]")
+
+// helpArgv is the command the output advises for help, when its words are
+// those c starts with (the program as a name, its subcommands): the tool
+// that rejected the option names where its options are.
+func helpArgv(out string, c *Call) []string {
+	if !strings.Contains(out, " -") || strings.Contains(c.Arg(0), "/") {
+		return nil
+	}
+	for _, m := range helpAdvice.get().FindAllStringSubmatch(out, 4) {
+		words := strings.Fields(m[1])
+		if len(words) == 0 || len(words) > len(c.Args) || words[0] != c.Arg(0) {
+			continue
+		}
+		same := true
+		for i := 1; i < len(words); i++ {
+			same = same && words[i] == c.Args[i]
+		}
+		if same {
+			return append(words, m[2])
+		}
 	}
 	return nil
 }

@@ -44,6 +44,33 @@ func TestUnknownOption(t *testing.T) {
 		{name: "no manual: no fix", cmd: "sort --reverce f.txt", exit: 2,
 			out:  "sort: unrecognized option '--reverce'\nTry 'sort --help' for more information.\n",
 			want: ""},
+		{name: "cobra without a manual: the help its message names", cmd: "docker run --rmm alpine", exit: 125,
+			env: func(f *analyzetest.Facts) {
+				f.Helps = map[string]string{"docker run --help": "Usage:  docker run [OPTIONS] IMAGE\n\nOptions:\n      --read-only   Mount read only\n      --rm          Remove the container\n  -t, --tty         Allocate a TTY\n"}
+			},
+			out:  "unknown flag: --rmm\n\nUsage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]\n\nRun 'docker run --help' for more information\n",
+			want: "docker run --rm alpine", cause: "docker run has no option --rmm; did you mean --rm?"},
+		{name: "kubectl's -h", cmd: "kubectl get pods --namespce x", exit: 1,
+			env: func(f *analyzetest.Facts) {
+				f.Helps = map[string]string{"kubectl get -h": "Options:\n    -n, --namespace='': the namespace\n    -o, --output='': format\n"}
+			},
+			out:  "error: unknown flag: --namespce\nSee 'kubectl get -h' for help and examples\n",
+			want: "kubectl get pods --namespace x"},
+		{name: "help named for another program: not asked", cmd: "docker run --rmm alpine", exit: 125,
+			env: func(f *analyzetest.Facts) {
+				f.Helps = map[string]string{"evil run --help": "--rm\n", "docker evil --help": "--rm\n"}
+			},
+			out:  "unknown flag: --rmm\nRun 'evil run --help' or 'docker evil --help' for more information\n",
+			want: ""},
+		{name: "a path typed: not asked", cmd: "./docker run --rmm alpine", exit: 125,
+			env: func(f *analyzetest.Facts) {
+				f.Helps = map[string]string{"./docker run --help": "--rm\n", "docker run --help": "--rm\n"}
+			},
+			out:  "unknown flag: --rmm\nRun './docker run --help' for more information\n",
+			want: ""},
+		{name: "--version, listed nowhere", cmd: "perl --versoin", exit: 29,
+			out:  "Unrecognized switch: --versoin  (-h will show valid options).\n",
+			want: "perl --version"},
 		{name: "git log, the subcommand's manual", cmd: "git log --grpah", exit: 128,
 			env:  manPage("git-log", "\\fB\\-\\-graph\\fR\n.RS 4\nDraw a text-based graphical representation\n.RE\n\\fB\\-\\-oneline\\fR\n"),
 			out:  "fatal: unrecognized argument: --grpah\n",

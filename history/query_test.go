@@ -120,6 +120,34 @@ func TestListSameTimeNewestIDFirst(t *testing.T) {
 	}
 }
 
+// TestLatestMatchesList: the failure path's lean read of the past gives
+// List's runs, in List's order (equal times: newest id first), with the
+// four fields it fills.
+func TestLatestMatchesList(t *testing.T) {
+	s := sampleStore(t)
+	add(t, s, nil, history.Entry{Session: "c", Seq: 1, Command: "same time", Cwd: "/x", ExitCode: 3, StartedAt: t0 + 110})
+	for _, n := range []int{1, 3, 12, 50} {
+		got, err := s.Latest(t.Context(), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := s.List(t.Context(), history.Query{Limit: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]history.Entry, 0, len(all))
+		for _, e := range all {
+			want = append(want, history.Entry{Command: e.Command, Cwd: e.Cwd, ExitCode: e.ExitCode, StartedAt: e.StartedAt})
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Latest(%d) =\n%+v;\nwant\n%+v", n, got, want)
+		}
+	}
+	if got, err := s.Latest(t.Context(), 0); err != nil || len(got) != 0 {
+		t.Errorf("Latest(0) = %v, %v; want nothing", got, err)
+	}
+}
+
 func TestGet(t *testing.T) {
 	s := sampleStore(t)
 	all, err := s.List(t.Context(), history.Query{})

@@ -324,6 +324,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return err
 	}
+	if v == len(migrations) {
+		return nil // current: no write lock taken to find that out again
+	}
 	if v > 0 && v < len(migrations) {
 		if err := s.backup(ctx, v); err != nil {
 			return fmt.Errorf("back up the history before migrating it: %w", err)

@@ -35,6 +35,7 @@ type Facts struct {
 	Ports     map[int]analyze.Listener
 	AptNames  []string                 // every package apt knows
 	Vocabs    map[string]analyze.Vocab // tool → what its completion files name
+	Helps     map[string]string        // "docker run --help" → what it prints
 
 	mu    sync.Mutex
 	calls []string
@@ -240,4 +241,11 @@ func (f *Facts) AptPackages(_ context.Context, prefix string) []string {
 func (f *Facts) Completion(_ context.Context, tool string) analyze.Vocab {
 	f.record("Completion " + tool)
 	return f.Vocabs[tool]
+}
+
+// Help returns Helps[argv joined by spaces].
+func (f *Facts) Help(_ context.Context, argv []string) string {
+	key := strings.Join(argv, " ")
+	f.record("Help " + key)
+	return f.Helps[key]
 }

@@ -1,7 +1,9 @@
 // Package probe gathers environment facts for package analyze: lazily (only
 // when a rule asks), once (answers are cached), concurrently, and within a
 // short timeout per fact. It only reads: directory listings, a few project
-// files, /proc, and read-only git and apt-cache queries.
+// files, /proc, and read-only git and apt-cache queries; the one program it
+// runs is a tool on the PATH asked for its help, in the words its own message
+// gave (Help).
 package probe
 
 import (
@@ -74,6 +76,7 @@ type Probe struct {
 	ports   memo[analyze.Listener]
 	apt     memo[string] // the index of apt's package names (aptIndex)
 	vocabs  memo[analyze.Vocab]
+	helps   memo[string] // a tool's --help (Help)
 	looks   memo[bool]
 }
 

@@ -61,7 +61,7 @@ func NewAnalyzer(patternsFile string) (*analyze.Analyzer, []config.Warning) {
 // Past returns the user's recent commands, newest first, for the rules that
 // prefer what this user ran successfully before.
 func Past(ctx context.Context, s *history.Store) []analyze.Past {
-	es, err := s.List(ctx, history.Query{Limit: 500})
+	es, err := s.Latest(ctx, 500)
 	if err != nil {
 		return nil
 	}

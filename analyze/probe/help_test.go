@@ -1,0 +1,70 @@
+package probe
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHelp: a tool's help is what it prints for its name, subcommands and
+// --help, run from the PATH's absolute directories only, kept under the
+// program's stamp and asked again when the program changes; anything but
+// a name and subcommands is not run.
+func TestHelp(t *testing.T) {
+	dir := t.TempDir()
+	bin, cache, log := filepath.Join(dir, "bin"), filepath.Join(dir, "vocab"), filepath.Join(dir, "ran")
+	write(t, filepath.Join(bin, "frob"), "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> "+log+"\necho '  --rm   remove'\necho '  --tty  a tty' >&2\nexit 2\n", 0o755)
+	p := New(Options{Path: "relative:" + bin, VocabDir: cache})
+	got := p.Help(t.Context(), []string{"frob", "run", "--help"})
+	if !strings.Contains(got, "--rm") || !strings.Contains(got, "--tty") {
+		t.Fatalf("Help = %q; want both streams", got)
+	}
+	if b, _ := os.ReadFile(log); string(b) != "frob run --help\n" {
+		t.Errorf("the program ran as %q; want its name, the words and --help", b)
+	}
+	// Another process: from the cache, not run again.
+	if got2 := New(Options{Path: bin, VocabDir: cache}).Help(t.Context(), []string{"frob", "run", "--help"}); got2 != got {
+		t.Errorf("cached Help = %q; want %q", got2, got)
+	}
+	if b, _ := os.ReadFile(log); strings.Count(string(b), "\n") != 1 {
+		t.Errorf("the program ran again: %q", b)
+	}
+	ents, _ := os.ReadDir(cache)
+	for _, e := range ents {
+		if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %v; want 0600", e.Name(), fi.Mode().Perm())
+		}
+	}
+	for _, argv := range [][]string{
+		{"frob", "--help", "x"},                // not last
+		{"frob", "-rf", "--help"},              // an option
+		{"frob", "../x", "--help"},             // a path
+		{"frob", "$(id)", "--help"},            // shell text
+		{"./frob", "--help"},                   // a path to a program
+		{"frob"},                               // no help asked
+		{"nope", "--help"},                     // not on the PATH
+		{"frob", "a", "b", "c", "d", "--help"}, // more words than subcommands have
+	} {
+		if got := p.Help(t.Context(), argv); got != "" {
+			t.Errorf("Help(%q) = %q; want nothing run", argv, got)
+		}
+	}
+	// A program in a relative directory of the PATH is never run.
+	cwd := t.TempDir()
+	write(t, filepath.Join(cwd, "rel", "frob2"), "#!/bin/sh\necho --rm\n", 0o755)
+	t.Chdir(cwd)
+	if got := New(Options{Path: "rel:" + bin}).Help(t.Context(), []string{"frob2", "--help"}); got != "" {
+		t.Errorf("Help ran a program of a relative PATH directory: %q", got)
+	}
+}
+
+// TestHelpBounded: a program that prints without end is cut at maxHelp and
+// one that never ends is killed, its children with it.
+func TestHelpBounded(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bin")
+	write(t, filepath.Join(bin, "yes2"), "#!/bin/sh\nexec yes -- --all\n", 0o755)
+	if got := New(Options{Path: bin}).Help(t.Context(), []string{"yes2", "--help"}); len(got) != maxHelp {
+		t.Errorf("Help of an endless printer = %d bytes; want %d", len(got), maxHelp)
+	}
+}
