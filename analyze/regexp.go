@@ -32,7 +32,61 @@ func (l lazyRegexp) get() *regexp.Regexp {
 // reached cost hookd suggest 2 ms of its 10.
 func (l lazyRegexp) absentFrom(s string) bool {
 	need := regexpNeed(string(l))
-	return need != "" && !strings.Contains(s, need)
+	return need != "" && !holdsNeed(s, need)
+}
+
+// needFold starts a need whose texts are matched ignoring ASCII case.
+const needFold = '\x01'
+
+// holdsNeed reports whether s holds one of need's texts (separated by NUL;
+// lower-case and matched ignoring ASCII case after a leading needFold).
+func holdsNeed(s, need string) bool {
+	fold := need[0] == needFold
+	if fold {
+		need = need[1:]
+	}
+	for need != "" {
+		var text string
+		text, need, _ = strings.Cut(need, "\x00")
+		if fold && containsFoldASCII(s, text) || !fold && strings.Contains(s, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether s holds lower (lower-case ASCII) in
+// any ASCII case, without copying s.
+func containsFoldASCII(s, lower string) bool {
+	if strings.ContainsAny(lower, "sk") && (strings.Contains(s, "ſ") || strings.Contains(s, "\u212A")) {
+		return true // ſ and the Kelvin sign fold to s and k: the regexp decides
+	}
+	c0, c1 := lower[0], lower[0]
+	if 'a' <= c0 && c0 <= 'z' {
+		c1 = c0 - 'a' + 'A'
+	}
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if j := strings.IndexAny(s[i:len(s)-len(lower)+1], string([]byte{c0, c1})); j < 0 {
+			return false
+		} else {
+			i += j
+		}
+		k := 1
+		for k < len(lower) {
+			b := s[i+k]
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			if b != lower[k] {
+				break
+			}
+			k++
+		}
+		if k == len(lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // MatchString is regexp.Regexp.MatchString.

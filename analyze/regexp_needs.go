@@ -23,18 +23,28 @@ func regexpNeed(src string) string {
 		return ": unknown option"
 	case "(?:Connecting to|connect to) \\S+ \\|?(\\S+?)\\|?:(\\d+)\\.\\.\\. failed: Connection refused":
 		return "... failed: Connection refused"
+	case "(?:Device \"([^\"]+)\" does not exist|Cannot find device \"([^\"]+)\"|(\\S+): error fetching interface information: Device not found|SIOC\\w+: No such device)":
+		return "\" does not exist\x00Cannot find device \"\x00: error fetching interface information: Device not found\x00: No such device"
+	case "(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z0-9_.]+)'?|(?m)^\\S*python[0-9.]*: No module named ([A-Za-z0-9_.]+)":
+		return ": No module named \x00: No module named "
 	case "(?:No match for argument|Unable to find a match): ([\\w.+-]+)":
-		return ": "
+		return "No match for argument\x00Unable to find a match"
 	case "(?:[Cc]annot|failed to) (?:access|statx?|open|remove|read|find)(?: [a-z]+){0,2} ['‘\\x60]([^'’\\n]+)['’](?: for (?:reading|writing))?: No such file or directory":
 		return ": No such file or directory"
+	case "(?:[Mm]issing script:? \"?([^\"\\s]+)\"?|error Command \"([^\"]+)\" not found|ERR_PNPM_NO_SCRIPT\\s+Missing script: (\\S+))":
+		return "issing script\x00error Command \"\x00ERR_PNPM_NO_SCRIPT"
 	case "(?:\\[|test): ([^:\\n]*): integer expression expected":
 		return ": integer expression expected"
+	case "(?:cannot find module providing package|no required module provides package) ([^\\s:;]+)":
+		return "cannot find module providing package\x00no required module provides package"
 	case "(?:connect|dial tcp) \\[?([^\\s\\]]+?)\\]?:(\\d+): connect: connection refused":
 		return ": connect: connection refused"
 	case "(?:cp|install|ln): (?:cannot create (?:regular file|directory|symbolic link)|failed to create (?:symbolic|hard) link) ['‘\\x60]([^'’\\n]+)['’]: No such file or directory":
 		return ": No such file or directory"
 	case "(?:error: )?file not found: (\\S+)":
 		return "file not found: "
+	case "(?:export|declare|local|readonly|typeset): [`']?([^'`:]*)'?: not a valid identifier|not valid in this context: (\\S+)":
+		return ": not a valid identifier\x00not valid in this context: "
 	case "(?:fatal|error): remote (\\S+) already exists":
 		return " already exists"
 	case "(?:invalid|illegal|unknown) option -- '?([A-Za-z])'?":
@@ -44,11 +54,83 @@ func regexpNeed(src string) string {
 	case "(?:mv|cp): cannot (?:move|copy|create regular file) ['‘\\x60]([^'’\\n]+)['’](?: to ['‘\\x60]([^'’\\n]+)['’])?: Not a directory":
 		return ": Not a directory"
 	case "(?:ssh|ping): (?:Could not resolve hostname )?(\\S+?): (?:Name or service not known|Temporary failure in name resolution|No address associated with hostname)":
-		return ": "
+		return "Name or service not known\x00Temporary failure in name resolution\x00No address associated with hostname"
 	case "(?:tar(?: \\(child\\))?: )?([a-z0-9]+): Cannot exec: No such file or directory":
 		return ": Cannot exec: No such file or directory"
 	case "(?:unresolved import|use of undeclared (?:crate or module|type or module)|can't find crate for) `([a-zA-Z0-9_]+)":
-		return " `"
+		return "nresolved import\x00se of undeclared \x00can't find crate for"
+	case "(?i)(?:command|verb|operation|named|task|recipe)[: ]+[\"'`‘]([^\"'`’]+)[\"'`’][^\n]*?[Dd]id you mean:? [\"'`‘]?([^\"'`’?\n]+?)[\"'`’]?\\?":
+		return "\x01did you mean"
+	case "(?i)(?:file|path) ['\"]?([^'\"\\s]+)['\"]? (?:does not exist|not found)":
+		return "\x01does not exist\x00not found"
+	case "(?i)(?:listen|bind)(?: tcp)?[^\\n]*?:(\\d{2,5})[^\\n]*address already in use":
+		return "\x01address already in use"
+	case "(?i)(?:run|try|see|use|type)\\s+['‘\"`]([^'’\"`\n]{1,120}?) (--help|-h)['’\"]":
+		return "\x01run\x00try\x00see\x00use\x00type"
+	case "(?i)Directory not empty":
+		return "\x01directory not empty"
+	case "(?i)\\b(?:error|fatal|failed|exception)\\b":
+		return "\x01error\x00tal\x00iled\x00exception"
+	case "(?i)\\b(?:run|try|use|execute)(?: running)?:?\\s+['\"`‘]([a-z][^'\"`’\\n]{2,100})['\"`’]":
+		return "\x01run\x00try\x00use\x00execute"
+	case "(?i)address already in use[^\\n]*?[: ](\\d{2,5})\\b":
+		return "\x01address already in use"
+	case "(?i)argument list too long":
+		return "\x01argument list too long"
+	case "(?i)command not found|: not found|no such command|unknown command|is not a .* command":
+		return "\x01command not found\x00: not found\x00no such command\x00unknown command\x00is not a "
+	case "(?i)connection refused|could not resolve|name or service not known|network is unreachable|timed out|no route to host|temporary failure in name resolution|couldn't connect":
+		return "\x01nnection refused\x00uld not resolve\x00ame or service not known\x00etwork is unreachable\x00timed out\x00no route to host\x00temporary failure in name resolution\x00couldn't connect"
+	case "(?i)device or resource busy":
+		return "\x01device or resource busy"
+	case "(?i)disk quota exceeded":
+		return "\x01disk quota exceeded"
+	case "(?i)enoent.*package\\.json|could not read package\\.json|no such file or directory, open '[^']*package\\.json'":
+		return "\x01package.json\x00could not read package.json\x00no such file or directory, open '"
+	case "(?i)exec format error|cannot execute binary file":
+		return "\x01exec format error\x00cannot execute binary file"
+	case "(?i)failed to read dockerfile|unable to evaluate symlinks in dockerfile path|cannot locate specified dockerfile":
+		return "\x01failed to read dockerfile\x00unable to evaluate symlinks in dockerfile path\x00cannot locate specified dockerfile"
+	case "(?i)file name too long":
+		return "\x01file name too long"
+	case "(?i)input/output error":
+		return "\x01input/output error"
+	case "(?i)invalid cross-device link":
+		return "\x01invalid cross-device link"
+	case "(?i)invalid option|unknown option|unrecognized option|usage:|config|invalid argument":
+		return "\x01invalid option\x00known option\x00recognized option\x00sage:\x00config\x00invalid argument"
+	case "(?i)no module named|cannot find module|could not find package|missing dependency|not installed|unresolved import":
+		return "\x01no module named\x00annot find module\x00ould not find package\x00missing dependency\x00not installed\x00unresolved import"
+	case "(?i)no space left on device":
+		return "\x01no space left on device"
+	case "(?i)no such file or directory|does not exist|not found|cannot find|can't open":
+		return "\x01no such file or directory\x00does not exist\x00not found\x00not find\x00't open"
+	case "(?i)permission denied|not permitted|are you root|must be root|eacces|access denied|superuser":
+		return "\x01permission denied\x00not permitted\x00are you root\x00must be root\x00eacces\x00access denied\x00superuser"
+	case "(?i)port (\\d{2,5}) is already in use|port (\\d{2,5}) (?:is )?(?:already )?(?:in use|taken)":
+		return "\x01port "
+	case "(?i)read-only file system":
+		return "\x01read-only file system"
+	case "(?i)repository name (?:\\([^)]*\\) )?must be lowercase|invalid tag .*: repository name must be lowercase":
+		return "\x01must be lowercase\x00: repository name must be lowercase"
+	case "(?i)stale file handle":
+		return "\x01stale file handle"
+	case "(?i)syntax error|syntaxerror|unexpected token|parse error|unexpected eof|invalid syntax":
+		return "\x01syntax\x00unexpected token\x00parse error\x00unexpected eof\x00invalid syntax"
+	case "(?i)text file busy":
+		return "\x01text file busy"
+	case "(?i)too many levels of symbolic links":
+		return "\x01too many levels of symbolic links"
+	case "(?i)too many open files":
+		return "\x01too many open files"
+	case "(?i)unknown command:? (?:docker )?'?([^'\\s]+)'?":
+		return "\x01unknown command"
+	case "(?im)^\\s*usage:\\s+(\\S+)\\s+(.*)$":
+		return "\x01usage:"
+	case "(?im)kill: (?:([^\\s:]+): arguments must be process or job ids|illegal (?:pid|number): (\\S+)|cannot find process \"?([^\"\\s]+?)\"?\\.?$|failed to parse argument: '([^']+)')":
+		return "\x01: arguments must be process or job ids\x00illegal \x00cannot find process \x00failed to parse argument: '"
+	case "(?m)(?:^[^\\s:]+: |zsh: is a directory: )(\\S+?)(?:: [Ii]s a directory)?\\s*$":
+		return ": \x00zsh: is a directory: "
 	case "(?m)(?:stat|open|lstat) ([^:\\n]+): no such file or directory":
 		return ": no such file or directory"
 	case "(?m)(\\S+) is not a [\\w-]+ command\\.\\s*\\n[^\\n]*?Did you mean ([\\w:-]+)\\?":
@@ -78,7 +160,9 @@ func regexpNeed(src string) string {
 	case "(?m)^(?:zip|unzip) .*?: ([^:\\n]+) is a directory":
 		return " is a directory"
 	case "(?m)^(SyntaxError|IndentationError|TabError): (.*)$":
-		return ": "
+		return "SyntaxError\x00IndentationError\x00TabError"
+	case "(?m)^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt|Warning)|KeyError|StopIteration)(?:: (.*))?$":
+		return "rror\x00ception\x00it\x00Interrupt\x00Warning\x00KeyError\x00StopIteration"
 	case "(?m)^([^\\s:]+\\.(?:c|cc|cpp|cxx|h|hpp)):(\\d+):(?:\\d+:)? (?:fatal )?error: (.+)$":
 		return "error: "
 	case "(?m)^(\\S+): unrecognized service":
@@ -86,9 +170,9 @@ func regexpNeed(src string) string {
 	case "(?m)^(\\S+):(\\d+): \\*\\*\\* missing separator":
 		return ": *** missing separator"
 	case "(?m)^(\\S+?):? (?:line )?\\d+: (?:(?:source|\\[\\[|declare|shopt|pushd|popd|function|local|let|typeset|mapfile|readarray): not found|Syntax error: \"\\(\" unexpected|Bad substitution|Syntax error: redirection unexpected)":
-		return ": "
+		return ": not found\x00Syntax error: \"(\" unexpected\x00Bad substitution\x00Syntax error: redirection unexpected"
 	case "(?m)^(\\S+?:\\d+)\\n[\\s\\S]*?^((?:[A-Z]\\w*)?(?:Error|Exception))(?: \\[[\\w-]+\\])?: (.+)$":
-		return ": "
+		return "rror\x00xception"
 	case "(?m)^(\\S+\\.java):(\\d+): error: (.+)$":
 		return ": error: "
 	case "(?m)^--- FAIL: (\\S+)":
@@ -104,7 +188,7 @@ func regexpNeed(src string) string {
 	case "(?m)^FAILED (\\S+)":
 		return "FAILED "
 	case "(?m)^[ \\t]+((?:nix-shell -p|nix-env -iA|nix shell|nix profile install) [\\w.#+-]+)[ \\t]*$":
-		return "nix"
+		return "shell -p\x00env -iA\x00shell\x00profile install"
 	case "(?m)^\\S+: (?:error: |fatal: )?([^:\\n]+): No such file or directory":
 		return ": No such file or directory"
 	case "(?m)^\\S+: can't (?:read|open|stat) ([^:\\n]+): No such file or directory":
@@ -117,6 +201,8 @@ func regexpNeed(src string) string {
 		return "command '"
 	case "(?m)^\\s*git push --set-upstream (\\S+) (\\S+)\\s*$":
 		return "git push --set-upstream "
+	case "(?m)^\\s*✕ (.+)$|Tests:\\s+\\d+ failed":
+		return "✕ \x00 failed"
 	case "(?m)^def (\\w+)\\(":
 		return "def "
 	case "(?m)^error(?:\\[(E\\d+)\\])?: (.+)\\n\\s*--> ([^\\s:]+):(\\d+)":
@@ -126,13 +212,13 @@ func regexpNeed(src string) string {
 	case "(?m)^go (\\S+): unknown command":
 		return ": unknown command"
 	case "(?m)^grep: (Unmatched [^\\n]*|Invalid (?:regular expression|preceding regular expression|range end|back reference|content of \\\\\\{\\\\\\})|Trailing backslash)":
-		return "grep: "
+		return "Unmatched \x00regular expression\x00preceding regular expression\x00range end\x00back reference\x00content of \\{\\}\x00Trailing backslash"
 	case "(?m)^grep: ([^:\\n]+): Is a directory":
 		return ": Is a directory"
 	case "(?m)^gzip: (\\S+) is a directory -- ignored":
 		return " is a directory -- ignored"
 	case "(?m)^make(?:\\[\\d+\\])?: ([^\\s:]+): (?:Command not found|No such file or directory)":
-		return "make"
+		return "Command not found\x00No such file or directory"
 	case "(?m)^make(?:\\[\\d+\\])?: \\*\\*\\* \\[([^:\\]]+):(\\d+): ([^\\]]+)\\] Error (\\d+)":
 		return "] Error "
 	case "(?m)^not ok \\d+ - (.+)$":
@@ -167,6 +253,8 @@ func regexpNeed(src string) string {
 		return ": cannot execute: required file not found"
 	case "(pyenv|rbenv|goenv|nodenv|jenv|plenv|phpenv|tfenv|swiftenv)(?::| ERROR:)? version [`'\"]?([\\w.+-]{1,40})['\"`]? (?:is )?not installed":
 		return "not installed"
+	case "404 Not Found - GET https?://\\S+/(@?[^\\s/]+(?:%2[fF][^\\s/]+)?) - Not found|'([^']+)' is not in (?:the npm|this) registry":
+		return "404 Not Found - GET http\x00' is not in "
 	case "Available lifecycle phases are: ([^.]+(?:\\.[^ ][^.]*)*)\\.":
 		return "Available lifecycle phases are: "
 	case "Bad configuration option: (\\S+)":
@@ -196,7 +284,7 @@ func regexpNeed(src string) string {
 	case "Don't know how to build task '([^']+)'[\\s\\S]*?Did you mean\\?((?:[ \\t]+\\S+\\n?)+)":
 		return "Don't know how to build task '"
 	case "E: (?:Unable to locate package |Package '?)([^\\s']+)'?(?: has no installation candidate)?":
-		return "E: "
+		return "Unable to locate package \x00Package "
 	case "E: Invalid operation (\\S+)":
 		return "E: Invalid operation "
 	case "ECONNREFUSED (\\S+?):(\\d+)":
@@ -225,6 +313,8 @@ func regexpNeed(src string) string {
 		return "\nMaybe you meant:\n"
 	case "Invalid command '([^'\\s]+)'":
 		return "Invalid command '"
+	case "JSON\\.parse|Unexpected token":
+		return "JSON.parse\x00Unexpected token"
 	case "Job for (\\S+) failed":
 		return "Job for "
 	case "Migrations are pending\\.[\\s\\S]*?((?:bin/)?rails) db:migrate(?: RAILS_ENV=(\\w+))?":
@@ -257,10 +347,12 @@ func regexpNeed(src string) string {
 		return "' are too open"
 	case "Protocol \"?([a-zA-Z0-9+.-]+)\"? not supported":
 		return " not supported"
+	case "REMOTE HOST IDENTIFICATION HAS CHANGED|Offending (?:\\S+ )?key (?:for IP )?in (\\S+):(\\d+)":
+		return "REMOTE HOST IDENTIFICATION HAS CHANGED\x00Offending "
 	case "Task \"([^\"]+)\" not found":
 		return "\" not found"
 	case "Task '([^']+)' is not in your gulpfile|Task never defined: (\\S+)":
-		return "Task "
+		return "' is not in your gulpfile\x00never defined: "
 	case "The container name \"/([^\"]+)\" is already in use":
 		return "The container name \"/"
 	case "The current branch (\\S+) has no upstream branch":
@@ -271,14 +363,18 @@ func regexpNeed(src string) string {
 		return "The most similar choice"
 	case "The requested URL returned error: (\\d+)":
 		return "The requested URL returned error: "
+	case "The system cannot find the file specified|Could not find file ['\"]([^'\"]+)['\"]":
+		return "The system cannot find the file specified\x00Could not find file "
+	case "There are test failures|Tests run: \\d+, Failures: [1-9]":
+		return "here are test failures\x00, Failures: "
 	case "Unable to access jarfile (\\S+)":
 		return "Unable to access jarfile "
 	case "Unit ([^\\s]+?)(?:\\.service)? (?:not found|could not be found)":
-		return "Unit "
+		return "not found\x00could not be found"
 	case "Unknown (?:command verb|operation) '?([^',.\\s]+)'?":
-		return "Unknown "
+		return "command verb\x00operation"
 	case "Unknown (?:command verb|operation) '?([^'\\s.]+)'?":
-		return "Unknown "
+		return "command verb\x00operation"
 	case "Unknown command: \"([^\"]+)\"[\\s\\S]*?Did you mean (?:this|one of these)\\?\\n((?:[ \\t]+\\S.*\\n?)+)":
 		return "Unknown command: \""
 	case "Unknown command: \"?([^\"\\s]+)\"?":
@@ -297,14 +393,20 @@ func regexpNeed(src string) string {
 		return "Unrecognized option: "
 	case "Unrecognized switch: (--?[^\\s=]+)":
 		return "Unrecognized switch: "
+	case "UnsupportedClassVersionError|class file version (\\d+\\.\\d+)":
+		return "UnsupportedClassVersionError\x00class file version "
 	case "[\"']?docker (?:buildx )?build[\"']? requires (?:exactly )?1 argument":
 		return " requires "
 	case "[Ss]ubcommand '([^']+)' wasn't recognized\\s*\\n\\s*Did you mean '([^']+)'":
 		return "' wasn't recognized"
+	case "\\$'\\\\r': command not found|\\r: command not found|\\^M: bad interpreter|/\\S+\\r: bad interpreter":
+		return "$'\\r': command not found\x00\r: command not found\x00^M: bad interpreter\x00\r: bad interpreter"
 	case "\\.java:\\[\\d+":
 		return ".java:["
 	case "\\[: missing [`']\\]'|\\[: missing \\]":
 		return "[: missing "
+	case "\\[: too many arguments|unary operator expected|binary operator expected|integer expression expected":
+		return "[: too many arguments\x00unary operator expected\x00binary operator expected\x00integer expression expected"
 	case "are the same file":
 		return "are the same file"
 	case "bad option: (--?[^\\s=]+)":
@@ -320,11 +422,11 @@ func regexpNeed(src string) string {
 	case "cannot read: ([^:\\n]+): No such file or directory":
 		return ": No such file or directory"
 	case "cd(?::\\d+)?: (?:no such file or directory: (.+)|(.+?): No such file or directory|can't cd to (.+))\\s*$":
-		return "cd"
+		return "no such file or directory: \x00: No such file or directory\x00can't cd to "
 	case "cd(?::\\d+)?: (?:not a directory: (.+)|(.+?): Not a directory)\\s*$":
-		return "cd"
+		return "not a directory: \x00: Not a directory"
 	case "cd: too many arguments|cd: string not in pwd":
-		return "cd: "
+		return "too many arguments\x00string not in pwd"
 	case "class (\\S+) is public, should be declared in a file named (\\S+\\.java)":
 		return " is public, should be declared in a file named "
 	case "connect to (\\S+) port (\\d+) \\(tcp\\) failed":
@@ -335,6 +437,8 @@ func regexpNeed(src string) string {
 		return "connection to server at \""
 	case "cp: -r not specified; omitting directory ['‘\\x60]([^'’\\n]+)['’]":
 		return "cp: -r not specified; omitting directory "
+	case "declared and not used: (\\S+)|(\\S+) declared (?:and|but) not used":
+		return "declared and not used: \x00 declared "
 	case "destination path '([^']+)' already exists and is not an empty directory":
 		return "' already exists and is not an empty directory"
 	case "did you mean `(--[^`]+)` \\(with two dashes\\)":
@@ -343,6 +447,8 @@ func regexpNeed(src string) string {
 		return "does not contain recipe `"
 	case "dpkg was interrupted, you must manually run '(?:sudo )?(dpkg --configure -a)'":
 		return "dpkg was interrupted, you must manually run '"
+	case "ensurepip is not\\s+available|apt install (python3(?:\\.\\d+)?-venv)":
+		return "ensurepip is not\x00apt install "
 	case "error: src refspec (\\S+) does not match any":
 		return "error: src refspec "
 	case "error: target not found: ([\\w.+-]+)":
@@ -362,7 +468,7 @@ func regexpNeed(src string) string {
 	case "fatal error: ([^:\\s]+\\.h(?:pp)?|[A-Za-z0-9_/]+/[A-Za-z]+): No such file or directory":
 		return ": No such file or directory"
 	case "fatal: (?:invalid reference|a branch named '[^']+' already exists|ambiguous argument|couldn't find remote ref|bad revision|not a valid object name|Needed a single revision|branch '[^']+' not found)[: ]*'?([^'\\s:]*)'?":
-		return "fatal: "
+		return "invalid reference\x00' already exists\x00mbiguous argument\x00couldn't find remote ref\x00bad revision\x00not a valid object name\x00Needed a single revision\x00' not found"
 	case "fatal: a branch named '([^']+)' already exists":
 		return "fatal: a branch named '"
 	case "fatal: tag '([^']+)' already exists":
@@ -402,7 +508,7 @@ func regexpNeed(src string) string {
 	case "no such (?:sub)?command: `([^`]+)`":
 		return "command: `"
 	case "no such (?:sub)?command: `([^`]+)`[\\s\\S]*?(?:a command with a similar name exists|Did you mean): `([^`]+)`":
-		return "command: `"
+		return "a command with a similar name exists\x00Did you mean"
 	case "no such command [`'\"]([^`'\"]+)":
 		return "no such command "
 	case "no such option: (--?[^\\s=]+)":
@@ -421,6 +527,8 @@ func regexpNeed(src string) string {
 		return "paths must precede expression: "
 	case "pathspec '([^']+)' did not match any file":
 		return "' did not match any file"
+	case "pull access denied for ([^,\\s]+)|repository ([^\\s]+) not found|manifest for (\\S+) not found|manifest unknown":
+		return "pull access denied for \x00repository \x00manifest "
 	case "register(?:Multi)?Task\\(\\s*['\"]([\\w:-]+)['\"]":
 		return "register"
 	case "rm: cannot remove ['‘\\x60]([^'’\\n]+)['’]: Is a directory":
@@ -470,7 +578,7 @@ func regexpNeed(src string) string {
 	case "unrecognized option[: ]+'?(--[^'=\\s]+)":
 		return "unrecognized option"
 	case "unrecognized subcommand '([^']+)'\\s*\\n\\s*tip: (?:a similar subcommand exists|some similar subcommands exist): ((?:'[^']+'(?:, )?)+)":
-		return "unrecognized subcommand '"
+		return "a similar subcommand exists\x00some similar subcommands exist"
 	case "zsh: no such file or directory: (\\S+)":
 		return "zsh: no such file or directory: "
 	}

@@ -58,10 +58,15 @@ func NewAnalyzer(patternsFile string) (*analyze.Analyzer, []config.Warning) {
 	return a, warns
 }
 
+// pastRuns is the number of recent commands the rules see: a day or two of
+// work for most, read in 0.4 ms of a fresh process at 1M commands (500
+// took 1.2 ms of the failure path's 15).
+const pastRuns = 200
+
 // Past returns the user's recent commands, newest first, for the rules that
 // prefer what this user ran successfully before.
 func Past(ctx context.Context, s *history.Store) []analyze.Past {
-	es, err := s.Latest(ctx, 500)
+	es, err := s.Latest(ctx, pastRuns)
 	if err != nil {
 		return nil
 	}
