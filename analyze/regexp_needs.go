@@ -187,6 +187,8 @@ func regexpNeed(src string) string {
 		return "FAIL"
 	case "(?m)^FAILED (\\S+)":
 		return "FAILED "
+	case "(?m)^No manual entry for (\\S+)(?: in section (\\w+))?":
+		return "No manual entry for "
 	case "(?m)^[ \\t]+((?:nix-shell -p|nix-env -iA|nix shell|nix profile install) [\\w.#+-]+)[ \\t]*$":
 		return "shell -p\x00env -iA\x00shell\x00profile install"
 	case "(?m)^\\S+: (?:error: |fatal: )?([^:\\n]+): No such file or directory":
@@ -201,8 +203,12 @@ func regexpNeed(src string) string {
 		return "command '"
 	case "(?m)^\\s*git push --set-upstream (\\S+) (\\S+)\\s*$":
 		return "git push --set-upstream "
+	case "(?m)^\\s*zip warning: name not matched: (.+?)\\s*$":
+		return "zip warning: name not matched: "
 	case "(?m)^\\s*✕ (.+)$|Tests:\\s+\\d+ failed":
 		return "✕ \x00 failed"
+	case "(?m)^\\|(?:---|\\+\\+\\+|Index:) ([^\\s|]+)":
+		return "---\x00+++\x00Index:"
 	case "(?m)^def (\\w+)\\(":
 		return "def "
 	case "(?m)^error(?:\\[(E\\d+)\\])?: (.+)\\n\\s*--> ([^\\s:]+):(\\d+)":
@@ -263,6 +269,8 @@ func regexpNeed(src string) string {
 		return "Bad flag `"
 	case "Bind for [^\\s]*?:(\\d+) failed: port is already allocated":
 		return " failed: port is already allocated"
+	case "Can't locate (\\S+)\\.pm in @INC(?: \\(you may need to install the ([\\w:]+) module\\))?":
+		return "Can't locate "
 	case "Cannot find (?:module|package) '([^']+)'":
 		return "Cannot find "
 	case "Cannot find module '([./][^']+)'":
@@ -531,6 +539,8 @@ func regexpNeed(src string) string {
 		return "pull access denied for \x00repository \x00manifest "
 	case "register(?:Multi)?Task\\(\\s*['\"]([\\w:-]+)['\"]":
 		return "register"
+	case "rm: cannot remove ['‘\\x60]([^'’\\n]+)['’]: Directory not empty":
+		return ": Directory not empty"
 	case "rm: cannot remove ['‘\\x60]([^'’\\n]+)['’]: Is a directory":
 		return "rm: cannot remove "
 	case "rmdir: failed to remove ['‘\\x60]([^'’\\n]+)['’]: Directory not empty":

@@ -49,6 +49,8 @@ var (
 		lazyRegexp(`zsh: no such file or directory: (\S+)`),
 		lazyRegexp(`(?i)(?:file|path) ['"]?([^'"\s]+)['"]? (?:does not exist|not found)`),
 		lazyRegexp(`The system cannot find the file specified|Could not find file ['"]([^'"]+)['"]`),
+		// zip (real): zip warning: name not matched: scr
+		lazyRegexp(`(?m)^\s*zip warning: name not matched: (.+?)\s*$`),
 	}
 
 	dirOperandRes = []struct {
@@ -58,6 +60,8 @@ var (
 		{lazyRegexp(`cp: -r not specified; omitting directory ` + q), "cp"},
 		{lazyRegexp(`rm: cannot remove ` + q + `: Is a directory`), "rm"},
 		{lazyRegexp(`rmdir: failed to remove ` + q + `: Directory not empty`), "rmdir"},
+		// rm -d (real): rm: cannot remove 'src': Directory not empty
+		{lazyRegexp(`rm: cannot remove ` + q + `: Directory not empty`), "rm -d"},
 		{lazyRegexp(`(?m)^grep: ([^:\n]+): Is a directory`), "grep"},
 		{lazyRegexp(`(?m)^scp: ([^:\n]+): not a regular file`), "scp"},
 		{lazyRegexp(`ln: ` + `([^:\n]+)` + `: hard link not allowed for directory`), "ln"},
@@ -310,7 +314,7 @@ func ruleMissingParent(ctx context.Context, f *Failure) *Finding {
 }
 
 func ruleMissingFile(ctx context.Context, f *Failure) *Finding {
-	if !f.has("no such file", "not found", "cannot find", "does not exist", "can't open", "cannot open", "unable to access") && !(f.Output == "" && f.ExitCode != 0) {
+	if !f.has("no such file", "not found", "cannot find", "does not exist", "can't open", "cannot open", "unable to access", "name not matched") && !(f.Output == "" && f.ExitCode != 0) {
 		return nil
 	}
 	if f.find(mkdirNoParentRe) != nil || f.find(createFileRe) != nil || f.find(touchRe) != nil || f.find(cdMissingRe) != nil {
@@ -449,6 +453,20 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 				fx.Risk = RiskHigh // everything in the directory goes, for good
 			}
 			return found(FileNotFound, 0.9, fmt.Sprintf("%s is a directory; %s only with -r.", dir, c.Name()+" "+what), fx)
+		case "rm -d":
+			// -d removes empty directories only: -r in its place.
+			for i := 1; i < len(c.Args); i++ {
+				a := c.Args[i]
+				if a == "--" {
+					break
+				}
+				if a == "-d" || a == "--dir" {
+					fx := fix(f.replaceWord(c, i, "-r"), 0.85, "Remove the directory and everything in it.")
+					fx.Risk = RiskHigh
+					return found(FileNotFound, 0.85, fmt.Sprintf("%s is not empty; rm -d removes empty directories only.", dir), fx)
+				}
+			}
+			return explain(FileNotFound, 0.7, "%s is not empty; rm -r would remove it with everything in it.", dir)
 		case "rmdir":
 			fx := fix(f.replaceWord(c, 0, "rm -r"), 0.85, "Remove the directory and everything in it.")
 			fx.Risk = RiskHigh
@@ -465,7 +483,8 @@ func ruleDirectoryOperand(ctx context.Context, f *Failure) *Finding {
 		case "gzip":
 			base := strings.TrimSuffix(dir, "/")
 			return found(FileNotFound, 0.85, fmt.Sprintf("gzip compresses single files; %s is a directory.", dir),
-				fix("tar -czf "+shellwords.QuotePath(filepath.Base(base)+".tar.gz")+" "+shellwords.QuotePath(base), 0.85, "Archive and compress the directory with tar."))
+				fix("tar -czf "+shellwords.QuotePath(filepath.Base(base)+".tar.gz")+" "+shellwords.QuotePath(base), 0.85, "Archive and compress the directory with tar."),
+				fix(f.addShortFlag(c, "r"), 0.8, "Compress each file in the directory in place (gzip -r)."))
 		case "zip":
 			return found(FileNotFound, 0.8, cause, fix(f.addShortFlag(c, "r"), 0.85, "Add -r to zip the directory's contents."))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookd/hookd/internal/shellwords"
@@ -602,4 +603,170 @@ func (f *Failure) findIf(key string, re lazyRegexp) []string {
 		return nil
 	}
 	return f.find(re)
+}
+
+// manMissingRe is man-db's answer for a page it has not: No manual entry for
+// tmx (and "in section 3" when one was asked).
+var manMissingRe = lazyRegexp(`(?m)^No manual entry for (\S+)(?: in section (\w+))?`)
+
+// ruleManPage offers the manual pages nearest the name asked for, among
+// the programs on the PATH (a section's directory holds too many pages to
+// list on the failure path: 18,000 where the Cloud SDK is installed) whose
+// page is installed.
+func ruleManPage(ctx context.Context, f *Failure) *Finding {
+	m := f.find(manMissingRe)
+	if m == nil {
+		return nil
+	}
+	c := f.call("man")
+	if c == nil {
+		return nil
+	}
+	j := -1
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i] == m[1] {
+			j = i
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	sections := []string{"1", "8"}
+	if m[2] != "" {
+		sections = []string{m[2]}
+	}
+	var fixes []Fix
+	best := closest(m[1], f.Env.Executables(ctx), nil)
+	for _, b := range best {
+		if len(fixes) == MaxFixes || b.score < best[0].score-typoMargin {
+			break
+		}
+		for _, sec := range sections {
+			if _, err := f.Env.Stat(ctx, "/usr/share/man/man"+sec[:1]+"/"+b.word+"."+sec+".gz"); err == nil {
+				fixes = append(fixes, fix(f.putWord(c, j, b.word), 0.85-0.04*float64(len(fixes)), "The manual has a page %s.", b.word))
+				break
+			}
+		}
+	}
+	if len(fixes) == 0 {
+		return explain(FileNotFound, 0.7, "No manual page is installed for %s.", m[1])
+	}
+	return found(FileNotFound, 0.85, fmt.Sprintf("No manual page %s; did you mean %s?", m[1], fixes[0].Command), fixes...)
+}
+
+// patchStripRe finds the names a patch gives its files, as patch quotes
+// them after "can't find file to patch" (|--- a/old.txt, |+++ b/new.txt).
+var patchStripRe = lazyRegexp(`(?m)^\|(?:---|\+\+\+|Index:) ([^\s|]+)`)
+
+// rulePatchStrip: patch did not find the files its patch names with the
+// leading directories -p took off. The -p that does find them here is the
+// one offered.
+func rulePatchStrip(ctx context.Context, f *Failure) *Finding {
+	if !f.has("wrong -p or --strip option") {
+		return nil
+	}
+	c := f.call("patch")
+	if c == nil {
+		return nil
+	}
+	pi, typed := -1, -1
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if len(a) == 3 && strings.HasPrefix(a, "-p") && a[2] >= '0' && a[2] <= '9' {
+			pi, typed = i, int(a[2]-'0')
+		}
+	}
+	for _, m := range patchStripRe.FindAllStringSubmatch(f.Output, 8) {
+		name := m[1]
+		if name == "/dev/null" {
+			continue
+		}
+		parts := strings.Split(strings.TrimPrefix(name, "/"), "/")
+		for p := 0; p < len(parts) && p <= 4; p++ {
+			if p == typed {
+				continue
+			}
+			if f.isFile(ctx, strings.Join(parts[p:], "/")) {
+				w := fmt.Sprintf("-p%d", p)
+				cmd := ""
+				if pi >= 0 {
+					cmd = f.replaceWord(c, pi, w)
+				} else {
+					cmd = f.replaceWords(c, 1, 1, w)
+				}
+				return found(FileNotFound, 0.85, fmt.Sprintf("The patch names %s; with %s it is %s, which is here.", name, w, strings.Join(parts[p:], "/")),
+					fix(cmd, 0.85, "Read the patch's file names with %s.", w))
+			}
+		}
+	}
+	return nil
+}
+
+// perlModuleRe is perl's word for a module it cannot load: Can't locate
+// Text/CSV.pm in @INC (you may need to install the Text::CSV module).
+var perlModuleRe = lazyRegexp(`Can't locate (\S+)\.pm in @INC(?: \(you may need to install the ([\w:]+) module\))?`)
+
+// rulePerlModule installs a Perl module perl cannot find: from Debian's
+// package of it where apt knows one (Text::CSV is libtext-csv-perl), else
+// from CPAN.
+func rulePerlModule(ctx context.Context, f *Failure) *Finding {
+	m := f.find(perlModuleRe)
+	if m == nil {
+		return nil
+	}
+	mod := m[2]
+	if mod == "" {
+		mod = strings.ReplaceAll(m[1], "/", "::")
+	}
+	for _, r := range mod {
+		if !(r == ':' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return nil
+		}
+	}
+	cause := fmt.Sprintf("The Perl module %s is not installed.", mod)
+	var fixes []Fix
+	deb := "lib" + strings.ToLower(strings.ReplaceAll(mod, "::", "-")) + "-perl"
+	if slices.Contains(f.Env.AptPackages(ctx, deb), deb) {
+		fixes = append(fixes, fix(f.installCommand(ctx, deb), 0.85, "Install Debian's package of %s.", mod))
+	}
+	if f.Env.LookPath(ctx, "cpanm") {
+		fixes = append(fixes, fix("cpanm "+mod, 0.8, "Install %s from CPAN.", mod))
+	}
+	fixes = append(fixes, fix("cpan "+mod, 0.8, "Install %s from CPAN.", mod))
+	return found(MissingDependency, 0.85, cause, fixes...)
+}
+
+// grepMatchers are grep's options that choose how the pattern is read; it
+// takes one.
+var grepMatchers = map[string]bool{"-E": true, "-F": true, "-G": true, "-P": true, "--extended-regexp": true,
+	"--fixed-strings": true, "--basic-regexp": true, "--perl-regexp": true}
+
+// ruleGrepMatchers: grep was given two ways to read its pattern ("conflicting
+// matchers specified"); each fix keeps one of them.
+func ruleGrepMatchers(ctx context.Context, f *Failure) *Finding {
+	if !f.has("conflicting matchers") {
+		return nil
+	}
+	c := f.call("grep")
+	if c == nil {
+		return nil
+	}
+	var at []int
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i] == "--" {
+			break
+		}
+		if grepMatchers[c.Args[i]] {
+			at = append(at, i)
+		}
+	}
+	if len(at) != 2 {
+		return explain(SyntaxError, 0.75, "grep takes one of -E, -F, -G and -P.")
+	}
+	fd := found(SyntaxError, 0.85, fmt.Sprintf("grep takes one of -E, -F, -G and -P, not both %s and %s.", c.Args[at[0]], c.Args[at[1]]))
+	for k, drop := range []int{at[1], at[0]} {
+		keep := c.Args[at[k]]
+		fd.Fixes = append(fd.Fixes, fix(f.replaceWords(c, drop, drop+1, ""), 0.85-0.04*float64(k), "Read the pattern as %s says.", keep))
+	}
+	return fd
 }

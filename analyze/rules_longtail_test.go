@@ -101,3 +101,55 @@ func TestLongTail(t *testing.T) {
 		{name: "mkdir in /proc", cmd: "mkdir /proc/x", out: "mkdir: cannot create directory '/proc/x': No such file or directory\n", want: "", typ: "file_not_found"},
 	})
 }
+
+// TestLongTailMore: more of the long tail's failures (issue 37), each from
+// the tool's own words, with the facts the fix rests on and without them.
+func TestLongTailMore(t *testing.T) {
+	manPages := files("/usr/share/man/man1/tmux.1.gz", "/usr/share/man/man8/iptables.8.gz", "/usr/share/man/man3/printf.3.gz")
+	runCases(t, []ruleCase{
+		// man: the nearest program whose page is installed.
+		{name: "man, a program's page", cmd: "man tmx", exit: 16, env: both(manPages, exes("tmux", "tmx2")),
+			out: "No manual entry for tmx\n", want: "man tmux", typ: "file_not_found"},
+		{name: "man, section 8", cmd: "man iptable", exit: 16, env: both(manPages, exes("iptables")),
+			out: "No manual entry for iptable\n", want: "man iptables"},
+		{name: "man, the section asked", cmd: "man 3 prinf", exit: 16, env: both(manPages, exes("printf")),
+			out: "No manual entry for prinf in section 3\n", want: "man 3 printf"},
+		{name: "man, a program without a page", cmd: "man tmx", exit: 16, env: exes("tmux"),
+			out: "No manual entry for tmx\n", want: "", cause: "no manual page is installed for tmx"},
+		// patch: the -p that finds the patch's files here.
+		{name: "patch, -p1 on a plain diff", cmd: "patch -p1 < fix.patch", exit: 1, env: files("/w/old.txt"),
+			out:  "can't find file to patch at input line 3\nPerhaps you used the wrong -p or --strip option?\nThe text leading up to this was:\n--------------------------\n|--- old.txt\t2026-11-28 15:09:14 +0000\n|+++ new.txt\t2026-11-28 15:09:14 +0000\n--------------------------\n",
+			want: "patch -p0 < fix.patch"},
+		{name: "patch, git's a/ and b/", cmd: "patch < fix.patch", exit: 1, env: files("/w/src/main.c"),
+			out:  "can't find file to patch at input line 5\nPerhaps you used the wrong -p or --strip option?\n|diff --git a/src/main.c b/src/main.c\n|--- a/src/main.c\n|+++ b/src/main.c\n",
+			want: "patch -p1 < fix.patch"},
+		{name: "patch, no level finds the file", cmd: "patch -p1 < fix.patch", exit: 1,
+			out:  "can't find file to patch at input line 3\nPerhaps you used the wrong -p or --strip option?\n|--- a/gone.c\n|+++ b/gone.c\n",
+			want: ""},
+		// rm -d, gzip on a directory.
+		{name: "rm -d, not empty", cmd: "rm -d src", exit: 1,
+			out: "rm: cannot remove 'src': Directory not empty\n", want: "rm -r src"},
+		{name: "rm --dir -v, not empty", cmd: "rm -v --dir src", exit: 1,
+			out: "rm: cannot remove 'src': Directory not empty\n", want: "rm -v -r src"},
+		{name: "gzip, a directory", cmd: "gzip src", exit: 2,
+			out: "gzip: src is a directory -- ignored\n", want: "tar -czf src.tar.gz src", also: "gzip -r src"},
+		// zip names a file it did not find: the nearest here.
+		{name: "zip, a name not matched", cmd: "zip -r out.zip scr", exit: 12, env: files("/w/src/", "/w/src/a.c"),
+			out:  "\tzip warning: name not matched: scr\n\nzip error: Nothing to do! (try: zip -r out.zip . -i scr)\n",
+			want: "zip -r out.zip src"},
+		// perl: Debian's package of the module where apt has it, CPAN else.
+		{name: "perl module, from Debian", cmd: "perl -MText::CSV -e 1", exit: 2,
+			env:  both(exes("cpan"), func(f *analyzetest.Facts) { f.AptNames = []string{"libtext-csv-perl", "libtext-csv-xs-perl"} }),
+			out:  "Can't locate Text/CSV.pm in @INC (you may need to install the Text::CSV module) (@INC contains: /etc/perl) at -e line 0.\n",
+			want: "apt install libtext-csv-perl", also: "cpan Text::CSV", typ: "missing_dependency"},
+		{name: "perl module, CPAN", cmd: "perl script.pl", exit: 2, env: exes("cpan"),
+			out:  "Can't locate JSON/XS.pm in @INC (you may need to install the JSON::XS module) (@INC contains: /etc/perl) at script.pl line 3.\n",
+			want: "cpan JSON::XS"},
+		{name: "perl module, a hostile name", cmd: "perl x.pl", exit: 2,
+			out:  "Can't locate X.pm in @INC (you may need to install the X;rm:: module)\n",
+			want: ""},
+		// grep with two matchers keeps one.
+		{name: "grep, two matchers", cmd: "grep -P -E alpha notes.txt", exit: 2,
+			out: "grep: conflicting matchers specified\n", want: "grep -P alpha notes.txt", also: "grep -E alpha notes.txt"},
+	})
+}
