@@ -21,19 +21,22 @@ const ftsRare = 2000
 
 // initFTS creates the index if this SQLite can, and brings it up to date.
 func (s *Store) initFTS(ctx context.Context) error {
-	var on int
-	if err := s.db.QueryRowContext(ctx, "SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&on); err != nil || on == 0 {
+	// Most opens find both indexes up to date: one read says so, without
+	// the write lock (one statement, not four: an open is on the failure
+	// path's clock).
+	var on, max, stale, oExists, oStale, oFill int64
+	var upto string
+	err := s.db.QueryRowContext(ctx, `SELECT sqlite_compileoption_used('ENABLE_FTS5'),
+		COALESCE((SELECT value FROM meta WHERE key = 'fts_upto'), ''),
+		(SELECT COALESCE(max(id), 0) FROM commands), (SELECT count(*) FROM meta WHERE key = 'fts_stale'),
+		(SELECT count(*) FROM sqlite_master WHERE name = 'outputs_fts'), (SELECT count(*) FROM meta WHERE key = 'ofts_stale'),
+		(SELECT count(*) FROM meta WHERE key = 'ofts_fill')`).Scan(&on, &upto, &max, &stale, &oExists, &oStale, &oFill)
+	if err != nil || on == 0 {
 		return nil
 	}
-	// Most opens find the index up to date: a read says so, without the
-	// write lock.
-	var upto string
-	var max, stale int64
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT value FROM meta WHERE key = 'fts_upto'), ''),
-		(SELECT COALESCE(max(id), 0) FROM commands), (SELECT count(*) FROM meta WHERE key = 'fts_stale')`).Scan(&upto, &max, &stale)
-	if err == nil && upto == strconv.FormatInt(max, 10) && stale == 0 && s.oftsCurrent(ctx) {
+	if upto == strconv.FormatInt(max, 10) && stale == 0 && oExists == 1 && oStale == 0 {
 		s.fts = true
-		s.ofts = s.oftsFilled(ctx)
+		s.ofts = oFill == 0
 		return nil
 	}
 	tx, err := s.db.BeginTx(ctx, nil)

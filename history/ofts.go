@@ -80,15 +80,6 @@ func oftsInit(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// oftsCurrent reports, without the write lock, whether the output index
-// exists and needs no rebuild.
-func (s *Store) oftsCurrent(ctx context.Context) bool {
-	var exists, stale int
-	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM sqlite_master WHERE name = 'outputs_fts'),
-		(SELECT count(*) FROM meta WHERE key = 'ofts_stale')`).Scan(&exists, &stale)
-	return err == nil && exists == 1 && stale == 0
-}
-
 // oftsFilled reports whether the output index holds every output (no fill
 // pending).
 func (s *Store) oftsFilled(ctx context.Context) bool {

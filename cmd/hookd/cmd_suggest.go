@@ -101,7 +101,7 @@ func cmdSuggest(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			defer s.Close()
+			defer closeUnlessExiting(s)
 			store = s
 			rd := e.reader(s)
 			var en history.Entry
@@ -187,6 +187,16 @@ func printSuggest(e *env, in analyze.Input, r analyze.Result, cmp *before.Compar
 	suggest.Printer{Palette: e.palette, Asked: true, Worked: suggest.WorkedLine(cmp)}.Print(e.stdout, r)
 }
 
+// closeUnlessExiting closes the history, unless the process exits next: on
+// the failure path the prompt waits for this process, and its exit closes
+// the file without the 0.4 ms of a checkpoint (the daemon or the next
+// writer makes it; SQLite's journal keeps every commit meanwhile).
+func closeUnlessExiting(s *history.Store) {
+	if !processExits {
+		s.Close()
+	}
+}
+
 // suggestInline is the failure path of the shell hooks: analyse the command
 // just recorded, print up to three lines that fit the terminal, and offer
 // the fixes to the shell's `fix`. It prints nothing for a command that
@@ -199,12 +209,7 @@ func suggestInline(ctx context.Context, e *env, seq int64, width int, captured b
 	if err != nil {
 		return err
 	}
-	if !processExits {
-		// The prompt waits for this process: its exit closes the file
-		// without the 0.4 ms of a checkpoint (the daemon or the next
-		// writer makes it; SQLite's journal keeps every commit meanwhile).
-		defer s.Close()
-	}
+	defer closeUnlessExiting(s)
 	cfg := e.config()
 	r, cmp, ok, err := e.engine(false, names).RunCompared(ctx, e.reader(s), suggest.Inline{Seq: seq, Captured: captured,
 		FixCommand: string(cfg.Fix.Command), Offers: e.paths.Offers, Environ: os.LookupEnv})
