@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -227,5 +228,61 @@ func TestNewHistoryUsesOutputIndex(t *testing.T) {
 	done, err := s.FillOutputIndex(ctx, 10)
 	if err != nil || !done || !s.HasOutputIndex() {
 		t.Errorf("FillOutputIndex with no end = %v, %v; index used: %v", done, err, s.HasOutputIndex())
+	}
+}
+
+// TestSearchOutputsTyped: a query typed key by key looks its last word up
+// as the start of a word and the words before it whole; when the prefix
+// lookup runs out of time, the whole words' matches come back, cut.
+func TestSearchOutputsTyped(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.HasOutputIndex() {
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
+	}
+	addRun(t, s, 1, "a", "git push origin\n")
+	addRun(t, s, 2, "b", "github pushed\n")
+	addRun(t, s, 3, "c", "git pus\n")
+	addRun(t, s, 4, "d", "pushing git\n")
+	ids := func(es []Entry) []int64 {
+		var out []int64
+		for _, e := range es {
+			out = append(out, e.Seq)
+		}
+		return out
+	}
+	typed := func(within time.Duration, words ...string) ([]int64, bool) {
+		t.Helper()
+		es, cut, err := s.SearchOutputsTyped(ctx, OutputSearch{Words: words, Limit: 10}, within)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(es), cut
+	}
+	// "git" whole (not github), "pus" the start of push, pus, pushing.
+	if got, cut := typed(time.Second, "git", "pus"); cut || !slices.Equal(got, []int64{4, 3, 1}) {
+		t.Errorf("git pus = %v (cut %v); want [4 3 1], not cut", got, cut)
+	}
+	// Every word a prefix, as the untyped search reads them: github too.
+	if es, err := s.SearchOutputs(ctx, OutputSearch{Words: []string{"git", "pus"}, Limit: 10}); err != nil || !slices.Equal(ids(es), []int64{4, 3, 2, 1}) {
+		t.Errorf("SearchOutputs(git pus) = %v, %v; want [4 3 2 1]", ids(es), err)
+	}
+	// No time for the prefix: the whole word's matches, cut.
+	if got, cut := typed(time.Nanosecond, "git", "pus"); !cut || !slices.Equal(got, []int64{3}) {
+		t.Errorf("git pus without time = %v (cut %v); want [3], cut", got, cut)
+	}
+	// A last word too short to be a prefix needs no time.
+	if got, cut := typed(time.Nanosecond, "git", "pu"); cut || len(got) != 0 {
+		t.Errorf("git pu = %v (cut %v); want nothing, not cut", got, cut)
+	}
+	// The caller's own end is an error, not a cut.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, cut, err := s.SearchOutputsTyped(cctx, OutputSearch{Words: []string{"git", "pus"}}, time.Second); err == nil || cut {
+		t.Errorf("a cancelled search = cut %v, %v; want an error", cut, err)
 	}
 }

@@ -193,7 +193,19 @@ type Query struct {
 	Filter
 	In    Where // where the words may match (0: both)
 	Limit int   // at most this many results (0: 50)
+	// Typed says the text is being typed, a request a key (the web
+	// page's search as you type): its last word may be unfinished, and
+	// looking it up in the outputs as the start of a word is cut short
+	// at TypedPrefixTime (SearchTyped reports it).
+	Typed bool
 }
+
+// TypedPrefixTime bounds a typed query's lookup of its last word as the
+// start of the outputs' words, so that a key is answered in well under
+// 50 ms whatever it starts: the whole words are found first, a prefix
+// that starts too many words to merge in time finds more once typed on.
+// (A variable for tests, which cut every lookup.)
+var TypedPrefixTime = 15 * time.Millisecond
 
 // Result is one distinct command line found.
 type Result struct {
@@ -364,34 +376,41 @@ func (e *Engine) SaveCache() error {
 // Search runs q over the command lines and the outputs and returns the
 // results, best first.
 func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
+	res, _, err := e.SearchTyped(ctx, q)
+	return res, err
+}
+
+// SearchTyped is Search, and also says whether the outputs' search was cut
+// short (q.Typed: its last word's prefix took longer than TypedPrefixTime),
+// so that more outputs may match than were found.
+func (e *Engine) SearchTyped(ctx context.Context, q Query) (res []Result, cut bool, err error) {
 	q = q.norm()
 	var cmds, outs []Result
 	if q.In&InCommand != 0 {
 		if err := e.Load(ctx); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		cmds = e.Commands(q)
 	}
 	// A prefix is the start of a command line: outputs are searched
 	// by their words only when asked for alone.
 	if q.In&InOutput != 0 && strings.TrimSpace(q.Text) != "" && (q.Mode != Prefix || q.In == InOutput) {
-		var err error
-		if outs, err = e.Outputs(ctx, q); err != nil {
-			return nil, err
+		if outs, cut, err = e.outputs(ctx, q); err != nil {
+			return nil, false, err
 		}
 	}
 	if q.In&InOutput != 0 && strings.TrimSpace(q.Text) != "" && q.Mode != Prefix {
 		notes, err := e.Notes(ctx, q)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		outs = append(outs, notes...)
 	}
-	res := Merge(cmds, outs, q.Limit)
+	res = Merge(cmds, outs, q.Limit)
 	if err := e.Fill(ctx, res); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return res, nil
+	return res, cut, nil
 }
 
 // TypedOutputs reports whether a query typed key by key (Ctrl-R, the web
@@ -497,34 +516,44 @@ func (e *Engine) boost(at int64, count int, here bool) int {
 // most recent run of each command line whose output matched, newest first,
 // with the line that matched.
 func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
+	res, _, err := e.outputs(ctx, q)
+	return res, err
+}
+
+// outputs is Outputs, and says whether a typed query's search was cut short.
+func (e *Engine) outputs(ctx context.Context, q Query) (res []Result, cut bool, err error) {
 	q = q.norm()
 	words := strings.Fields(q.Text)
 	if len(words) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	oq := history.OutputSearch{Words: words, Failed: q.Failed, Since: q.Since, Cwd: q.Cwd, Limit: q.Limit * 4}
 	oq.Session = q.Session
 	switch q.Scope {
 	case ScopeSession:
 		if q.Session != "" && q.Session != e.here.Session {
-			return nil, nil
+			return nil, false, nil
 		}
 		oq.Session = e.sessionOrNone()
 	case ScopeDir:
 		oq.Cwd = e.here.Cwd
 		if q.Cwd != "" && q.Cwd != e.here.Cwd {
-			return nil, nil
+			return nil, false, nil
 		}
 	case ScopeRepo:
 		oq.CwdUnder = e.repo()
 	}
 	oq.Authors = q.authors()
 	oq.ThisHost = q.Scope == ScopeHost
-	entries, err := e.store.SearchOutputs(ctx, oq)
-	if err != nil {
-		return nil, err
+	var entries []history.Entry
+	if q.Typed {
+		entries, cut, err = e.store.SearchOutputsTyped(ctx, oq, TypedPrefixTime)
+	} else {
+		entries, err = e.store.SearchOutputs(ctx, oq)
 	}
-	var res []Result
+	if err != nil {
+		return nil, false, err
+	}
 	seen := map[string]int{}
 	var counts map[string]int
 	if e.Loaded() {
@@ -556,7 +585,7 @@ func (e *Engine) Outputs(ctx context.Context, q Query) ([]Result, error) {
 			break
 		}
 	}
-	return res, nil
+	return res, cut, nil
 }
 
 const scoreMatch = 16

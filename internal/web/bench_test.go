@@ -52,7 +52,10 @@ func benchServer(b *testing.B, load bool) *Server {
 }
 
 // BenchmarkServeKeys: the page's search as it is typed, one request a
-// key, through the whole handler (the checks, the engine over the commands
+// key (as the page asks: typed, its outputs' prefix lookup bounded, and
+// for a key whose outputs were cut short the request for every match the
+// page makes once typing pauses, reported apart as "settled"), through
+// the whole handler (the checks, the engine over the commands
 // and the outputs, the results drawn), on the generated history of
 // bench/searchgen (HOOKD_SEARCH_BENCH_DB; bench/search.sh makes it).
 // Reports the median and the 99th percentile of the requests.
@@ -70,9 +73,11 @@ func BenchmarkServeKeys(b *testing.B) {
 		d, cpu time.Duration
 		q      string
 	}
-	var keys, outs []timed
+	var keys, outs, settles []timed
+	cut := 0
+	var body string
 	get := func(query string) (time.Duration, time.Duration) {
-		req := httptest.NewRequest("GET", "/?frag=1&"+query, nil)
+		req := httptest.NewRequest("GET", "/?frag=1&p=bench&"+query, nil)
 		req.Host = s.addr
 		req.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
 		rec := httptest.NewRecorder()
@@ -84,6 +89,7 @@ func BenchmarkServeKeys(b *testing.B) {
 		if rec.Code != 200 {
 			b.Fatalf("%s: status %d: %s", req.URL, rec.Code, rec.Body)
 		}
+		body = rec.Body.String()
 		return d, cpu
 	}
 	add := func(ts *[]timed, q string, d, cpu time.Duration) { *ts = append(*ts, timed{d, cpu, q}) }
@@ -98,6 +104,13 @@ func BenchmarkServeKeys(b *testing.B) {
 				if search.TypedOutputs(search.Query{Text: text}) {
 					d, cpu := get("q=" + url.QueryEscape(text) + q.extra)
 					add(&outs, text+q.extra, d, cpu)
+					if strings.Contains(body, `data-partial="1"`) {
+						// Cut short: the page asks for every match
+						// once typing pauses.
+						cut++
+						d, cpu := get("q=" + url.QueryEscape(text) + q.extra + "&all=1")
+						add(&settles, text+q.extra, d, cpu)
+					}
 				}
 			}
 		}
@@ -121,6 +134,10 @@ func BenchmarkServeKeys(b *testing.B) {
 	}
 	report("key", keys)
 	report("outputs", outs)
+	b.ReportMetric(float64(cut), "outputs-cut")
+	if len(settles) > 0 {
+		report("settled", settles)
+	}
 }
 
 // cpuTime is the CPU time the process used so far (user and system).

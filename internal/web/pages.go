@@ -87,8 +87,11 @@ type searchForm struct {
 	Agents bool
 	Since  string
 	// Page names the page that asks (its p parameter, random): its next
-	// key's search supersedes this one.
+	// key's search supersedes this one, and its query is being typed
+	// (search.Query.Typed), unless All asks for every match (the page
+	// asks so once typing has paused on a query that was cut short).
 	Page string
+	All  bool
 }
 
 var (
@@ -141,15 +144,19 @@ type indexData struct {
 	Error              string
 	Took               string
 	Here               string
+	// Partial says the outputs' search was cut short (Query.Typed): the
+	// page asks again with all=1 once typing pauses.
+	Partial bool
 }
 
 func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	f := searchForm{Q: v.Get("q"), Scope: v.Get("scope"), Mode: v.Get("mode"), In: v.Get("in"),
-		Failed: v.Get("failed") != "", Agents: v.Get("agents") != "", Since: v.Get("since"), Page: v.Get("p")}
+		Failed: v.Get("failed") != "", Agents: v.Get("agents") != "", Since: v.Get("since"), Page: v.Get("p"), All: v.Get("all") != ""}
 	d := indexData{Form: f, Scopes: scopes, Modes: modes, Ins: ins, Here: s.tilde(s.o.Engine.Here().Cwd)}
 	start := time.Now()
-	res, err := s.search(r.Context(), f)
+	res, cut, err := s.search(r.Context(), f)
+	d.Partial = cut
 	if err != nil && r.Context().Err() == nil && errors.Is(err, context.Canceled) {
 		// Superseded by the same page's next key: nothing to draw.
 		w.WriteHeader(http.StatusNoContent)
@@ -169,30 +176,32 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	s.page(w, name, d)
 }
 
-// Search runs the form's query through the engine, as Ctrl-R does.
-func (s *Server) search(ctx context.Context, f searchForm) ([]search.Result, error) {
+// Search runs the form's query through the engine, as Ctrl-R does; cut
+// says a typed query's outputs search was cut short.
+func (s *Server) search(ctx context.Context, f searchForm) ([]search.Result, bool, error) {
 	q, err := f.Query(s.o.Now())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	q.Typed = f.Page != "" && !f.All
 	// Outputs as Ctrl-R searches them: from two characters on, not for
 	// a prefix (the page asks for the command lines first, then for both).
 	if q.In != search.InCommand && !search.TypedOutputs(q) {
 		if q.In == search.InOutput {
-			return nil, nil
+			return nil, false, nil
 		}
 		q.In = search.InCommand
 	}
 	if q.Scope == search.ScopeSession && s.o.Engine.Here().Session == "" {
-		return nil, errors.New("no session: hookd serve was not started from a shell that loads hookd")
+		return nil, false, errors.New("no session: hookd serve was not started from a shell that loads hookd")
 	}
 	ctx, done := s.supersede(ctx, f.Page)
 	defer done()
 	if err := s.lock(ctx); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer s.unlock()
-	return s.o.Engine.Search(ctx, q)
+	return s.o.Engine.SearchTyped(ctx, q)
 }
 
 // typed is a page's search in flight.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookd/hookd/history"
 	"github.com/hookd/hookd/internal/recording/recall"
+	"github.com/hookd/hookd/internal/required"
 	"github.com/hookd/hookd/internal/search"
 )
 
@@ -369,6 +370,40 @@ func TestSupersededSearch(t *testing.T) {
 	for name, c := range map[string]chan answer{"the next key": second, "another page": other} {
 		if a := <-c; a.code != 200 || !strings.Contains(a.body, `id="results"`) {
 			t.Errorf("%s: %d %.200q; want its results", name, a.code, a.body)
+		}
+	}
+}
+
+// TestTypedSearchCut: a key's search (the page's p) whose outputs' prefix
+// lookup runs out of time answers with the whole words' matches, marked
+// partial with a note; the page's request for every match (all=1) is not
+// cut, and neither is a search without p (a form submitted, a link).
+func TestTypedSearchCut(t *testing.T) {
+	s := serve(t, cmdSpec{text: "make a", out: "pushed it\n"}, cmdSpec{text: "make b", out: "git pus\n"})
+	if !s.o.Store.HasOutputIndex() {
+		required.Cannot(t, "this SQLite has no FTS5 (built without -tags sqlite_fts5)")
+	}
+	old := search.TypedPrefixTime
+	search.TypedPrefixTime = time.Nanosecond
+	t.Cleanup(func() { search.TypedPrefixTime = old })
+	get := func(q string) string {
+		code, body, _ := do(t, s, "GET", "/?frag=1&in=output&"+q, nil, "Cookie", s.cookie())
+		if code != 200 {
+			t.Fatalf("%s: %d %.200q", q, code, body)
+		}
+		return body
+	}
+	typed := get("q=pus&p=page1")
+	if !strings.Contains(typed, `data-partial="1"`) || !strings.Contains(typed, "more outputs may match") {
+		t.Errorf("a cut key's answer is not marked partial: %.400q", typed)
+	}
+	if !strings.Contains(typed, "make b") || strings.Contains(typed, "make a") {
+		t.Errorf("a cut key's answer is not the whole word's matches (make b only): %.600q", typed)
+	}
+	for _, q := range []string{"q=pus&p=page1&all=1", "q=pus"} {
+		body := get(q)
+		if strings.Contains(body, `data-partial`) || !strings.Contains(body, "make a") || !strings.Contains(body, "make b") {
+			t.Errorf("%s: want every match, not partial: %.600q", q, body)
 		}
 	}
 }

@@ -7,7 +7,7 @@
   function searchAsYouType() {
     var form = document.getElementById("search");
     if (!form) return;
-    var pending = null, timer = null, seq = 0;
+    var pending = null, timer = null, settle = null, seq = 0;
     // This page's name for the server: its next key's search cancels the
     // one in flight there (an aborted request alone reaches it late).
     var page = Array.from(crypto.getRandomValues(new Uint8Array(8)), function (b) { return b.toString(16); }).join("");
@@ -24,6 +24,17 @@
           var fresh = doc.getElementById("results");
           var old = document.getElementById("results");
           if (fresh && old) old.replaceWith(document.adoptNode(fresh));
+          // The outputs' search was cut short to answer the key at
+          // once: once typing pauses, ask for every match.
+          if (fresh && fresh.dataset.partial && !params.get("all")) {
+            clearTimeout(settle);
+            settle = setTimeout(function () {
+              if (mine !== seq) return;
+              var all = new URLSearchParams(params);
+              all.set("all", "1");
+              show(all, mine).catch(function () {});
+            }, 250);
+          }
         });
     }
     function run() {
