@@ -254,6 +254,9 @@ func fill(shell string, o Options) ([]string, error) {
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {
 		trimmed := strings.TrimRight(line, "\n")
+		if !strings.HasSuffix(trimmed, "@") {
+			continue // most lines: no marker, no pass over the markers
+		}
 		for marker, val := range vals {
 			if !strings.HasSuffix(trimmed, marker) {
 				continue
@@ -296,6 +299,11 @@ func fill(shell string, o Options) ([]string, error) {
 // run marker stays, for Early; a first line says where the comments are.
 func withoutComments(shell string, lines []string) string {
 	var b strings.Builder
+	n := 0
+	for _, line := range lines {
+		n += len(line)
+	}
+	b.Grow(n)
 	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s in hookd's source, without its comments.\n", shell, files[shell])
 	for _, line := range lines {
 		t := strings.TrimSpace(line)

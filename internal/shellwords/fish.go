@@ -8,5 +8,11 @@ import "strings"
 // form would be misread where s holds a backslash before a quote or at
 // its end. s must not contain a NUL byte.
 func QuoteFish(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+	if !strings.ContainsAny(s, `\'`) {
+		return "'" + s + "'"
+	}
+	return "'" + fishQuoted.Replace(s) + "'"
 }
+
+// fishQuoted escapes what a single-quoted fish string cannot hold as is.
+var fishQuoted = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
