@@ -22,6 +22,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 var updateNeeds = flag.Bool("update-needs", false, "rewrite regexp_needs.go")
@@ -175,9 +177,7 @@ func lazyPatterns(t *testing.T) []string {
 // the text a match needs (needOf), so that a pattern is compiled only for
 // an output that has it. Run with -update-needs after changing patterns.
 func TestRegexpNeeds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("type-checks the package")
-	}
+	required.Long(t) // type-checks the package
 	pats := lazyPatterns(t)
 	if len(pats) < 200 {
 		t.Fatalf("found %d patterns; the rules hold more", len(pats))
@@ -214,22 +214,22 @@ func TestRegexpNeeds(t *testing.T) {
 
 func TestNeedOf(t *testing.T) {
 	for src, want := range map[string]string{
-		`unknown flag: (--[^\s=]+)`:       "unknown flag: ",
-		`(?i)unknown flag`:                "\x01unknown flag",
-		`(?i)(?:run|try) x`:               "\x01run\x00try",
-		`(?i)(?:run|go) x`:                "",
-		`(?i)ſtop`:                        "\x01stop",
+		`unknown flag: (--[^\s=]+)`: "unknown flag: ",
+		`(?i)unknown flag`:          "\x01unknown flag",
+		`(?i)(?:run|try) x`:         "\x01run\x00try",
+		`(?i)(?:run|go) x`:          "",
+		`(?i)ſtop`:                  "\x01stop",
 		`(?:Device "([^"]+)" does not|Cannot find device)`: "\" does not\x00Cannot find device",
-		`(?m)^E: Invalid operation (\S+)$`: "E: Invalid operation ",
-		`foo|barbaz`:                      "foo\x00barbaz",
-		`foo|b`:                           "",
-		`(?:abc)?de`:                      "de",
-		`x(?:abc)+d`:                      "abc",
-		`(?:ab){2,}`:                      "ab",
-		`(?:abc)*d`:                       "",
-		`a`:                               "",
-		`[`:                               "",
-		`‘(-[^’]+)’`:                      "‘",
+		`(?m)^E: Invalid operation (\S+)$`:                 "E: Invalid operation ",
+		`foo|barbaz`:                                       "foo\x00barbaz",
+		`foo|b`:                                            "",
+		`(?:abc)?de`:                                       "de",
+		`x(?:abc)+d`:                                       "abc",
+		`(?:ab){2,}`:                                       "ab",
+		`(?:abc)*d`:                                        "",
+		`a`:                                                "",
+		`[`:                                                "",
+		`‘(-[^’]+)’`:                                       "‘",
 	} {
 		if got := needOf(src); got != want {
 			t.Errorf("needOf(%q) = %q; want %q", src, got, want)
@@ -246,7 +246,7 @@ func TestHoldsNeed(t *testing.T) {
 		{"x Unknown flag y", "unknown flag", false},
 		{"x UNKNOWN Flag y", "\x01unknown flag", true},
 		{"x unknown fla", "\x01unknown flag", false},
-		{"ſtop", "\x01stop", true},   // the regexp folds ſ to s
+		{"ſtop", "\x01stop", true},      // the regexp folds ſ to s
 		{"\u212Aeep", "\x01keep", true}, // and the Kelvin sign to k
 		{"try it", "\x01run\x00try", true},
 		{"TR", "\x01run\x00try", false},
@@ -278,9 +278,7 @@ func TestRegexpNeedsSound(t *testing.T) {
 		}
 		fh.Close()
 	}
-	if testing.Short() {
-		t.Skip("type-checks the package")
-	}
+	required.Long(t) // type-checks the package
 	checked := 0
 	for _, src := range lazyPatterns(t) {
 		need := needOf(src)
