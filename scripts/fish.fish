@@ -80,6 +80,17 @@ function _hookd_init
     # the time without a process, which fish has no variable for.
     set -g _hookd_clock 0 # @clock@
     set -g _hookd_uid '' # @uid@
+    # What fish would otherwise work out at every start through command
+    # substitutions (each costs it 0.15–0.6 ms): the binary quoted for a
+    # command line, the ask prefix as a regular expression and its first
+    # character quoted, and the words that expand the variables the
+    # environment records hold (joined by \x1f, and by spaces).
+    set -g _hookd_binq '' # @binq@
+    set -g _hookd_prefix_re '' # @prefixre@
+    set -g _hookd_pfirst '' # @pfirst@
+    set -g _hookd_pfirstq '' # @pfirstq@
+    set -g _hookd_envj '' # @envj@
+    set -g _hookd_envv '' # @envv@
     # hookd's files, as package paths lays them out (from the XDG variables
     # as adrg/xdg reads them: "~/" expanded where a shell would not): the
     # shell writes where the daemon reads, and derives none of them itself.
@@ -117,7 +128,7 @@ function _hookd_init_capture
         return 0
     end
     set -q _hookd_early; and return 0
-    if isatty stdout; and isatty stderr; and test -x "$_hookd_bin"; and command $_hookd_bin shell --check --shell (status fish-path) </dev/null >/dev/null 2>&1
+    if test -t 1; and test -t 2; and test -x "$_hookd_bin"; and command $_hookd_bin shell --check --shell (status fish-path) </dev/null >/dev/null 2>&1
         _hookd_proxy $_hookd_bin --rc-again
     end
     return 0
@@ -141,7 +152,7 @@ end
 # --early prints this function and a call), so it stands alone. The proxy
 # gets the terminal as its stdin (this code's is `| source`'s pipe).
 function _hookd_proxy
-    status is-interactive; and isatty stdout; and isatty stderr; and test -x "$argv[1]"; or return 0
+    status is-interactive; and test -t 1; and test -t 2; and test -x "$argv[1]"; or return 0
     set -l fish_path (status fish-path)
     set -l fish_argv
     test -r /proc/$fish_pid/cmdline; and while read -lz a
@@ -182,12 +193,16 @@ function _hookd_init_session
         test -r $_hookd_upf; or echo now 2>/dev/null >$_hookd_upf; or set _hookd_upf /dev/null
     end
     set -g _hookd_t0 $_hookd_clock
-    set -l us $_hookd_clock
-    if read -l up _ <$_hookd_upf
-        set _hookd_t0 $_hookd_clock+$up
-        test "$up" = now; or set us (math --scale=0 "$_hookd_clock + $up * 1000000")
+    # The session's time and its random part from one substitution.
+    set -l v
+    set -l up
+    read up _ <$_hookd_upf; and set _hookd_t0 $_hookd_clock+$up
+    if test -n "$up" -a "$up" != now
+        set v (math --scale=0 "$_hookd_clock + $up * 1000000"; random 0 32767)
+    else
+        set v $_hookd_clock (random 0 32767)
     end
-    set -gx HOOKD_SESSION $us-$fish_pid-(random 0 32767)
+    set -gx HOOKD_SESSION $v[1]-$fish_pid-$v[2]
     set -g _hookd_spool $_hookd_spooldir/$HOOKD_SESSION.spool
     set -g _hookd_fixes $_hookd_fixdir/$HOOKD_SESSION
     # Sequence numbers: _hookd_nums the next ones (its first is the next
@@ -204,8 +219,10 @@ function _hookd_init_session
     # umask itself: fish's umask function, autoloaded, costs ~1.5 ms).
     set -l mask $umask
     set -g umask 0077
+    set -l cap off
+    test -n "$_hookd_nonce"; and set cap pty
     test -w $_hookd_spooldir; and printf '\nS2\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' fish $version $fish_pid "$hostname" "$USER" "$_hookd_uid" $_hookd_t0 \
-        (test -n "$_hookd_nonce"; and echo pty; or echo off) >>$_hookd_spool 2>/dev/null
+        $cap >>$_hookd_spool 2>/dev/null
     set -g umask $mask
     return 0
 end
@@ -219,20 +236,22 @@ end
 # through). The watched names are spliced into _hookd_postexec's check,
 # and all of them spelled out in _hookd_envwrite (eval, here, once).
 function _hookd_init_env
-    set -g _hookd_envn PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS \
-        (string split -n ' ' -- $_hookd_watch)
-    set -l vals
-    for n in $_hookd_envn
-        set -a vals '"$'$n'"'
-    end
+    set -g _hookd_envn PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS
     if test -n "$_hookd_watch"
+        set -a _hookd_envn (string split -n ' ' -- $_hookd_watch)
+        set -l vals
+        for n in $_hookd_envn
+            set -a vals '"$'$n'"'
+        end
         set -l w (string join '\x1f' -- $vals[9..])
         functions _hookd_postexec | string replace -- '\x1f"$GOFLAGS"' '\x1f"$GOFLAGS"\x1f'$w | source
     end
-    # _hookd_envwrite appends the values, each ended by \x1f.
-    eval "function _hookd_envwrite; printf '%s\x1f' $vals; end"
+    # _hookd_envwrite appends the values, each ended by \x1f. The words
+    # that expand them come made (_hookd_envv, _hookd_envj), as hookd init
+    # knows the names: no loop, no substitution.
+    eval "function _hookd_envwrite; printf '%s\x1f' $_hookd_envv; end"
     # The first record, with the values as _hookd_postexec joins them.
-    eval "set -l x "(string join '\x1f' -- $vals)
+    eval "set -l x $_hookd_envj"
     _hookd_envrec 1 $x
     return 0
 end
@@ -273,23 +292,25 @@ function _hookd_init_ask
     set -l found ''
     for d in $PATH
         if test -x $d/hookd; and not test -d $d/hookd
-            builtin -q path; and test (path resolve $d/hookd) = (path resolve $_hookd_bin); and set found 1
+            if builtin -q path
+                set -l r (path resolve -- $d/hookd $_hookd_bin)
+                test "$r[1]" = "$r[2]"; and set found 1
+            end
             break
         end
     end
-    test -n "$found"; or set _hookd_ask_cmd (_hookd_quote $_hookd_bin)
-    set -g _hookd_prefix_re '^\s*'(string escape --style=regex -- $_hookd_prefix)'(\s|$)'
+    test -n "$found"; or set _hookd_ask_cmd $_hookd_binq
     # fish sets its key bindings up when its line editor first starts,
     # after config.fish: the keys are bound then, once.
     function _hookd_bind_ask --on-event fish_prompt
         functions -e _hookd_bind_ask
-        set -l first (string sub -l 1 -- $_hookd_prefix)
         for mode in default insert
             string match -qr -- ' execute$' (bind -M $mode \r 2>/dev/null); or continue
             set -a _hookd_enter_modes $mode
-            for key in $first '!'
-                bind -M $mode -- $key >/dev/null 2>&1; or bind -M $mode -- $key "_hookd_arm "(string escape -- $key)
-            end
+            # The prefix's first character (as hookd init gave it, and
+            # quoted) and "!": each armed unless the user bound it.
+            bind -M $mode -- $_hookd_pfirst >/dev/null 2>&1; or bind -M $mode -- $_hookd_pfirst "_hookd_arm $_hookd_pfirstq"
+            bind -M $mode -- '!' >/dev/null 2>&1; or bind -M $mode -- '!' "_hookd_arm '!'"
         end
         # Pasted text does not go through the keys: the end of a paste
         # arms Enter too.
@@ -464,9 +485,10 @@ function _hookd_grow
     if test $_hookd_blk = 0
         set -l n 1 2 3 4 5 6 7 8 9
         set -ga _hookd_nums $n $n$d
-    else
-        set -ga _hookd_nums $_hookd_blk$d$d
+        set -g _hookd_blk 1 # at start: no substitution
+        return
     end
+    set -ga _hookd_nums $_hookd_blk$d$d
     set -g _hookd_blk (math $_hookd_blk + 1)
 end
 
@@ -737,9 +759,8 @@ function _hookd_daemon
         set -g _hookd_alive /
     end
     set -l now 0
-    if read -l up _ <$_hookd_upf
-        set now (string split -f1 . -- $up)
-    end
+    # The uptime's whole seconds ("now" without /proc), read as such.
+    read -l -d . n _ <$_hookd_upf; and set now $n
     if test -z "$_hookd_alive" -a "$now" != "$_hookd_tried"; and test -x "$_hookd_bin"
         set -g _hookd_tried $now
         command $_hookd_bin daemon --detach </dev/null >/dev/null 2>&1 &

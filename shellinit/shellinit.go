@@ -4,9 +4,12 @@ package shellinit
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hookd/hookd/internal/shellwords"
 	"github.com/hookd/hookd/scripts"
@@ -40,6 +43,17 @@ const (
 	// Options.BootTime), and the user's uid (Options.UID).
 	clockMarker = " # @clock@"
 	uidMarker   = " # @uid@"
+	// And what fish would otherwise work out at every start through a
+	// command substitution (each costs it 0.15–0.6 ms): the binary quoted
+	// for a command line, the ask prefix as a regular expression and its
+	// first character quoted, the environment's variables as the words
+	// that expand them (joined by \x1f, and by spaces).
+	binqMarker     = " # @binq@"
+	prefixReMarker = " # @prefixre@"
+	pfirstMarker   = " # @pfirst@"
+	pfirstqMarker  = " # @pfirstq@"
+	envjMarker     = " # @envj@"
+	envvMarker     = " # @envv@"
 )
 
 // Options are the values Script fills in.
@@ -249,6 +263,19 @@ func fill(shell string, o Options) ([]string, error) {
 	if shell == "fish" {
 		vals[clockMarker] = strconv.FormatInt(o.BootTime, 10)
 		vals[uidMarker] = strconv.Itoa(o.UID)
+		vals[binqMarker] = shellwords.QuoteFish(o.Bin)
+		vals[prefixReMarker], vals[pfirstMarker], vals[pfirstqMarker] = "", "", ""
+		if o.AskPrefix != "" {
+			vals[prefixReMarker] = `^\s*` + regexp.QuoteMeta(o.AskPrefix) + `(\s|$)`
+			r, _ := utf8.DecodeRuneInString(o.AskPrefix)
+			vals[pfirstMarker], vals[pfirstqMarker] = string(r), shellwords.QuoteFish(string(r))
+		}
+		var expand []string
+		for _, n := range append(slices.Clone(BuiltinEnv), strings.Fields(watchList(o.Watch))...) {
+			expand = append(expand, `"$`+n+`"`)
+		}
+		vals[envjMarker] = strings.Join(expand, `\x1f`)
+		vals[envvMarker] = strings.Join(expand, " ")
 	}
 	found := map[string]bool{}
 	lines := strings.SplitAfter(src, "\n")
