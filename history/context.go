@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -144,18 +145,43 @@ func (s *Store) Context(ctx context.Context, e Entry) (c Context, ok bool, err e
 // synced here, explains nothing of a failure here: its directories, PATH
 // and environments are that machine's.)
 func (s *Store) Successes(ctx context.Context, key, before int64, host string, limit int) ([]Entry, error) {
+	var out []Entry
+	err := s.EachSuccess(ctx, key, before, host, limit, func(e Entry) bool {
+		out = append(out, e)
+		return true
+	})
+	return out, err
+}
+
+// errStop ends a walk early, without an error.
+var errStop = errors.New("stop")
+
+// EachSuccess calls fn with each entry Successes would return, newest
+// first, as they are read, until fn returns false (the failure path's
+// search for the last success stops at the first run of the same line,
+// and reads one row rather than fifty).
+func (s *Store) EachSuccess(ctx context.Context, key, before int64, host string, limit int, fn func(Entry) bool) error {
 	where := "c.session NOT GLOB '" + remoteGlob + "'"
 	var args []any
 	if host != "" {
 		where = "c.session GLOB ?"
 		args = append(args, "*"+HostSep+globQuote(host))
 	}
-	return s.entries(ctx, "successes", "SELECT "+entryColumns+` FROM contexts x
+	err := s.each(ctx, "successes", "SELECT "+entryColumns+` FROM contexts x
 		JOIN commands c ON c.id = x.id
 		LEFT JOIN sessions s ON s.id = c.session
 		LEFT JOIN outputs o ON o.session = c.session AND o.seq = c.seq AND o.stream = ''
 		WHERE x.key = ? AND x.ok = 1 AND x.started_at < ? AND `+where+`
-		ORDER BY x.started_at DESC LIMIT ?`, append(append([]any{key, before}, args...), limit)...)
+		ORDER BY x.started_at DESC LIMIT ?`, append(append([]any{key, before}, args...), limit), func(e Entry) error {
+		if !fn(e) {
+			return errStop
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }
 
 // globQuote escapes GLOB's special characters in s.

@@ -147,12 +147,13 @@ func LastSuccess(ctx context.Context, s *history.Store, en history.Entry) (histo
 	if key == 0 || en.HostID != "" || history.SessionHost(en.Session) != "" {
 		return history.Entry{}, false, nil
 	}
-	es, err := s.Successes(ctx, key, en.StartedAt, "", candidates)
-	if err != nil || len(es) == 0 {
+	// The walk stops at the first run of the same line: most often the
+	// first row, rather than fifty read.
+	p := newPicker(en.Command)
+	if err := s.EachSuccess(ctx, key, en.StartedAt, "", candidates, p.add); err != nil {
 		return history.Entry{}, false, err
 	}
-	then, _, ok := pick(en.Command, es)
-	return then, ok, nil
+	return p.got, p.ok, nil
 }
 
 // CompareEntries compares two recorded runs, with what was noted of their
@@ -188,19 +189,42 @@ func runOf(ctx context.Context, s *history.Store, en history.Entry) (Run, error)
 // pick chooses, among successes of the same key (newest first), the last
 // run of the same line, else the last with close arguments.
 func pick(line string, es []history.Entry) (history.Entry, bool, bool) {
+	p := newPicker(line)
 	for _, e := range es {
-		if e.Command == line {
-			return e, true, true
+		if !p.add(e) {
+			break
 		}
 	}
+	return p.got, p.exact, p.ok
+}
+
+// picker makes pick's choice among successes read newest first.
+type picker struct {
+	line      string
+	words     []string
+	got       history.Entry
+	exact, ok bool
+}
+
+func newPicker(line string) *picker {
 	w, _ := runctx.Words(line)
-	for _, e := range es {
+	return &picker{line: line, words: w}
+}
+
+// add takes the next (older) success, and reports whether one after it
+// could still change the choice: none can after a run of the same line.
+func (p *picker) add(e history.Entry) bool {
+	if e.Command == p.line {
+		p.got, p.exact, p.ok = e, true, true
+		return false
+	}
+	if !p.ok {
 		ew, _ := runctx.Words(e.Command)
-		if d := wordDistance(w, ew); d <= max(1, min(len(w), len(ew))/3) {
-			return e, false, true
+		if d := wordDistance(p.words, ew); d <= max(1, min(len(p.words), len(ew))/3) {
+			p.got, p.ok = e, true
 		}
 	}
-	return history.Entry{}, false, false
+	return true
 }
 
 // wordDistance is the edit distance between two word lists.
