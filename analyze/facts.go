@@ -47,9 +47,10 @@ type Facts interface {
 	// completion files for tool name (ParseCompletion: read as data, never
 	// run); the zero Vocab when there are none.
 	Completion(ctx context.Context, tool string) Vocab
-	// Help returns what a tool prints when asked for its help: argv is its
-	// name on the PATH, its subcommands and "--help" or "-h", as its own
-	// message told the user to run; "" when it cannot be asked.
+	// Help returns the options a tool's help names (the words of what it
+	// prints that start with a dash, one a line): argv is its name on the
+	// PATH, its subcommands and "--help" or "-h", as its own message told
+	// the user to run; "" when it cannot be asked.
 	Help(ctx context.Context, argv []string) string
 }
 

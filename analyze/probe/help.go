@@ -27,9 +27,10 @@ const helpTimeout = 2 * time.Second
 const maxHelp = 128 << 10
 
 // helpHeader starts a cached help text, followed by its stamp.
-const helpHeader = "hookd help 1 "
+const helpHeader = "hookd help 2 "
 
-// Help returns what argv prints: argv[0] a program name found in an absolute
+// Help returns the option words of what argv prints (optionWords; nothing
+// else of it is kept): argv[0] a program name found in an absolute
 // directory of the PATH (never a path, never the current directory), the
 // words after it subcommands (no option, no path), the last "--help" or
 // "-h". The program runs with no input, in "/", its output bounded and
@@ -112,11 +113,34 @@ func helpText(ctx context.Context, prog string, argv []string, dir string) (stri
 	if ctx.Err() != nil && out.buf.Len() < out.max {
 		return "", ctx.Err() // killed for its time, not for having said enough
 	}
-	text := strings.ToValidUTF8(out.buf.String(), "")
+	// Only the words that look like options are kept (and handed on):
+	// nothing else of the help, which may show a default taken from the
+	// environment, is written to disk.
+	text := optionWords(strings.ToValidUTF8(out.buf.String(), ""))
 	if cache != "" {
 		writeCacheFile(cache, header+text)
 	}
 	return text, nil
+}
+
+// optionWords returns the words of text that start with a dash and a
+// letter (-v, --rm, --format=json cut at "="), one a line, each once.
+func optionWords(text string) string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || strings.ContainsRune(",;[](){}|\"'`<>", r)
+	}) {
+		w, _, _ = strings.Cut(w, "=")
+		n := strings.TrimLeft(w, "-")
+		if d := len(w) - len(n); d < 1 || d > 2 || n == "" || !(n[0] >= 'a' && n[0] <= 'z' || n[0] >= 'A' && n[0] <= 'Z') || seen[w] {
+			continue
+		}
+		seen[w] = true
+		b.WriteString(w)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // limitedBuffer keeps the first max bytes written to it and calls full once
