@@ -46,7 +46,7 @@ func (p *Probe) Help(ctx context.Context, argv []string) string {
 	}
 	text, err := p.helps.get(strings.Join(argv, "\x00"), func() (string, error) {
 		return within(ctx, helpTimeout, func(ctx context.Context) (string, error) {
-			return helpText(ctx, prog, argv, p.opts.VocabDir)
+			return helpText(ctx, prog, argv, p.opts.VocabDir, p.opts.Environ)
 		})
 	})
 	if err != nil {
@@ -81,7 +81,7 @@ func helpArgs(argv []string) bool {
 
 // helpText runs prog with argv[1:], or reads the text it printed before
 // from dir, kept under the program's path, size and time.
-func helpText(ctx context.Context, prog string, argv []string, dir string) (string, error) {
+func helpText(ctx context.Context, prog string, argv []string, dir string, env []string) (string, error) {
 	fi, err := os.Stat(prog)
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 		return "", fmt.Errorf("probe: %s is not a program", prog)
@@ -104,6 +104,7 @@ func helpText(ctx context.Context, prog string, argv []string, dir string) (stri
 	cmd := exec.CommandContext(ctx, prog, argv[1:]...)
 	cmd.Args[0] = argv[0]
 	cmd.Dir = "/"
+	cmd.Env = helpEnviron(env)
 	out := limitedBuffer{max: maxHelp, full: stop}
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -121,6 +122,25 @@ func helpText(ctx context.Context, prog string, argv []string, dir string) (stri
 		writeCacheFile(cache, header+text)
 	}
 	return text, nil
+}
+
+// helpKept are the variables a tool's help run keeps: what finds its files
+// and speaks its language. Anything else (a display, a browser, a bus, the
+// user's tokens) is left out, so that no help opens a window or a browser
+// (git's help.format=web, npm's viewer) or sees a secret; a pager is cat.
+var helpKept = map[string]bool{"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "LANG": true, "LANGUAGE": true,
+	"LC_ALL": true, "LC_CTYPE": true, "LC_MESSAGES": true, "TMPDIR": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true,
+	"XDG_CACHE_HOME": true, "XDG_DATA_DIRS": true, "XDG_CONFIG_DIRS": true, "DOCKER_CONFIG": true}
+
+func helpEnviron(env []string) []string {
+	out := []string{"TERM=dumb", "PAGER=cat", "MANPAGER=cat", "GIT_PAGER=cat", "NO_COLOR=1",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=help.format", "GIT_CONFIG_VALUE_0=man"}
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && helpKept[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // optionWords returns the words of text that start with a dash and a

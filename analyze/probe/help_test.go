@@ -3,6 +3,7 @@ package probe
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +92,29 @@ func TestHelpKeepsOptionsOnly(t *testing.T) {
 		if strings.Contains(string(b), "s3cr3t") {
 			t.Errorf("%s keeps the help's text: %q", e.Name(), b)
 		}
+	}
+}
+
+// TestHelpEnvironment: a tool asked for its help sees no display, browser
+// or secret of the user's, a pager that is cat, and git's help as a
+// manual page (help.format=web would open a browser).
+func TestHelpEnvironment(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "bin")
+	write(t, filepath.Join(bin, "envy"), "#!/bin/sh\n/usr/bin/env | /bin/sed 's/^/--v-/; s/=/ /'\n", 0o755)
+	env := []string{"PATH=" + bin, "HOME=/home/u", "DISPLAY=:0", "WAYLAND_DISPLAY=wayland-0", "BROWSER=firefox",
+		"ANTHROPIC_API_KEY=sk-secret", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.pager", "GIT_CONFIG_VALUE_0=evil", "LANG=C.UTF-8"}
+	got := New(Options{Path: bin, Environ: env}).Help(t.Context(), []string{"envy", "--help"})
+	for _, want := range []string{"--v-HOME", "--v-LANG", "--v-PAGER", "--v-MANPAGER", "--v-GIT_CONFIG_VALUE_0"} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("the help's environment lacks %s: %q", strings.TrimPrefix(want, "--v-"), got)
+		}
+	}
+	for _, not := range []string{"DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "ANTHROPIC_API_KEY", "GIT_CONFIG_KEY_0\n--v-GIT_CONFIG_KEY_0"} {
+		if strings.Contains(got, "--v-"+not+"\n") {
+			t.Errorf("the help's environment has %s: %q", not, got)
+		}
+	}
+	if fmt := helpEnviron(env); !slices.Contains(fmt, "GIT_CONFIG_VALUE_0=man") || slices.Contains(fmt, "GIT_CONFIG_VALUE_0=evil") {
+		t.Errorf("helpEnviron = %q; want git's help as a manual page, not the user's git config", fmt)
 	}
 }

@@ -54,6 +54,11 @@ type Options struct {
 	// VocabDir keeps the vocabularies read from completion files, one file
 	// per tool (Completion); none kept when empty.
 	VocabDir string
+	// Environ is the environment of the process (os.Environ()), from
+	// which the one program the probe may run, a tool asked for its help,
+	// gets only what locates and configures it (helpEnviron): never a
+	// display, a browser or a secret.
+	Environ []string
 	// BashCompletions and ZshDirs replace bash-completion's directory and
 	// zsh's completion directories (tests); the system's when empty.
 	BashCompletions string

@@ -235,7 +235,8 @@ func (e *env) engine(warn bool, names []string) *suggest.Engine {
 		Analyzer: a,
 		Facts: func(shell string) analyze.Facts {
 			return probe.New(probe.Options{Shell: shell, Path: os.Getenv("PATH"), VirtualEnv: os.Getenv("VIRTUAL_ENV"),
-				UID: os.Getuid(), Functions: names, AptIndex: e.paths.AptNames, ExeIndex: e.paths.PathNames, VocabDir: e.paths.Vocab})
+				UID: os.Getuid(), Functions: names, AptIndex: e.paths.AptNames, ExeIndex: e.paths.PathNames, VocabDir: e.paths.Vocab,
+				Environ: os.Environ()})
 		},
 		Terminal: e.terminal,
 		Home:     e.home,
