@@ -56,33 +56,23 @@ func holdsNeed(s, need string) bool {
 }
 
 // containsFoldASCII reports whether s holds lower (lower-case ASCII) in
-// any ASCII case, without copying s.
+// any ASCII case, without copying s: each place its first letter stands,
+// in either case, is compared on.
 func containsFoldASCII(s, lower string) bool {
 	if strings.ContainsAny(lower, "sk") && (strings.Contains(s, "ſ") || strings.Contains(s, "\u212A")) {
 		return true // ſ and the Kelvin sign fold to s and k: the regexp decides
 	}
-	c0, c1 := lower[0], lower[0]
-	if 'a' <= c0 && c0 <= 'z' {
-		c1 = c0 - 'a' + 'A'
+	first := lower[:1]
+	if c := lower[0]; 'a' <= c && c <= 'z' {
+		first += string(c - 'a' + 'A')
 	}
 	for i := 0; i+len(lower) <= len(s); i++ {
-		if j := strings.IndexAny(s[i:len(s)-len(lower)+1], string([]byte{c0, c1})); j < 0 {
+		j := strings.IndexAny(s[i:len(s)-len(lower)+1], first)
+		if j < 0 {
 			return false
-		} else {
-			i += j
 		}
-		k := 1
-		for k < len(lower) {
-			b := s[i+k]
-			if 'A' <= b && b <= 'Z' {
-				b += 'a' - 'A'
-			}
-			if b != lower[k] {
-				break
-			}
-			k++
-		}
-		if k == len(lower) {
+		i += j
+		if strings.EqualFold(s[i+1:i+len(lower)], lower[1:]) {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookd/hookd/internal/shellwords"
 )
 
 // ruleFunc adapts a function to the Rule interface.
@@ -147,9 +149,15 @@ func found(typ string, conf float64, cause string, fixes ...Fix) *Finding {
 	return &Finding{ErrorType: typ, Confidence: conf, RootCause: cause, Fixes: kept}
 }
 
-// installCommand returns the command that installs a Debian package (or a
-// Homebrew formula where apt is absent), with sudo when needed.
-func (f *Failure) installCommand(ctx context.Context, pkg string) string {
+// installCommand returns the command that installs Debian packages (or
+// Homebrew formulas where apt is absent), with sudo when needed: each name
+// one word of it, quoted by shellwords whatever it holds.
+func (f *Failure) installCommand(ctx context.Context, pkgs ...string) string {
+	words := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		words[i] = shellwords.QuoteWord(p)
+	}
+	pkg := strings.Join(words, " ")
 	if f.Env.LookPath(ctx, "brew") && !f.Env.LookPath(ctx, "apt-get") {
 		return "brew install " + pkg
 	}

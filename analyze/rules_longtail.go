@@ -322,12 +322,12 @@ func ruleForeignPackageManager(ctx context.Context, f *Failure) *Finding {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		pkgs = append(pkgs, shellwords.QuoteWord(a))
+		pkgs = append(pkgs, a)
 	}
 	if len(pkgs) == 0 {
 		return nil
 	}
-	cmd := f.installCommand(ctx, strings.Join(pkgs, " "))
+	cmd := f.installCommand(ctx, pkgs...)
 	if strings.HasPrefix(cmd, name+" ") {
 		return nil
 	}
@@ -730,9 +730,9 @@ func rulePerlModule(ctx context.Context, f *Failure) *Finding {
 		fixes = append(fixes, fix(f.installCommand(ctx, deb), 0.85, "Install Debian's package of %s.", mod))
 	}
 	if f.Env.LookPath(ctx, "cpanm") {
-		fixes = append(fixes, fix("cpanm "+mod, 0.8, "Install %s from CPAN.", mod))
+		fixes = append(fixes, fix("cpanm "+shellwords.QuoteWord(mod), 0.8, "Install %s from CPAN.", mod))
 	}
-	fixes = append(fixes, fix("cpan "+mod, 0.8, "Install %s from CPAN.", mod))
+	fixes = append(fixes, fix("cpan "+shellwords.QuoteWord(mod), 0.8, "Install %s from CPAN.", mod))
 	return found(MissingDependency, 0.85, cause, fixes...)
 }
 

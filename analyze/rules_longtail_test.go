@@ -95,6 +95,11 @@ func TestLongTail(t *testing.T) {
 		{name: "yum on Debian", cmd: "yum install jq", out: "bash: line 1: yum: command not found\n", want: "apt install jq", typ: "command_not_found"},
 		{name: "pacman on Debian", cmd: "pacman -S jq", out: "bash: line 1: pacman: command not found\n", want: "apt install jq"},
 		{name: "choco on Debian", cmd: "choco install jq", out: "bash: line 1: choco: command not found\n", want: "apt install jq"},
+		// Hostile package names stay one word each (installCommand quotes).
+		{name: "yum, hostile names", cmd: `yum install '$(id)' 'a;b' "$(printf 'x\ny')"`, out: "bash: line 1: yum: command not found\n",
+			// a substitution the analysis cannot resolve goes in as its text,
+			// never run
+			want: `apt install '$(id)' 'a;b' '"$(printf '\''x\ny'\'')"'`},
 		{name: "yarn where npm is", cmd: "yarn install", out: "bash: line 1: yarn: command not found\n", want: "npm install -g yarn", also: "npm install"},
 		// /proc and /sys: no mkdir -p, no sudo.
 		{name: "mkdir in /sys", cmd: "mkdir /sys/hookd-x", out: "mkdir: cannot create directory '/sys/hookd-x': Read-only file system\n", want: "", typ: "file_not_found"},
@@ -114,6 +119,9 @@ func TestLongTailMore(t *testing.T) {
 			out: "No manual entry for iptable\n", want: "man iptables"},
 		{name: "man, the section asked", cmd: "man 3 prinf", exit: 16, env: both(manPages, exes("printf")),
 			out: "No manual entry for prinf in section 3\n", want: "man 3 printf"},
+		{name: "man, a hostile program name", cmd: "man tmx", exit: 16,
+			env: both(files("/usr/share/man/man1/t;mx.1.gz"), exes("t;mx", "-tmx")),
+			out: "No manual entry for tmx\n", want: "man 't;mx'"},
 		{name: "man, a program without a page", cmd: "man tmx", exit: 16, env: exes("tmux"),
 			out: "No manual entry for tmx\n", want: "", cause: "no manual page is installed for tmx"},
 		// patch: the -p that finds the patch's files here.

@@ -122,19 +122,8 @@ func (s *Store) HasOutputIndex() bool { return s.ofts }
 // takes long, while its whole-word list is read newest first and stops at
 // the limit.
 func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, error) {
-	if !s.ofts || OutputQuery(q.Words) == "" {
-		return s.searchOutputs(ctx, q, "")
-	}
-	exact, prefix := outputQuery(q.Words, false), OutputQuery(q.Words)
-	res, err := s.searchOutputs(ctx, q, exact)
-	if err != nil || prefix == exact || (q.Limit > 0 && len(res) >= q.Limit) {
-		return res, err
-	}
-	more, err := s.searchOutputs(ctx, q, prefix)
-	if err != nil {
-		return nil, err
-	}
-	return mergeNewest(res, more, q.Limit), nil
+	res, _, err := s.searchWholeThenPrefix(ctx, q, OutputQuery(q.Words), 0)
+	return res, err
 }
 
 // SearchOutputsTyped is SearchOutputs for a query typed key by key (the
@@ -146,20 +135,34 @@ func (s *Store) SearchOutputs(ctx context.Context, q OutputSearch) ([]Entry, err
 // says more may match: the next key, or the same query asked without a
 // limit, finds them.
 func (s *Store) SearchOutputsTyped(ctx context.Context, q OutputSearch, within time.Duration) (res []Entry, cut bool, err error) {
+	n := len(q.Words)
+	prefix := outputQuery(q.Words[:max(n-1, 0)], false)
+	if last := outputQuery(q.Words[max(n-1, 0):], true); last != "" {
+		prefix = strings.TrimPrefix(prefix+" AND "+last, " AND ")
+	}
+	return s.searchWholeThenPrefix(ctx, q, prefix, within)
+}
+
+// searchWholeThenPrefix looks the words up whole through the output index,
+// then with the FTS5 query prefix when that found fewer than the limit,
+// within that long (0: no limit; cut when it ran out), the two merged.
+// Without the index it reads the outputs.
+func (s *Store) searchWholeThenPrefix(ctx context.Context, q OutputSearch, prefix string, within time.Duration) ([]Entry, bool, error) {
 	if !s.ofts || OutputQuery(q.Words) == "" {
-		res, err = s.searchOutputs(ctx, q, "")
+		res, err := s.searchOutputs(ctx, q, "")
 		return res, false, err
 	}
 	exact := outputQuery(q.Words, false)
-	prefix := outputQuery(q.Words[:len(q.Words)-1], false)
-	if last := outputQuery(q.Words[len(q.Words)-1:], true); last != "" {
-		prefix = strings.TrimPrefix(prefix+" AND "+last, " AND ")
-	}
-	if res, err = s.searchOutputs(ctx, q, exact); err != nil || prefix == exact || (q.Limit > 0 && len(res) >= q.Limit) {
+	res, err := s.searchOutputs(ctx, q, exact)
+	if err != nil || prefix == exact || (q.Limit > 0 && len(res) >= q.Limit) {
 		return res, false, err
 	}
-	pctx, cancel := context.WithTimeout(ctx, within)
-	defer cancel()
+	pctx := ctx
+	if within > 0 {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, within)
+		defer cancel()
+	}
 	more, err := s.searchOutputs(pctx, q, prefix)
 	if err != nil {
 		if ctx.Err() == nil && pctx.Err() != nil {

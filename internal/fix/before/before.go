@@ -186,19 +186,8 @@ func runOf(ctx context.Context, s *history.Store, en history.Entry) (Run, error)
 		Context: c, Known: ok}, nil
 }
 
-// pick chooses, among successes of the same key (newest first), the last
+// picker chooses, among the successes of a key read newest first, the last
 // run of the same line, else the last with close arguments.
-func pick(line string, es []history.Entry) (history.Entry, bool, bool) {
-	p := newPicker(line)
-	for _, e := range es {
-		if !p.add(e) {
-			break
-		}
-	}
-	return p.got, p.exact, p.ok
-}
-
-// picker makes pick's choice among successes read newest first.
 type picker struct {
 	line      string
 	words     []string

@@ -169,6 +169,29 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// pick feeds a picker the successes, newest first, as the walk does: it
+// stops when the picker says nothing after can change its choice.
+func pick(line string, es []history.Entry) (history.Entry, bool, bool) {
+	p := newPicker(line)
+	for _, e := range es {
+		if !p.add(e) {
+			break
+		}
+	}
+	return p.got, p.exact, p.ok
+}
+
+// openStore opens a new history in a test's directory.
+func openStore(t *testing.T) *history.Store {
+	t.Helper()
+	s, err := history.Open(t.Context(), filepath.Join(t.TempDir(), "h.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestPickAndAgo(t *testing.T) {
 	es := []history.Entry{{ID: 3, Command: "pytest tests/a.py -k two"}, {ID: 2, Command: "pytest"}, {ID: 1, Command: "pytest tests/a.py -k one"}}
 	if e, exact, ok := pick("pytest tests/a.py -k one", es); !ok || !exact || e.ID != 1 {
@@ -193,11 +216,7 @@ func TestPickAndAgo(t *testing.T) {
 // command that never worked, or one that did not fail.
 func TestFind(t *testing.T) {
 	ctx := t.Context()
-	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "deploy.sh"), 0o755)
 	tx, err := s.Begin(ctx)
@@ -260,11 +279,7 @@ func TestFind(t *testing.T) {
 // local failure never takes a synced success for its own (issue 30 item 5).
 func TestLocalOnly(t *testing.T) {
 	ctx := t.Context()
-	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	const other = "0123456789abcdef"
 	wire := "remote-1@" + other
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
@@ -318,11 +333,7 @@ func TestLocalOnly(t *testing.T) {
 // key is the program's (issue 31).
 func TestFindThroughWrappers(t *testing.T) {
 	ctx := t.Context()
-	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	dir := t.TempDir()
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
 	pairs := []struct{ then, now string }{

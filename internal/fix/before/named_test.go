@@ -88,11 +88,7 @@ func TestAssigned(t *testing.T) {
 // it was unset before the success.
 func TestFindNamedVariable(t *testing.T) {
 	ctx := context.Background()
-	s, err := history.Open(ctx, filepath.Join(t.TempDir(), "h.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "deploy.sh"), 0o755)
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC).UnixMicro()
