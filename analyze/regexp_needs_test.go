@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -135,10 +136,20 @@ func needOfNode(re *syntax.Regexp) need {
 // type-checking it.
 func lazyPatterns(t *testing.T) []string {
 	t.Helper()
+	pats, err := typeCheckedPatterns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pats
+}
+
+// typeCheckedPatterns type-checks the package once for both tests that need
+// its patterns (a second or so each time).
+var typeCheckedPatterns = sync.OnceValues(func() ([]string, error) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*.go")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var files []*ast.File
 	for _, n := range names {
@@ -147,7 +158,7 @@ func lazyPatterns(t *testing.T) []string {
 		}
 		f, err := parser.ParseFile(fset, n, nil, 0)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		files = append(files, f)
 	}
@@ -155,7 +166,7 @@ func lazyPatterns(t *testing.T) []string {
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
 	pkg, err := conf.Check("github.com/hookd/hookd/analyze", fset, files, info)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	lr := pkg.Scope().Lookup("lazyRegexp").Type()
 	seen := map[string]bool{}
@@ -170,8 +181,8 @@ func lazyPatterns(t *testing.T) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
-}
+	return out, nil
+})
 
 // TestRegexpNeeds: regexp_needs.go holds, for each pattern of the rules,
 // the text a match needs (needOf), so that a pattern is compiled only for

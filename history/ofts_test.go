@@ -264,7 +264,7 @@ func TestSearchOutputsTyped(t *testing.T) {
 		return ids(es), cut
 	}
 	// "git" whole (not github), "pus" the start of push, pus, pushing.
-	if got, cut := typed(time.Second, "git", "pus"); cut || !slices.Equal(got, []int64{4, 3, 1}) {
+	if got, cut := typed(time.Minute, "git", "pus"); cut || !slices.Equal(got, []int64{4, 3, 1}) {
 		t.Errorf("git pus = %v (cut %v); want [4 3 1], not cut", got, cut)
 	}
 	// Every word a prefix, as the untyped search reads them: github too.
@@ -282,7 +282,7 @@ func TestSearchOutputsTyped(t *testing.T) {
 	// The caller's own end is an error, not a cut.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, cut, err := s.SearchOutputsTyped(cctx, OutputSearch{Words: []string{"git", "pus"}}, time.Second); err == nil || cut {
+	if _, cut, err := s.SearchOutputsTyped(cctx, OutputSearch{Words: []string{"git", "pus"}}, time.Minute); err == nil || cut {
 		t.Errorf("a cancelled search = cut %v, %v; want an error", cut, err)
 	}
 }

@@ -233,3 +233,49 @@ func TestScriptWatch(t *testing.T) {
 		}
 	}
 }
+
+// TestFishFilledAsFishComputes: what hookd init fills in for fish so that
+// fish need not compute it at start (the binary quoted, the ask prefix as
+// a regular expression and its first character, the words that expand the
+// recorded variables) is what fish's own builtins make of the same values,
+// hostile ones included.
+func TestFishFilledAsFishComputes(t *testing.T) {
+	shelltest.Need(t, "fish")
+	for _, c := range []struct{ bin, prefix string }{
+		{"/usr/bin/hookd", "??"},
+		{"/opt/it's\\here/hookd", "$(id)"},
+		{"/tmp/a b/hookd", `a.b*[x]^$|(\`},
+		{"/x/hookd", "é?;"},
+		{"/x/hookd", "'"},
+	} {
+		src, err := Script("fish", Options{Bin: c.bin, StateDir: "/s", SpoolDir: "/s/spool", OfferDir: "/s/fixes", PIDFile: "/s/pid",
+			Capture: "off", AskPrefix: c.prefix, Watch: []string{"API_URL", "$(rm -rf ~)", "DEPLOY_ENV"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sets []string
+		for _, l := range strings.Split(src, "\n") {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "set -g _hookd_") {
+				sets = append(sets, t)
+			}
+		}
+		check := strings.Join(sets, "\n") + `
+set -l vals
+for n in PATH VIRTUAL_ENV CONDA_PREFIX NODE_ENV KUBECONFIG AWS_PROFILE DOCKER_CONTEXT GOFLAGS (string split -n ' ' -- $_hookd_watch)
+    set -a vals '"$'$n'"'
+end
+test "$_hookd_binq" = "'"(string replace -a -- "'" "\\'" (string replace -a -- '\\' '\\\\' $_hookd_bin))"'"; or echo binq
+test "$_hookd_prefix_re" = '^\s*'(string escape --style=regex -- $_hookd_prefix)'(\s|$)'; or echo prefix_re
+test "$_hookd_pfirst" = (string sub -l 1 -- $_hookd_prefix); or echo pfirst
+eval "set -l q $_hookd_pfirstq"; test "$q" = "$_hookd_pfirst"; or echo pfirstq
+test "$_hookd_envj" = (string join '\x1f' -- $vals); or echo envj
+test "$_hookd_envv" = "$vals"; or echo envv
+string match -qr -- $_hookd_prefix_re "$_hookd_prefix and more"; or echo matches
+echo done
+`
+		out, err := exec.Command("fish", "--no-config", "-c", check).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "done" {
+			t.Errorf("bin %q, prefix %q: fish computes otherwise: %v\n%s", c.bin, c.prefix, err, out)
+		}
+	}
+}
