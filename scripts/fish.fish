@@ -24,7 +24,10 @@
 #   the prompt's path)
 #     _hookd_init            guards, the values hookd init fills in, the steps:
 #     _hookd_init_capture      enter the capturing proxy (capture on)
-#       _hookd_proxy             re-execute under it (the early line's work)
+#       _hookd_proxy             re-execute under it (the end line's work; the
+#                                early line's where it cannot hand over)
+#       _hookd_handover          hand the terminal to the early line's hookd,
+#                                which becomes the proxy (the early line's work)
 #     _hookd_init_session      the session: its id, spool, header, the clock
 #     _hookd_init_env          the environment's names (fix.watch_env), first record
 #     _hookd_init_hooks        the event handlers (fish_preexec, fish_postexec, …)
@@ -42,6 +45,7 @@
 #     _hookd_prompt_mark     the prompt's mark under capture (fish_prompt)
 #   the `??` lines
 #     _hookd_arm, _hookd_arm_enter, _hookd_enter
+#     _hookd_ask_word        `hookd` or its path, for the rewritten line
 #     _hookd_offer_line      the answer's command on the next line (one-shot)
 #   the fixes
 #     _hookd_fix (the fix command), _hookd_fix_key, _hookd_ai_key
@@ -147,10 +151,11 @@ end
 
 # _hookd_proxy BIN [FLAG] re-executes this shell under BIN's `hookd shell`,
 # with the same command line (a login shell's "-fish", options), read
-# without a process; without /proc, as an interactive shell. It is all that
-# the early line runs in a terminal that is not captured yet (hookd init
-# --early prints this function and a call), so it stands alone. The proxy
-# gets the terminal as its stdin (this code's is `| source`'s pipe).
+# without a process; without /proc, as an interactive shell. Where the
+# early line's hookd cannot hand over (no /proc), it is all that the early
+# line runs in a terminal that is not captured yet (hookd init --early
+# prints this function and a call), so it stands alone. The proxy gets the
+# terminal as its stdin (this code's is `| source`'s pipe).
 function _hookd_proxy
     status is-interactive; and test -t 1; and test -t 2; and test -x "$argv[1]"; or return 0
     set -l fish_path (status fish-path)
@@ -171,6 +176,35 @@ function _hookd_proxy
     else
         exec $argv[1] shell $flag --shell $fish_path </dev/tty
     end
+end
+
+# _hookd_handover DIR hands this shell's terminal to the proxy that the
+# early line's hookd becomes: `hookd init fish --early | source` runs this
+# while that hookd still runs, so no second hookd has to start (package
+# ptyshell's Handover). DIR holds two FIFOs that hookd made. On go this
+# fish says whether it hands over (an interactive shell on a terminal, new
+# enough) and how it was started; st it has open before that, and there it
+# waits for the proxy's end. It then ends with the new shell's status,
+# running nothing more (exec, not exit: fish_exit handlers ran in the new
+# shell). Where the proxy could not start ("off"), or hookd ended without
+# a word, this fish goes on as the shell, capture off. It stands alone,
+# in syntax that fish 2 parses.
+function _hookd_handover
+    if not status is-interactive; or not test -t 1; or not test -t 2; or string match -qr '^(2\.|3\.0\.)' -- $version
+        echo no >$argv[1]/go
+        return 0
+    end
+    set -l path (status fish-path)
+    set -l login 0
+    status is-login; and set login 1
+    begin
+        printf '%s\n' go $fish_pid $login "$path" "$__fish_data_dir" end >$argv[1]/go
+        read -l st
+        if string match -qr '^[0-9]+$' -- "$st"
+            exec /bin/sh -c 'exit "$1"' hookd $st
+        end
+    end <$argv[1]/st
+    set -gx HOOKD_CAPTURE off
 end
 
 # _hookd_init_session starts this shell's session: its id (HOOKD_SESSION
@@ -283,42 +317,50 @@ end
 # fish's own `execute` (another binding is left alone), and the keys are
 # free.
 function _hookd_init_ask
-    set -g _hookd_ask_cmd hookd
+    set -g _hookd_ask_cmd ''
     set -g _hookd_armed ''
     set -g _hookd_enter_modes
     test -n "$_hookd_prefix"; or return 0
-    # The rewritten line says `hookd` when PATH finds this binary under
-    # that name, else the binary's path.
-    set -l found ''
-    for d in $PATH
-        if test -x $d/hookd; and not test -d $d/hookd
-            if builtin -q path
-                set -l r (path resolve -- $d/hookd $_hookd_bin)
-                test "$r[1]" = "$r[2]"; and set found 1
-            end
-            break
-        end
-    end
-    test -n "$found"; or set _hookd_ask_cmd $_hookd_binq
     # fish sets its key bindings up when its line editor first starts,
-    # after config.fish: the keys are bound then, once.
+    # after config.fish: the keys are bound then, once. (A binding is
+    # read as `bind … 2>/dev/null | read`: a substitution, or output sent
+    # to /dev/null, costs fish 3.6 a hundred microseconds more.)
     function _hookd_bind_ask --on-event fish_prompt
         functions -e _hookd_bind_ask
         for mode in default insert
-            string match -qr -- ' execute$' (bind -M $mode \r 2>/dev/null); or continue
+            bind -M $mode \r 2>/dev/null | read -l b; and string match -qr -- ' execute$' $b; or continue
             set -a _hookd_enter_modes $mode
             # The prefix's first character (as hookd init gave it, and
             # quoted) and "!": each armed unless the user bound it.
-            bind -M $mode -- $_hookd_pfirst >/dev/null 2>&1; or bind -M $mode -- $_hookd_pfirst "_hookd_arm $_hookd_pfirstq"
-            bind -M $mode -- '!' >/dev/null 2>&1; or bind -M $mode -- '!' "_hookd_arm '!'"
+            bind -M $mode -- $_hookd_pfirst 2>/dev/null | read -l _; or bind -M $mode -- $_hookd_pfirst "_hookd_arm $_hookd_pfirstq"
+            bind -M $mode -- '!' 2>/dev/null | read -l _; or bind -M $mode -- '!' "_hookd_arm '!'"
         end
         # Pasted text does not go through the keys: the end of a paste
         # arms Enter too.
-        if set -q _hookd_enter_modes[1]; and string match -qr -- ' __fish_stop_bracketed_paste$' (bind -M paste \e\[201~ 2>/dev/null)
+        if set -q _hookd_enter_modes[1]; and bind -M paste \e\[201~ 2>/dev/null | read -l b; and string match -qr -- ' __fish_stop_bracketed_paste$' $b
             bind -M paste \e\[201~ '__fish_stop_bracketed_paste; _hookd_arm_enter'
         end
     end
     return 0
+end
+
+# _hookd_ask_word is what a rewritten `??` line calls hookd: `hookd` when
+# PATH finds this binary under that name, else the binary's path. Worked
+# out at the first question (config.fish may set PATH after hookd's line).
+function _hookd_ask_word
+    if test -z "$_hookd_ask_cmd"
+        set -g _hookd_ask_cmd $_hookd_binq
+        for d in $PATH
+            if test -x $d/hookd; and not test -d $d/hookd
+                if builtin -q path
+                    set -l r (path resolve -- $d/hookd $_hookd_bin)
+                    test "$r[1]" = "$r[2]"; and set _hookd_ask_cmd hookd
+                end
+                break
+            end
+        end
+    end
+    echo $_hookd_ask_cmd
 end
 
 # _hookd_quote quotes its argument as one fish word: single quotes, in
@@ -339,10 +381,10 @@ function _hookd_init_fix
         end
     end
     for mode in default insert
-        if test -n "$_hookd_fixkey"; and not bind -M $mode $_hookd_fixkey >/dev/null 2>&1
+        if test -n "$_hookd_fixkey"; and not bind -M $mode $_hookd_fixkey 2>/dev/null | read -l _
             bind -M $mode $_hookd_fixkey _hookd_fix_key
         end
-        if test -n "$_hookd_aikey"; and not bind -M $mode $_hookd_aikey >/dev/null 2>&1
+        if test -n "$_hookd_aikey"; and not bind -M $mode $_hookd_aikey 2>/dev/null | read -l _
             bind -M $mode $_hookd_aikey _hookd_ai_key
         end
     end
@@ -360,9 +402,8 @@ function _hookd_init_search
     for key in $_hookd_searchkey $_hookd_searchup
         test -n "$key"; or continue
         for mode in default insert
-            if test -z "$_hookd_searchreplace"
-                set -l b (bind -M $mode $key 2>/dev/null)
-                if test -n "$b"; and not string match -qr -- ' (history-pager|history-search-backward|history-prefix-search-backward|up-or-search|up-line|_hookd_search)$' $b
+            if test -z "$_hookd_searchreplace"; and bind -M $mode $key 2>/dev/null | read -l b
+                if not string match -qr -- ' (history-pager|history-search-backward|history-prefix-search-backward|up-or-search|up-line|_hookd_search)$' $b
                     continue
                 end
             end
@@ -376,8 +417,7 @@ end
 # question after the ask prefix (?? /review<Tab>), unless something else
 # completes them.
 function _hookd_init_complete
-    set -l c (complete -c hookd)
-    set -q c[1]; or complete -c hookd -f -a '(_hookd_complete)'
+    complete -c hookd | read -l _; or complete -c hookd -f -a '(_hookd_complete)'
     return 0
 end
 
@@ -525,7 +565,7 @@ function _hookd_enter
     if string match -qr -- $_hookd_prefix_re "$lines[1]"
         set -l q (string replace -r -- $_hookd_prefix_re'\s*' '' $lines[1]) $lines[2..]
         set q (string join \n -- $q | string replace -r '\s+$' '' | string collect)
-        commandline -r -- "$_hookd_ask_cmd ask -- "(_hookd_quote "$q")
+        commandline -r -- (_hookd_ask_word)" ask -- "(_hookd_quote "$q")
         # An offer belongs to the question that made it.
         test -e $_hookd_fixdir/$HOOKD_SESSION.next; and true >$_hookd_fixdir/$HOOKD_SESSION.next
         # Once the question is answered, the first command of the answer
@@ -543,7 +583,7 @@ function _hookd_enter
     else if test (count $lines) = 1; and set -l m (string match -r -- '^\s*!(!|-[0-9]+|[0-9]+)ctx\s*$' $lines[1])
         set -l ref $m[2]
         test "$ref" != '!'; or set ref -1
-        commandline -r -- "$_hookd_ask_cmd ask --pin $ref"
+        commandline -r -- (_hookd_ask_word)" ask --pin $ref"
     end
     commandline -f execute
 end
@@ -773,7 +813,7 @@ end
 # (itself too), so that nothing of it is left for the prompt's path.
 function _hookd_start
     _hookd_init
-    functions -e _hookd_init _hookd_init_capture _hookd_on_tty _hookd_proxy _hookd_init_session \
+    functions -e _hookd_init _hookd_init_capture _hookd_on_tty _hookd_proxy _hookd_handover _hookd_init_session \
         _hookd_init_env _hookd_init_hooks _hookd_init_ask _hookd_init_fix _hookd_init_search _hookd_init_complete \
         _hookd_init_daemon _hookd_start
     set -q _hookd_early_fn; and functions -e hookd

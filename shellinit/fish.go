@@ -47,15 +47,28 @@ func fishBindSeq(key []byte) string {
 // enterFish is Enter for fish: its _hookd_proxy function, a call, and the
 // function erased.
 func enterFish(src, bin string) (string, error) {
-	start := strings.Index(src, "\nfunction _hookd_proxy\n")
+	return fishCall(src, "_hookd_proxy", bin)
+}
+
+// Handover returns what fish's early line runs where its hookd becomes the
+// proxy (package ptyshell's Handover): the script's _hookd_handover
+// function, a call with the handover's directory, and the function erased.
+func Handover(dir string) (string, error) {
+	return fishCall(sources["fish"], "_hookd_handover", dir)
+}
+
+// fishCall is fish's function name from src, a call of it with arg, and
+// the function erased.
+func fishCall(src, name, arg string) (string, error) {
+	start := strings.Index(src, "\nfunction "+name+"\n")
 	if start < 0 {
-		return "", fmt.Errorf("script for fish: no _hookd_proxy function")
+		return "", fmt.Errorf("script for fish: no %s function", name)
 	}
 	end := strings.Index(src[start:], "\nend\n")
 	if end < 0 {
-		return "", fmt.Errorf("script for fish: _hookd_proxy does not end")
+		return "", fmt.Errorf("script for fish: %s does not end", name)
 	}
-	return src[start+1:start+end+5] + "_hookd_proxy " + shellwords.QuoteFish(bin) + "\nfunctions -e _hookd_proxy\n", nil
+	return src[start+1:start+end+5] + name + " " + shellwords.QuoteFish(arg) + "\nfunctions -e " + name + "\n", nil
 }
 
 // FishEarly returns the file `hookd shell` puts in a vendor_conf.d of its

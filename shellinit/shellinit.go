@@ -186,7 +186,7 @@ func Script(shell string, o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	src := withoutComments(shell, lines)
+	src := withoutComments(shell, lines, unused(shell, o))
 	if shell != "zsh" {
 		return src, nil
 	}
@@ -318,13 +318,28 @@ func fill(shell string, o Options) ([]string, error) {
 	return lines, nil
 }
 
+// unused are fish's functions that the script run with o never calls:
+// _hookd_handover, which Handover prints by itself, and with capture off
+// those that enter the proxy. Defining them would cost fish their reading
+// at every start.
+func unused(shell string, o Options) []string {
+	if shell != "fish" {
+		return nil
+	}
+	if o.Capture == "off" {
+		return []string{"_hookd_handover", "_hookd_proxy", "_hookd_on_tty"}
+	}
+	return []string{"_hookd_handover"}
+}
+
 // withoutComments leaves out the lines that hold only a comment, and blank
 // lines: reading them costs the shell at every start (about a quarter of
 // bash's work in defining hookd's functions) and changes nothing, since no
 // string in the scripts spans a line that starts with "#" (the shells'
 // own listing of the functions is the same either way: see the tests). The
 // run marker stays, for Early; a first line says where the comments are.
-func withoutComments(shell string, lines []string) string {
+// The top-level functions named in omit are left out too.
+func withoutComments(shell string, lines []string, omit []string) string {
 	var b strings.Builder
 	n := 0
 	for _, line := range lines {
@@ -332,7 +347,16 @@ func withoutComments(shell string, lines []string) string {
 	}
 	b.Grow(n)
 	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s in hookd's source, without its comments.\n", shell, files[shell])
+	skipping := false
 	for _, line := range lines {
+		if skipping {
+			skipping = line != "end\n"
+			continue
+		}
+		if name, ok := strings.CutPrefix(line, "function "); ok && slices.Contains(omit, strings.TrimSuffix(name, "\n")) {
+			skipping = true
+			continue
+		}
 		t := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(t, runMarker):

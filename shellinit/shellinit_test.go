@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,12 +134,24 @@ func TestScriptsParse(t *testing.T) {
 
 // TestWithoutComments: leaving the comments out of what hookd init prints
 // changes no function: each shell lists the same functions, with the same
-// bodies, from the script with its comments and from the one without.
+// bodies, from the script with its comments and from the one without; but
+// for fish's functions that the script run with those options never calls
+// (unused), which it leaves out.
 func TestWithoutComments(t *testing.T) {
+	for _, capture := range []string{"pty", "off"} {
+		t.Run(capture, func(t *testing.T) { testWithoutComments(t, capture) })
+	}
+}
+
+func testWithoutComments(t *testing.T, capture string) {
 	o := Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid",
-		Capture: "pty", AskPrefix: "??", FixCommand: "fix", FixKey: []byte{0x18, 'f'}, AIKey: []byte{0x18, 'l'}}
+		Capture: capture, AskPrefix: "??", FixCommand: "fix", FixKey: []byte{0x18, 'f'}, AIKey: []byte{0x18, 'l'}}
+	omitted := unused("fish", o)
+	if !slices.Contains(omitted, "_hookd_handover") || (capture == "off") != slices.Contains(omitted, "_hookd_proxy") {
+		t.Fatalf("unused(fish, capture %s) = %q", capture, omitted)
+	}
 	list := map[string]string{"bash": "declare -f", "zsh": "functions",
-		"fish": "for f in (functions -a); string match -q '_hookd*' $f; and functions --no-details $f; end; true"}
+		"fish": "for f in (functions -a); string match -q '_hookd*' $f; and not contains -- $f " + strings.Join(omitted, " ") + "; and functions --no-details $f; end; true"}
 	for _, sh := range Shells() {
 		t.Run(sh, func(t *testing.T) {
 			shelltest.Need(t, sh)
@@ -177,6 +190,13 @@ func TestWithoutComments(t *testing.T) {
 			a, b := funcs(full), funcs(bare)
 			if a != b || !strings.Contains(a, "_hookd_precmd") && !strings.Contains(a, "_hookd_postexec") {
 				t.Errorf("the functions differ without the comments:\n%s\n----\n%s", a, b)
+			}
+			if sh == "fish" {
+				for _, f := range omitted {
+					if strings.Contains(bare, "\nfunction "+f+"\n") {
+						t.Errorf("the script defines %s, which it never calls with capture %s", f, capture)
+					}
+				}
 			}
 		})
 	}
@@ -277,5 +297,36 @@ echo done
 		if err != nil || strings.TrimSpace(string(out)) != "done" {
 			t.Errorf("bin %q, prefix %q: fish computes otherwise: %v\n%s", c.bin, c.prefix, err, out)
 		}
+	}
+}
+
+// TestHandoverScript: what fish's early line runs where its hookd becomes
+// the proxy is _hookd_handover alone, called with the directory as one
+// word whatever it holds, and the function erased; fish parses it, and it
+// says no (for a fish that is not interactive) on the directory's go.
+func TestHandoverScript(t *testing.T) {
+	fish := shelltest.Need(t, "fish")
+	dir := filepath.Join(t.TempDir(), "it's a $(dir) [x]")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	text, err := Handover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(text, "function _hookd_handover\n") || !strings.HasSuffix(text, "\nfunctions -e _hookd_handover\n") ||
+		strings.Count(text, "\nfunction ") != 0 {
+		t.Fatalf("Handover printed:\n%s", text)
+	}
+	if out, err := exec.Command(fish, "-n", "-c", text).CombinedOutput(); err != nil {
+		t.Fatalf("fish -n: %v\n%s", err, out)
+	}
+	// Not interactive: fish answers no, and goes on.
+	out, err := exec.Command(fish, "-N", "-c", text+"echo after; functions -q _hookd_handover; or echo erased").CombinedOutput()
+	if err != nil || string(out) != "after\nerased\n" {
+		t.Errorf("fish: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "go")); err != nil || string(b) != "no\n" {
+		t.Errorf("fish wrote %q, %v on go; want no", b, err)
 	}
 }

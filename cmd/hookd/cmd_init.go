@@ -46,6 +46,14 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		// runs. The proxy is checked here, in this process: where it cannot
 		// start, the shell goes on without capture and hookd status says why.
 		if *early && mode == "pty" && !captured && isTTY(os.Stdin) && slices.Contains(shellinit.Shells(), shell) {
+			// fish's line runs the code while this process goes on: it
+			// becomes the proxy itself, where fish hands its terminal over.
+			if shell == "fish" {
+				if h := e.startHandover(); h != nil {
+					ptyshell.ClearRCTwice(e.paths.RCTwice)
+					return e.runHandover(ctx, h, bin)
+				}
+			}
 			if ptyshell.Check([]string{shell}, e.paths.CaptureProblem) == nil {
 				ptyshell.ClearRCTwice(e.paths.RCTwice)
 				script, err := shellinit.Enter(shell, bin)

@@ -84,9 +84,41 @@ func (e *env) shellEnviron() []string {
 		return env
 	}
 	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOOKD_FISH_DATA_DIR=") })
-	// Without XDG_DATA_DIRS fish reads its own data directory's
-	// vendor_conf.d alone: the list made here names that one after
-	// hookd's, so that no other directory is read.
+	bin, err := selfPath()
+	if err != nil {
+		return env
+	}
+	dir, err := e.writeFishEarly(bin)
+	if err != nil {
+		return env
+	}
+	return fishEarlyEnviron(env, dir, dataDir)
+}
+
+// writeFishEarly writes the new fish's start-up file (shellinit.FishEarly)
+// for the binary bin, unless it is there already as it would be written,
+// and returns the directory to put first in XDG_DATA_DIRS.
+func (e *env) writeFishEarly(bin string) (string, error) {
+	text, err := shellinit.FishEarly(e.initOptions(bin, "pty"))
+	if err != nil {
+		return "", err
+	}
+	e.prepareShellDirs()
+	dir := filepath.Join(e.paths.State, "fish-early")
+	file := shellinit.FishEarlyFile(dir)
+	if old, err := os.ReadFile(file); err == nil && string(old) == text {
+		return dir, nil
+	}
+	return dir, paths.WritePrivate(file, []byte(text))
+}
+
+// fishEarlyEnviron is env with dir, where writeFishEarly wrote, first in
+// XDG_DATA_DIRS, and what the start-up file needs to give XDG_DATA_DIRS back
+// as it was. dataDir is the fish's own data directory: without
+// XDG_DATA_DIRS fish reads its vendor_conf.d alone, and the list made here
+// names that one after hookd's, so that no other directory is read. env is
+// returned as it is where dataDir is not a fish data directory.
+func fishEarlyEnviron(env []string, dir, dataDir string) []string {
 	orig, set := os.LookupEnv("XDG_DATA_DIRS")
 	rest := orig
 	if !set {
@@ -94,19 +126,6 @@ func (e *env) shellEnviron() []string {
 			return env
 		}
 		rest = filepath.Dir(dataDir)
-	}
-	bin, err := selfPath()
-	if err != nil {
-		return env
-	}
-	text, err := shellinit.FishEarly(e.initOptions(bin, "pty"))
-	if err != nil {
-		return env
-	}
-	e.prepareShellDirs()
-	dir := filepath.Join(e.paths.State, "fish-early")
-	if err := paths.WritePrivate(shellinit.FishEarlyFile(dir), []byte(text)); err != nil {
-		return env
 	}
 	was := "unset"
 	if set {

@@ -52,6 +52,31 @@ func kindOf(shell, name string) string {
 	return "type -t " + name + " 2>/dev/null || echo " + name + ": none"
 }
 
+// proxyOf reports whether the terminal's process pid is the capturing
+// proxy (`hookd shell`): bash and zsh re-execute themselves under it. In
+// fish the early line's hookd becomes the proxy below the first fish, which
+// waits for it (ptyshell.Handover): there it is pid's child. It returns
+// the command line of pid as well.
+func proxyOf(pid int, shell string) (string, bool) {
+	isProxy := func(pid int) bool {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		return strings.Contains(string(b), "hookd\x00shell\x00")
+	}
+	cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if isProxy(pid) {
+		return string(cmdline), true
+	}
+	if shell != "fish" {
+		return string(cmdline), false
+	}
+	for _, c := range childrenOf(pid) {
+		if isProxy(c) {
+			return string(cmdline), true
+		}
+	}
+	return string(cmdline), false
+}
+
 func rcRuns(h *shelltest.Home) int {
 	b, _ := os.ReadFile(h.Path("rc-runs"))
 	return strings.Count(string(b), "run\n")
@@ -68,8 +93,7 @@ func TestEarlyLineRunsRCOnce(t *testing.T) {
 		h := newHome(t)
 		for term := 1; term <= 2; term++ {
 			s := shelltest.Start(t, h, shell, shelltest.Options{RC: countingRC(h, shell, true), Env: captureOn})
-			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", s.PID()))
-			if !strings.Contains(string(cmdline), "hookd\x00shell\x00") {
+			if cmdline, ok := proxyOf(s.PID(), shell); !ok {
 				t.Fatalf("terminal %d: the shell did not enter the proxy: the terminal runs %q", term, cmdline)
 			}
 			runPrompt(t, s, fmt.Sprintf("echo early-%d", term))

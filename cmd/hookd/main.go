@@ -23,11 +23,11 @@ func main() {
 	// long-running ones (the daemon, the proxy, a streamed answer, whose
 	// heap would grow to five times what it holds) keep Go's default, and
 	// so does a GOGC of the user's.
-	if len(os.Args) > 1 && !longRunning[os.Args[1]] && os.Getenv("GOGC") == "" {
+	if len(os.Args) > 1 && !longRunning[os.Args[1]] && !becomesProxy(os.Args[1:]) && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	watchSignals(cancel, len(os.Args) > 1 && wrappers[os.Args[1]])
+	watchSignals(cancel, len(os.Args) > 1 && (wrappers[os.Args[1]] || becomesProxy(os.Args[1:])))
 	processExits = true
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	cancel()

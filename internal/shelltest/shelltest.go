@@ -596,7 +596,9 @@ func (s *Shell) Resize(cols, rows int) {
 }
 
 // PID is the process started on the terminal (under capture, once the rc
-// file has run, the hookd shell proxy: the shell re-executes itself there).
+// file has run, the hookd shell proxy: bash and zsh re-execute themselves
+// there; in fish, the first fish, below which its early line's hookd
+// became the proxy).
 func (s *Shell) PID() int { return s.cmd.Process.Pid }
 
 // Close kills the shell if it still runs, and every process below it:

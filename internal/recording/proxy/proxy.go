@@ -244,7 +244,7 @@ func Run(ctx context.Context, o Options) (status int, err error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	s, err := start(o)
+	s, err := start(ctx, o)
 	if err != nil {
 		return 0, err
 	}
@@ -280,7 +280,7 @@ type session struct {
 // start does everything up to and including starting the command. On
 // failure it undoes what it did, the outer terminal included, and returns
 // an error wrapping ErrStart.
-func start(o Options) (_ *session, err error) {
+func start(ctx context.Context, o Options) (_ *session, err error) {
 	if len(o.Argv) == 0 {
 		return nil, startErrorf(nil, "no command to run")
 	}
@@ -398,6 +398,12 @@ func start(o Options) (_ *session, err error) {
 		if err := s.term.makeRaw(); err != nil {
 			return nil, startErrorf(err, "cannot set up the terminal: %v", err)
 		}
+	}
+	// A Ctrl-C typed while the proxy was starting (the terminal was not
+	// raw yet) stops it here, before there is a command to leave behind.
+	if err := ctx.Err(); err != nil {
+		s.term.restore()
+		return nil, startErrorf(err, "interrupted while starting")
 	}
 	if err := s.cmd.Start(); err != nil {
 		s.term.restore()

@@ -57,7 +57,16 @@ type Shell struct {
 	Limit int
 	// Outbox is the outbox directory; Problem the capture-problem file.
 	Outbox, Problem string
+	// Handback is set where the shell that started hookd waits for it
+	// (fish's early line, Handover): when the proxy cannot start, Run notes
+	// why and returns an error wrapping ErrHandback, and that shell goes
+	// on, capture off, rather than this process becoming the shell.
+	Handback bool
 }
+
+// ErrHandback is wrapped by the error of Run when the proxy could not
+// start and Shell.Handback was set.
+var ErrHandback = errors.New("capture could not start")
 
 // Run runs the shell under the proxy and returns its exit status; err is
 // what went wrong in the proxy once the shell had started.
@@ -101,9 +110,13 @@ func (sh Shell) Run(ctx context.Context) (status int, err error) {
 	return status, err
 }
 
-// withoutProxy replaces this process with the shell itself.
+// withoutProxy replaces this process with the shell itself; with
+// Handback, it leaves the shell to the one that waits.
 func (sh Shell) withoutProxy(why error) error {
 	NoteProblem(sh.Problem, why.Error())
+	if sh.Handback {
+		return fmt.Errorf("%w: %w", ErrHandback, why)
+	}
 	env := append(proxy.WithoutEnv(sh.Environ, CaptureEnv, capture.NonceEnv, PTYEnv), CaptureEnv+"=off")
 	err := proxy.Exec(sh.Path, sh.Argv, env)
 	// Still here: not even the shell could start.
