@@ -85,8 +85,8 @@ func (e *env) runHandover(ctx context.Context, h *ptyshell.Handover, bin string)
 		return nil
 	}
 	ppid := os.Getppid()
-	if ans.PID != ppid {
-		ptyshell.NoteProblem(e.paths.CaptureProblem, fmt.Sprintf("fish's early line: the shell that answered (pid %d) is not hookd's parent (%d)", ans.PID, ppid))
+	if ans.PID != ppid || !sameFile(ans.Path, "/proc/"+strconv.Itoa(ppid)+"/exe") {
+		ptyshell.NoteProblem(e.paths.CaptureProblem, fmt.Sprintf("fish's early line: the shell that answered (pid %d, %s) is not hookd's parent (%d)", ans.PID, ans.Path, ppid))
 		h.Finish(-1)
 		return nil
 	}
