@@ -20,10 +20,11 @@
 # It also times `hookd version`, `hookd init`, `hookd suggest` and each coding
 # agent's hook (`hookd agent-hook AGENT` fed its documented payload) against a
 # hello-world Go binary built in the same run; -b BIN times another hookd
-# binary's (main's, say) version and hooks in the same alternation. -s ""
-# times only those.
+# binary's (main's, say) version and hooks in the same alternation, and the
+# variants off-base and early-base start the shell with it, as off and early
+# do with this tree's. -s "" times only those.
 #
-#   bench/startup.sh [-n 20] [-s "bash zsh fish"] [-r "empty plugins ~/.zshrc"] [-v "none off on early"] [-b BIN]
+#   bench/startup.sh [-n 20] [-s "bash zsh fish"] [-r "empty plugins ~/.zshrc"] [-v "none off on early off-base early-base"] [-b BIN]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 N=20 SHELLS="bash zsh fish" RCS="empty plugins" VARIANTS="none off on early" BASE=""

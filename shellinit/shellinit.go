@@ -2,6 +2,8 @@
 package shellinit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -73,6 +75,10 @@ type Options struct {
 	// rather than in a here-document: for a shell that cannot write the
 	// here-document's temporary file (see zshOwnOptionsOnce).
 	Quoted bool
+	// FishOnDemand, for fish, is the file where hookd init wrote
+	// FishOnDemand's functions: the script then defines each as a stub
+	// that sources that file first. Empty: the script defines them itself.
+	FishOnDemand string
 	// FixCommand is the name of the command that applies a fix ("" for
 	// none); it must be a plain word (config.ValidFixCommand).
 	FixCommand string
@@ -186,7 +192,11 @@ func Script(shell string, o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	src := withoutComments(shell, lines, unused(shell, o))
+	var lazy []string
+	if shell == "fish" && o.FishOnDemand != "" {
+		lazy = onDemand
+	}
+	src := withoutComments(shell, lines, unused(shell, o), lazy, o.FishOnDemand)
 	if shell != "zsh" {
 		return src, nil
 	}
@@ -332,14 +342,59 @@ func unused(shell string, o Options) []string {
 	return []string{"_hookd_handover"}
 }
 
+// onDemand are fish's functions that run only when the user asks for them
+// (a key, the fix command, a `??` line, a completion): with
+// Options.FishOnDemand set, fish reads them only then. Reading them at
+// every start cost fish about a millisecond (benchmarks.md §49). None
+// holds a line hookd init fills in, so their text is the same for every
+// user of a binary (FishOnDemand).
+var onDemand = []string{"_hookd_fix", "_hookd_fix_key", "_hookd_ai_key", "_hookd_first_safe", "_hookd_risk_of",
+	"_hookd_search", "_hookd_enter", "_hookd_quote", "_hookd_ask_word", "_hookd_complete"}
+
+// fishLoader is _hookd_load: it defines the on-demand functions from file
+// (over their stubs), once; where the file is gone, it says how to get
+// hookd back.
+func fishLoader(file string) string {
+	q := shellwords.QuoteFish(file)
+	return "function _hookd_load\n    source " + q + " 2>/dev/null; and return 0\n" +
+		"    printf 'hookd: %s is missing: start a new shell to load hookd again\\n' " + q + " >&2\n    return 1\nend\n"
+}
+
+// FishOnDemand returns fish's on-demand functions (onDemand), for the file
+// that Options.FishOnDemand names, and a name for that file that changes
+// with them (so that a shell started by an older hookd keeps the functions
+// it was started with).
+func FishOnDemand() (name, text string) {
+	var b strings.Builder
+	b.WriteString("# hookd's fish functions read on demand: scripts/fish.fish in hookd's source, without its comments.\n")
+	inside := false
+	for _, line := range strings.SplitAfter(sources["fish"], "\n") {
+		if !inside {
+			if n, ok := strings.CutPrefix(line, "function "); ok && slices.Contains(onDemand, strings.TrimSuffix(n, "\n")) {
+				inside = true
+			} else {
+				continue
+			}
+		}
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+			b.WriteString(line)
+		}
+		inside = line != "end\n"
+	}
+	text = b.String()
+	sum := sha256.Sum256([]byte(text))
+	return "on-demand-" + hex.EncodeToString(sum[:6]) + ".fish", text
+}
+
 // withoutComments leaves out the lines that hold only a comment, and blank
 // lines: reading them costs the shell at every start (about a quarter of
 // bash's work in defining hookd's functions) and changes nothing, since no
 // string in the scripts spans a line that starts with "#" (the shells'
 // own listing of the functions is the same either way: see the tests). The
 // run marker stays, for Early; a first line says where the comments are.
-// The top-level functions named in omit are left out too.
-func withoutComments(shell string, lines []string, omit []string) string {
+// The top-level functions named in omit are left out too, and those in
+// lazy are stubs that load lazyFile (onDemand).
+func withoutComments(shell string, lines []string, omit, lazy []string, lazyFile string) string {
 	var b strings.Builder
 	n := 0
 	for _, line := range lines {
@@ -347,15 +402,27 @@ func withoutComments(shell string, lines []string, omit []string) string {
 	}
 	b.Grow(n)
 	fmt.Fprintf(&b, "# hookd shell integration for %s: scripts/%s in hookd's source, without its comments.\n", shell, files[shell])
-	skipping := false
+	skipping, loader := false, false
 	for _, line := range lines {
 		if skipping {
 			skipping = line != "end\n"
 			continue
 		}
-		if name, ok := strings.CutPrefix(line, "function "); ok && slices.Contains(omit, strings.TrimSuffix(name, "\n")) {
-			skipping = true
-			continue
+		if name, ok := strings.CutPrefix(line, "function "); ok {
+			name = strings.TrimSuffix(name, "\n")
+			if slices.Contains(omit, name) {
+				skipping = true
+				continue
+			}
+			if slices.Contains(lazy, name) {
+				if !loader {
+					b.WriteString(fishLoader(lazyFile))
+					loader = true
+				}
+				b.WriteString("function " + name + "\n    _hookd_load; and " + name + " $argv\nend\n")
+				skipping = true
+				continue
+			}
 		}
 		t := strings.TrimSpace(line)
 		switch {

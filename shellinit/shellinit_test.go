@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -328,5 +329,82 @@ func TestHandoverScript(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "go")); err != nil || string(b) != "no\n" {
 		t.Errorf("fish wrote %q, %v on go; want no", b, err)
+	}
+}
+
+// TestFishOnDemand: the functions fish reads on demand hold no line hookd
+// init fills in (so one file serves every user of a binary), are all in
+// the file FishOnDemand makes, and nowhere else once Options.FishOnDemand
+// is set: each is a stub there. Sourced in fish, the stubs and the file
+// give each function the body the whole script gives it; the file's name
+// changes with its text.
+func TestFishOnDemand(t *testing.T) {
+	name, text := FishOnDemand()
+	if !regexp.MustCompile(`^on-demand-[0-9a-f]{12}\.fish$`).MatchString(name) {
+		t.Errorf("name %q", name)
+	}
+	for _, f := range onDemand {
+		if strings.Count(text, "\nfunction "+f+"\n") != 1 {
+			t.Errorf("%s is not in the on-demand text once", f)
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasSuffix(strings.TrimSpace(l), "@") {
+			t.Errorf("an on-demand function holds a line hookd init fills in: %q", l)
+		}
+	}
+	if strings.Count(text, "\nfunction ") != len(onDemand) {
+		t.Errorf("the on-demand text defines %d functions; want %d", strings.Count(text, "\nfunction "), len(onDemand))
+	}
+	fish := shelltest.Need(t, "fish")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "it's "+name)
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Bin: "/usr/bin/hookd", StateDir: "/st/hookd", SpoolDir: "/st/hookd/spool", OfferDir: "/st/hookd/fixes", PIDFile: "/st/hookd/agent.pid",
+		Capture: "off", AskPrefix: "??", FixCommand: "fix", FixKey: []byte{0x18, 'f'}}
+	whole, err := Early("fish", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.FishOnDemand = file
+	stubbed, err := Early("fish", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stubbed) > len(whole)-len(text)/2 {
+		t.Errorf("with the functions on demand the script is %d bytes of %d", len(stubbed), len(whole))
+	}
+	for _, f := range onDemand {
+		if !strings.Contains(stubbed, "\nfunction "+f+"\n    _hookd_load; and "+f+" $argv\nend\n") {
+			t.Errorf("%s is not a stub", f)
+		}
+	}
+	list := "for f in " + strings.Join(onDemand, " ") + "; functions --no-details $f; end"
+	a, err := exec.Command(fish, "-N", "-c", whole+list).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, a)
+	}
+	b, err := exec.Command(fish, "-N", "-c", stubbed+"_hookd_load; or exit 1\n"+list).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if string(a) != string(b) {
+		t.Errorf("loaded on demand, the functions differ:\n%s\n----\n%s", a, b)
+	}
+	// Where the file is gone, a stub says so and fails.
+	os.Remove(file)
+	out, err := exec.Command(fish, "-N", "-c", stubbed+"_hookd_quote x").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "is missing: start a new shell") {
+		t.Errorf("without the file: %v\n%s", err, out)
+	}
+	// The name follows the text.
+	saved := onDemand
+	onDemand = onDemand[1:]
+	other, _ := FishOnDemand()
+	onDemand = saved
+	if other == name {
+		t.Errorf("another text, the same name %s", name)
 	}
 }

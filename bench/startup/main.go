@@ -37,12 +37,18 @@ var variants = map[string]struct {
 	early, end bool
 	capture    string
 	desc       string
+	base       bool // the -base binary's, not -hookd's
 }{
-	"none":  {desc: "without hookd"},
-	"off":   {end: true, capture: "off", desc: "hookd, capture off"},
-	"on":    {end: true, capture: "pty", desc: "hookd, capture on, end line only (rc runs twice)"},
-	"early": {early: true, end: true, capture: "pty", desc: "hookd, capture on, early line + end line"},
+	"none":       {desc: "without hookd"},
+	"off":        {end: true, capture: "off", desc: "hookd, capture off"},
+	"on":         {end: true, capture: "pty", desc: "hookd, capture on, end line only (rc runs twice)"},
+	"early":      {early: true, end: true, capture: "pty", desc: "hookd, capture on, early line + end line"},
+	"off-base":   {end: true, capture: "off", desc: "base hookd, capture off", base: true},
+	"early-base": {early: true, end: true, capture: "pty", desc: "base hookd, capture on, early line + end line", base: true},
 }
+
+// baseDir holds the -base binary as hookd, for the base variants' PATH.
+var baseDir string
 
 func main() {
 	hookd := flag.String("hookd", "", "the hookd binary (required)")
@@ -51,7 +57,7 @@ func main() {
 	vars := flag.String("variants", "none,off,on,early", "variants: none, off, on (end line only), early (early line + end line)")
 	runs := flag.Int("n", 20, "runs of each variant")
 	procs := flag.String("hello", "", "a hello-world Go binary: also time hookd version/init/suggest and the agents' hooks against it")
-	base := flag.String("base", "", "with -hello: another hookd binary (main's, say) whose version and agent hooks are timed in the same runs")
+	base := flag.String("base", "", "another hookd binary (main's, say): with -hello its version and agent hooks are timed in the same runs; the variants off-base and early-base are the shell's start with it")
 	payloads := flag.String("payloads", "", "with -hello: the agents' hook payloads (internal/recording/agenthook/testdata), each fed to hookd agent-hook")
 	flag.Parse()
 	if *hookd == "" {
@@ -72,6 +78,13 @@ func main() {
 	check(daemon.Run())
 	defer stopAgent(home)
 
+	if *base != "" {
+		baseDir = filepath.Join(home, ".base-bin")
+		check(os.MkdirAll(baseDir, 0o700))
+		b, err := os.ReadFile(*base)
+		check(err)
+		check(os.WriteFile(filepath.Join(baseDir, "hookd"), b, 0o700))
+	}
 	if *procs != "" {
 		processes(*procs, *hookd, *base, *payloads, env, *runs*3)
 	}
@@ -103,6 +116,10 @@ func measure(sh, rcName, user string, vars []string, runs int, home string, env 
 	for _, v := range vars {
 		if _, ok := variants[v]; !ok {
 			fmt.Fprintf(os.Stderr, "startup: unknown variant %q\n", v)
+			os.Exit(2)
+		}
+		if variants[v].base && baseDir == "" {
+			fmt.Fprintf(os.Stderr, "startup: variant %q needs -base\n", v)
 			os.Exit(2)
 		}
 	}
@@ -207,6 +224,13 @@ func once(sh, variant, user, home string, env []string) (sample, int, error) {
 		fmt.Fprint(&rc, initLine(sh, ""))
 	}
 	env = append(slices.Clone(env), "HOOKD_CAPTURE="+cmp.Or(v.capture, "off"))
+	if v.base {
+		for i, kv := range env {
+			if rest, ok := strings.CutPrefix(kv, "PATH="); ok {
+				env[i] = "PATH=" + baseDir + string(os.PathListSeparator) + rest
+			}
+		}
+	}
 	var args []string
 	switch sh {
 	case "bash":

@@ -78,7 +78,11 @@ func cmdInit(fs *pflag.FlagSet) runFunc {
 		if *early {
 			script = shellinit.Early
 		}
-		text, err := script(shell, e.initOptions(bin, mode))
+		o := e.initOptions(bin, mode)
+		if shell == "fish" {
+			o.FishOnDemand = e.writeFishOnDemand()
+		}
+		text, err := script(shell, o)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -105,6 +109,22 @@ func (e *env) initOptions(bin, mode string) shellinit.Options {
 		OfferDir: e.paths.Offers, PIDFile: e.paths.PIDFile, Capture: mode, AskPrefix: cfg.Ask.Prefix, FixCommand: string(cfg.Fix.Command), FixKey: cfg.Fix.Key.Bytes(), AIKey: cfg.Fix.AIKey.Bytes(),
 		SearchKey: cfg.Search.Key.Bytes(), SearchUpKey: cfg.Search.UpKey.Bytes(), SearchReplace: cfg.Search.Replace,
 		Watch: watchNames(cfg.Fix.WatchEnv), BootTime: bootTime(), UID: os.Getuid(), Quoted: os.Getenv("HOOKD_INIT_QUOTED") != ""}
+}
+
+// writeFishOnDemand writes fish's on-demand functions
+// (shellinit.FishOnDemand) into the state directory, unless they are there
+// already, and returns the file's path; "" where it cannot (the script then
+// defines them itself).
+func (e *env) writeFishOnDemand() string {
+	name, text := shellinit.FishOnDemand()
+	file := filepath.Join(e.paths.State, "fish", name)
+	if old, err := os.ReadFile(file); err == nil && string(old) == text {
+		return file
+	}
+	if paths.WritePrivate(file, []byte(text)) != nil {
+		return ""
+	}
+	return file
 }
 
 // isTTY reports whether f is a terminal (not merely a character device

@@ -99,7 +99,9 @@ func (e *env) shellEnviron() []string {
 // for the binary bin, unless it is there already as it would be written,
 // and returns the directory to put first in XDG_DATA_DIRS.
 func (e *env) writeFishEarly(bin string) (string, error) {
-	text, err := shellinit.FishEarly(e.initOptions(bin, "pty"))
+	o := e.initOptions(bin, "pty")
+	o.FishOnDemand = e.writeFishOnDemand()
+	text, err := shellinit.FishEarly(o)
 	if err != nil {
 		return "", err
 	}

@@ -193,3 +193,38 @@ func TestFishHandoverNotInteractive(t *testing.T) {
 		t.Errorf("handover directories left: %q", left)
 	}
 }
+
+// TestFishOnDemandNotOnPromptPath: fish reads hookd's on-demand functions
+// (shellinit.FishOnDemand) only when the user asks for one: with their
+// file gone, commands (one failing, with fixes on offer) are recorded and
+// nothing says it is missing, until the fix command, which needs them,
+// says so.
+func TestFishOnDemandNotOnPromptPath(t *testing.T) {
+	shelltest.Need(t, "fish")
+	h := newHome(t)
+	script := hookd(t, h, "init", "--capture=off", "fish")
+	m := regexp.MustCompile(`source '([^']*on-demand-[0-9a-f]+\.fish)'`).FindStringSubmatch(script)
+	if m == nil {
+		t.Fatalf("the script loads no on-demand file:\n%s", script)
+	}
+	if err := os.Remove(m[1]); err != nil {
+		t.Fatal(err)
+	}
+	file := h.Path("hookd.fish")
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := shelltest.Start(t, h, "fish", shelltest.Options{RC: plainPrompt("fish") + "source " + file + "\n"})
+	for _, line := range []string{"echo one", "gti status", "cd /tmp", "echo two"} {
+		s.Run(line)
+	}
+	if strings.Contains(s.Plain(), "is missing") {
+		t.Fatalf("an on-demand function ran on the prompt's path:\n%s", s.Plain())
+	}
+	if got := commandsOf(entries(t, h)); !equal(got, []string{"echo one", "gti status", "cd /tmp", "echo two"}) {
+		t.Errorf("recorded %q", got)
+	}
+	mark := s.Mark()
+	s.Type("fix\r")
+	s.WaitPlainSince(mark, regexp.MustCompile(`is missing: start a new shell`), 20*time.Second)
+}
