@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,29 +18,6 @@ import (
 	"github.com/hookd/hookd/internal/shelltest"
 )
 
-// childrenOf returns the pids of pid's children (by their parent pid: a
-// thread's children list would miss those a Go program starts from another
-// thread).
-func childrenOf(pid int) []int {
-	var out []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func cmdlineOf(pid int) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	return string(b)
@@ -51,12 +27,12 @@ func cmdlineOf(pid int) string {
 // early line's hookd, which ps shows as `hookd shell`.
 func handoverProxy(t *testing.T, first int) int {
 	t.Helper()
-	for _, c := range childrenOf(first) {
+	for _, c := range shelltest.Children(first) {
 		if strings.Contains(cmdlineOf(c), "hookd\x00shell\x00") {
 			return c
 		}
 	}
-	t.Fatalf("no `hookd shell` below the terminal's fish (%q); its children: %v", cmdlineOf(first), childrenOf(first))
+	t.Fatalf("no `hookd shell` below the terminal's fish (%q); its children: %v", cmdlineOf(first), shelltest.Children(first))
 	return 0
 }
 
@@ -92,7 +68,7 @@ func TestFishHandover(t *testing.T) {
 	}
 	proxy := handoverProxy(t, first)
 	var inner []string
-	for _, c := range childrenOf(proxy) {
+	for _, c := range shelltest.Children(proxy) {
 		inner = append(inner, cmdlineOf(c))
 	}
 	if len(inner) != 1 || !strings.Contains(inner[0], "fish") {

@@ -69,7 +69,7 @@ func proxyOf(pid int, shell string) (string, bool) {
 	if shell != "fish" {
 		return string(cmdline), false
 	}
-	for _, c := range childrenOf(pid) {
+	for _, c := range shelltest.Children(pid) {
 		if isProxy(c) {
 			return string(cmdline), true
 		}

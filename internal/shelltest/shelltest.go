@@ -633,6 +633,24 @@ func running(pid int) bool {
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
+// Children returns the pids of pid's children, found by their parent pid
+// (the kernel's list of a thread's children misses those a Go program
+// starts from another of its threads).
+func Children(pid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		p, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		if f := statFields(p); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Descendants returns the processes below pid, found through /proc,
 // nearest first.
 func Descendants(pid int) []int {
