@@ -12,6 +12,10 @@
 #   - the licence: carried when LICENSE exists (a copy of the tree with one,
 #     built again elsewhere under another host name, which also shows the
 #     build reproducible), a warning line while it does not.
+#
+# Under pipefail a pipeline into `grep -q` fails where grep, done at its
+# first match, ends the command before it has written the rest (SIGPIPE,
+# 141): the checks read to the end (`grep … >/dev/null`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -26,7 +30,7 @@ for arch in amd64 arm64; do
   [[ $f == *"statically linked"* ]] || { echo "hookd for $arch is not static" >&2; exit 1; }
 done
 [[ $(file -b dist/hookd_linux_arm64/hookd) == *aarch64* ]]
-dist/hookd_linux_amd64/hookd version --json | grep -q '"fts5":true'
+dist/hookd_linux_amd64/hookd version --json | grep '"fts5":true' >/dev/null
 if command -v qemu-aarch64 >/dev/null 2>&1; then
   out=$(qemu-aarch64 dist/hookd_linux_arm64/hookd version --json)
   echo "arm64 under qemu: $out"
@@ -79,7 +83,7 @@ for arch in amd64 arm64; do
     <(rpmfiles "$r" | grep -v '^/usr/share/licenses/hookd/')
   rpm -qip "$r" 2>/dev/null | grep -E '^(Name|Version|Architecture|License) *:'
 done
-rpmfiles "$(ls dist/hookd-*.x86_64.rpm)" | grep -qx /usr/share/man/man1/hookd.1.gz
+rpmfiles "$(ls dist/hookd-*.x86_64.rpm)" | grep -x /usr/share/man/man1/hookd.1.gz >/dev/null
 root=$(mktemp -d)
 trap 'rm -rf "$home" "$root"' EXIT
 rpmroot "$root" --initdb
@@ -97,7 +101,7 @@ cmp "$root/usr/bin/hookd" dist/hookd_linux_amd64/hookd
 inroot() { env -i HOME=/home/u PATH=/usr/bin /usr/sbin/chroot "$root" /usr/bin/hookd "$@"; }
 mkdir -p "$root/home" && mkdir -m 0700 "$root/home/u"
 printf 'echo kept by rpm -e\n' >"$root/home/u/hist"
-inroot version --json | grep -q '"fts5":true'
+inroot version --json | grep '"fts5":true' >/dev/null
 inroot import bash --file /home/u/hist
 inroot status >/dev/null
 rpmroot "$root" -e hookd
@@ -118,7 +122,7 @@ server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$home" "$srv"' EXIT
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/SHA256SUMS" >/dev/null && break; sleep 0.1; done
 HOME="$home" sh scripts/install.sh --url "http://127.0.0.1:$port" | tee "$home/out"
-"$home/.local/bin/hookd" version | grep -q '^hookd '
+"$home/.local/bin/hookd" version | grep '^hookd ' >/dev/null
 grep -qF 'init bash)"' "$home/out"
 touch "$home/.bashrc"
 HOME="$home" sh scripts/install.sh --url "http://127.0.0.1:$port" --rc >/dev/null
@@ -162,7 +166,7 @@ licence_in() { # $1: a tree make release ran in, $2: its SPDX id or nothing
   r=$(ls "$t"/dist/hookd-*.x86_64.rpm) d=$(ls "$t"/dist/hookd_*_amd64.deb) a=$(ls "$t"/dist/hookd_*_linux_amd64.tar.gz)
   [[ $(rpm -qp --queryformat '%{LICENSE}' "$r" 2>/dev/null) == "$id" ]] || { echo "$r: License tag is not '$id'" >&2; return 1; }
   if [[ -z $id ]]; then
-    if rpm -qp -L "$r" 2>/dev/null | grep -q . || debfiles "$d" | grep -q copyright || tar -tzf "$a" | grep -q LICENSE; then
+    if rpm -qp -L "$r" 2>/dev/null | grep . >/dev/null || debfiles "$d" | grep copyright >/dev/null || tar -tzf "$a" | grep LICENSE >/dev/null; then
       echo "there is no LICENSE, yet a package carries a licence file" >&2
       return 1
     fi
