@@ -33,11 +33,12 @@ func becomesProxy(args []string) bool {
 }
 
 // startHandover starts fish's handover where the fish that runs the early
-// line reads this process's output itself (`| source`): it prints fish's
-// side of it. nil where it cannot: the early line then re-executes fish
+// line (this process's parent) reads this process's output itself (`|
+// source`): it prints fish's side of it. nil where it cannot: the early line then re-executes fish
 // under `hookd shell` as bash's and zsh's do.
 func (e *env) startHandover() *ptyshell.Handover {
-	if !ptyshell.ReadsOurOutput(os.Getppid()) || !ptyshell.InForeground() || paths.Private(e.paths.Runtime) != nil {
+	ppid := os.Getppid()
+	if !ptyshell.IsFish(ppid) || !ptyshell.ReadsOurOutput(ppid) || !ptyshell.InForeground() || paths.Private(e.paths.Runtime) != nil {
 		return nil
 	}
 	h, err := ptyshell.NewHandover(e.paths.Runtime)

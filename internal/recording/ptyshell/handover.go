@@ -192,6 +192,14 @@ func ReadsOurOutput(pid int) bool {
 	return false
 }
 
+// IsFish reports whether process pid runs fish (its program's name starts
+// with "fish"): only a fish answers the handover, and anything else would
+// be left waiting for it.
+func IsFish(pid int) bool {
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	return err == nil && strings.HasPrefix(filepath.Base(exe), "fish")
+}
+
 // InForeground reports whether this process's group is the foreground one
 // of the terminal on standard input: only there may it read the terminal
 // (and take the keys' signals) as the proxy.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/required"
 )
 
 // fishSide plays fish's part of a handover in dir: it writes answer on go,
@@ -259,5 +261,31 @@ func TestHandoverCancelled(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	if _, err := h.Wait(ctx, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Errorf("Wait = %v; want context.Canceled", err)
+	}
+}
+
+// TestIsFish: a fish is told from another program by its executable.
+func TestIsFish(t *testing.T) {
+	if IsFish(os.Getpid()) {
+		t.Errorf("the test binary taken for fish")
+	}
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		required.Skip(t, "fish is not installed", "REQUIRE_SHELLS")
+	}
+	cmd := exec.Command(fish, "-N", "-c", "read -l x")
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { w.Close(); cmd.Wait() }()
+	// (Until its exec, the child is this binary still.)
+	for deadline := time.Now().Add(time.Minute); !IsFish(cmd.Process.Pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("fish (pid %d) not taken for fish", cmd.Process.Pid)
+		}
 	}
 }
