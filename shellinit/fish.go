@@ -60,6 +60,16 @@ func Handover(dir string) (string, error) {
 // fishCall is fish's function name from src, a call of it with arg, and
 // the function erased.
 func fishCall(src, name, arg string) (string, error) {
+	def, err := fishFunction(src, name)
+	if err != nil {
+		return "", err
+	}
+	return def + name + " " + shellwords.QuoteFish(arg) + "\nfunctions -e " + name + "\n", nil
+}
+
+// fishFunction is the top-level function name of fish's script src, from
+// its `function` line to its `end` line.
+func fishFunction(src, name string) (string, error) {
 	start := strings.Index(src, "\nfunction "+name+"\n")
 	if start < 0 {
 		return "", fmt.Errorf("script for fish: no %s function", name)
@@ -68,7 +78,7 @@ func fishCall(src, name, arg string) (string, error) {
 	if end < 0 {
 		return "", fmt.Errorf("script for fish: %s does not end", name)
 	}
-	return src[start+1:start+end+5] + name + " " + shellwords.QuoteFish(arg) + "\nfunctions -e " + name + "\n", nil
+	return src[start+1 : start+end+5], nil
 }
 
 // FishEarly returns the file `hookd shell` puts in a vendor_conf.d of its

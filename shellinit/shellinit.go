@@ -360,30 +360,28 @@ func fishLoader(file string) string {
 		"    printf 'hookd: %s is missing: start a new shell to load hookd again\\n' " + q + " >&2\n    return 1\nend\n"
 }
 
-// FishOnDemand returns fish's on-demand functions (onDemand), for the file
-// that Options.FishOnDemand names, and a name for that file that changes
-// with them (so that a shell started by an older hookd keeps the functions
-// it was started with).
-func FishOnDemand() (name, text string) {
+// FishOnDemand returns fish's on-demand functions (onDemand), without
+// their comments, for the file that Options.FishOnDemand names, and a name
+// for that file that changes with them (so that a shell started by an
+// older hookd keeps the functions it was started with). An error says the
+// script and onDemand disagree: the script then defines them itself.
+func FishOnDemand() (name, text string, err error) {
 	var b strings.Builder
 	b.WriteString("# hookd's fish functions read on demand: scripts/fish.fish in hookd's source, without its comments.\n")
-	inside := false
-	for _, line := range strings.SplitAfter(sources["fish"], "\n") {
-		if !inside {
-			if n, ok := strings.CutPrefix(line, "function "); ok && slices.Contains(onDemand, strings.TrimSuffix(n, "\n")) {
-				inside = true
-			} else {
-				continue
+	for _, f := range onDemand {
+		def, err := fishFunction(sources["fish"], f)
+		if err != nil {
+			return "", "", err
+		}
+		for _, line := range strings.SplitAfter(def, "\n") {
+			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+				b.WriteString(line)
 			}
 		}
-		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
-			b.WriteString(line)
-		}
-		inside = line != "end\n"
 	}
 	text = b.String()
 	sum := sha256.Sum256([]byte(text))
-	return "on-demand-" + hex.EncodeToString(sum[:6]) + ".fish", text
+	return "on-demand-" + hex.EncodeToString(sum[:6]) + ".fish", text, nil
 }
 
 // withoutComments leaves out the lines that hold only a comment, and blank

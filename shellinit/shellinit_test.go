@@ -339,7 +339,10 @@ func TestHandoverScript(t *testing.T) {
 // give each function the body the whole script gives it; the file's name
 // changes with its text.
 func TestFishOnDemand(t *testing.T) {
-	name, text := FishOnDemand()
+	name, text, err := FishOnDemand()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !regexp.MustCompile(`^on-demand-[0-9a-f]{12}\.fish$`).MatchString(name) {
 		t.Errorf("name %q", name)
 	}
@@ -402,9 +405,14 @@ func TestFishOnDemand(t *testing.T) {
 	// The name follows the text.
 	saved := onDemand
 	onDemand = onDemand[1:]
-	other, _ := FishOnDemand()
+	other, _, _ := FishOnDemand()
+	onDemand = append(saved[:len(saved):len(saved)], "_hookd_nonexistent")
+	_, _, missing := FishOnDemand()
 	onDemand = saved
 	if other == name {
 		t.Errorf("another text, the same name %s", name)
+	}
+	if missing == nil {
+		t.Errorf("a function the script does not have: no error")
 	}
 }

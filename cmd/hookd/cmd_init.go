@@ -116,12 +116,12 @@ func (e *env) initOptions(bin, mode string) shellinit.Options {
 // already, and returns the file's path; "" where it cannot (the script then
 // defines them itself).
 func (e *env) writeFishOnDemand() string {
-	name, text := shellinit.FishOnDemand()
-	file := filepath.Join(e.paths.State, "fish", name)
-	if old, err := os.ReadFile(file); err == nil && string(old) == text {
-		return file
+	name, text, err := shellinit.FishOnDemand()
+	if err != nil {
+		return ""
 	}
-	if paths.WritePrivate(file, []byte(text)) != nil {
+	file := filepath.Join(e.paths.State, "fish", name)
+	if paths.WritePrivateOnce(file, []byte(text)) != nil {
 		return ""
 	}
 	return file

@@ -107,11 +107,7 @@ func (e *env) writeFishEarly(bin string) (string, error) {
 	}
 	e.prepareShellDirs()
 	dir := filepath.Join(e.paths.State, "fish-early")
-	file := shellinit.FishEarlyFile(dir)
-	if old, err := os.ReadFile(file); err == nil && string(old) == text {
-		return dir, nil
-	}
-	return dir, paths.WritePrivate(file, []byte(text))
+	return dir, paths.WritePrivateOnce(shellinit.FishEarlyFile(dir), []byte(text))
 }
 
 // fishEarlyEnviron is env with dir, where writeFishEarly wrote, first in

@@ -52,26 +52,28 @@ func kindOf(shell, name string) string {
 	return "type -t " + name + " 2>/dev/null || echo " + name + ": none"
 }
 
+// isProxy reports whether process pid is the capturing proxy, as ps shows
+// it: `hookd shell`.
+func isProxy(pid int) bool {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.Contains(string(b), "hookd\x00shell\x00")
+}
+
 // proxyOf reports whether the terminal's process pid is the capturing
-// proxy (`hookd shell`): bash and zsh re-execute themselves under it. In
-// fish the early line's hookd becomes the proxy below the first fish, which
-// waits for it (ptyshell.Handover): there it is pid's child. It returns
-// the command line of pid as well.
+// proxy: bash and zsh re-execute themselves under it. In fish the early
+// line's hookd becomes the proxy below the first fish, which waits for it
+// (ptyshell.Handover): there it is pid's child. It returns the command
+// line of pid as well.
 func proxyOf(pid int, shell string) (string, bool) {
-	isProxy := func(pid int) bool {
-		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		return strings.Contains(string(b), "hookd\x00shell\x00")
-	}
 	cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if isProxy(pid) {
 		return string(cmdline), true
 	}
-	if shell != "fish" {
-		return string(cmdline), false
-	}
-	for _, c := range shelltest.Children(pid) {
-		if isProxy(c) {
-			return string(cmdline), true
+	if shell == "fish" {
+		for _, c := range shelltest.Children(pid) {
+			if isProxy(c) {
+				return string(cmdline), true
+			}
 		}
 	}
 	return string(cmdline), false

@@ -16,22 +16,6 @@ import (
 	"github.com/hookd/hookd/shellinit"
 )
 
-// becomesProxy reports whether the command line is fish's early line
-// (`hookd init fish --early`), whose hookd may become the capturing proxy
-// (ptyshell.Handover): it then runs as long as the shell, and takes the
-// terminal's signals as `hookd shell` does.
-func becomesProxy(args []string) bool {
-	if len(args) == 0 || args[0] != "init" {
-		return false
-	}
-	fish, early := false, false
-	for _, a := range args[1:] {
-		fish = fish || a == "fish"
-		early = early || a == "--early" || a == "--early=true"
-	}
-	return fish && early
-}
-
 // startHandover starts fish's handover where the fish that runs the early
 // line (this process's parent) reads this process's output itself (`|
 // source`): it prints fish's side of it. nil where it cannot: the early line then re-executes fish
@@ -107,8 +91,10 @@ func (e *env) runHandover(ctx context.Context, h *ptyshell.Handover, bin string)
 		return nil
 	}
 	defer out.Close()
-	// ps shows the proxy as it always has: `hookd shell`. (The flags'
-	// values are not read after this.)
+	// From here on this process is the proxy: a wrapper, long-running,
+	// which ps shows as it always has, `hookd shell`. (The flags' values
+	// are not read after this.)
+	becomeWrapper()
 	ptyshell.Retitle("shell")
 	// Where the proxy cannot start after all, Run notes why again.
 	ptyshell.ClearProblem(e.paths.CaptureProblem)

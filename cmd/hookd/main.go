@@ -1,4 +1,4 @@
-// Command hookd records every command typed in bash and zsh, with its status,
+// Command hookd records every command typed in bash, zsh and fish, with its status,
 // timing and directory, in a local SQLite history.
 package main
 
@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -23,11 +24,12 @@ func main() {
 	// long-running ones (the daemon, the proxy, a streamed answer, whose
 	// heap would grow to five times what it holds) keep Go's default, and
 	// so does a GOGC of the user's.
-	if len(os.Args) > 1 && !longRunning[os.Args[1]] && !becomesProxy(os.Args[1:]) && os.Getenv("GOGC") == "" {
+	if len(os.Args) > 1 && !longRunning[os.Args[1]] && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	watchSignals(cancel, len(os.Args) > 1 && (wrappers[os.Args[1]] || becomesProxy(os.Args[1:])))
+	wrapping.Store(len(os.Args) > 1 && wrappers[os.Args[1]])
+	watchSignals(cancel)
 	processExits = true
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	cancel()
@@ -43,21 +45,36 @@ var longRunning = map[string]bool{"daemon": true, "shell": true, "ask": true, "c
 // hookd under it).
 var wrappers = map[string]bool{"shell": true, "run": true, "chain": true}
 
+// wrapping is set while this process runs a child in the foreground and
+// ends with it (wrappers, or a command that became one: becomeWrapper).
+var wrapping atomic.Bool
+
+// becomeWrapper makes a command that started short-lived a long-running
+// wrapper (fish's early line's hookd, when it becomes the proxy): the
+// terminal's signals are then a wrapper's, and garbage collection Go's
+// default, as for the long-running commands.
+func becomeWrapper() {
+	wrapping.Store(true)
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+}
+
 // graceTerm is how long a SIGTERM leaves hookd to end on its own.
 const graceTerm = time.Second
 
 // watchSignals cancels the command on the first Ctrl-C or SIGTERM, so that
 // it stops cleanly. Nothing may keep hookd alive after that: a second
 // Ctrl-C or SIGTERM ends it at once, and after a SIGTERM it ends within
-// graceTerm whatever it is blocked on. A wrapper is left to end itself
-// with its child (the proxy restores the terminal first).
-func watchSignals(cancel context.CancelFunc, wrapper bool) {
+// graceTerm whatever it is blocked on. A wrapper (wrapping) is left to
+// end itself with its child (the proxy restores the terminal first).
+func watchSignals(cancel context.CancelFunc) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		first := (<-sigs).(syscall.Signal)
 		cancel()
-		if wrapper {
+		if wrapping.Load() {
 			return
 		}
 		var term <-chan time.Time

@@ -5,6 +5,7 @@
 package paths
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -188,6 +189,19 @@ func Tighten(dirs ...string) error {
 func WritePrivate(path string, data []byte) error {
 	if err := Private(filepath.Dir(path)); err != nil {
 		return err
+	}
+	return WriteAtomic(path, data)
+}
+
+// WritePrivateOnce is WritePrivate unless path holds data already: a file
+// that every shell start would write the same (fish's start-up, its
+// on-demand functions) is read and compared, not written again.
+func WritePrivateOnce(path string, data []byte) error {
+	if err := Private(filepath.Dir(path)); err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
 	}
 	return WriteAtomic(path, data)
 }

@@ -3,6 +3,7 @@ package paths
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -61,5 +62,33 @@ func TestPrivateAndTighten(t *testing.T) {
 	os.Symlink(p, link)
 	if err := Private(link); err == nil {
 		t.Errorf("Private(symlink) = nil; want an error")
+	}
+}
+
+// TestWritePrivateOnce: the file is written 0600 in a 0700 directory; the
+// same data again leaves it as it was (not replaced); other data replaces
+// it.
+func TestWritePrivateOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d", "f")
+	if err := WritePrivateOnce(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	di, derr := os.Stat(filepath.Dir(path))
+	if err != nil || derr != nil || fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
+		t.Fatalf("file %v %v in %v %v; want 0600 in 0700", fi, err, di, derr)
+	}
+	ino := fi.Sys().(*syscall.Stat_t).Ino
+	if err := WritePrivateOnce(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Sys().(*syscall.Stat_t).Ino != ino {
+		t.Errorf("the same data replaced the file")
+	}
+	if err := WritePrivateOnce(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "two" {
+		t.Errorf("file holds %q; want two", b)
 	}
 }
